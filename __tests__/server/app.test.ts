@@ -1,0 +1,119 @@
+import { messages } from '@common/messages';
+import { type TestApp, startTestApp } from './helpers/testApp';
+import { testDbKinds } from './helpers/testDatabase';
+
+describe.each(testDbKinds)('the API on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { CORS_ORIGINS: 'https://allowed.example' });
+  });
+  afterAll(() => t.close());
+
+  describe('GET /api/health', () => {
+    it('answers ok and names the database engine', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'ok', db: kind });
+    });
+  });
+
+  describe('errors', () => {
+    it('answers 404 JSON for an unknown /api path', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing?x=1' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'Route GET:/api/no-such-thing not found',
+      });
+    });
+
+    it('answers 404 JSON for a non-GET request outside /api', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/books' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    });
+
+    it('answers 400 JSON for a malformed JSON body', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/health',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"not json',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+      expect(res.json().message).toMatch(/JSON/);
+    });
+  });
+
+  describe('the web app', () => {
+    it.each(['/', '/books', '/entities/Car', '/google-callback/?token=x'])(
+      'answers index.html, never cached, for %s',
+      async (url) => {
+        const res = await t.app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toMatch(/text\/html/);
+        expect(res.headers['cache-control']).toBe('no-cache');
+        expect(res.body).toContain('app shell');
+      },
+    );
+
+    it('serves built assets with a long-lived cache', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/assets/main.0123abcd.js' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('console.log');
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    });
+  });
+
+  describe('security headers', () => {
+    it.each(['/api/health', '/api/nope', '/'])('are on the response to %s', async (url) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    });
+  });
+
+  describe('CORS', () => {
+    it('allows a configured origin, with credentials', async () => {
+      const res = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/health',
+        headers: { origin: 'https://allowed.example', 'access-control-request-method': 'GET' },
+      });
+      expect(res.statusCode).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe('https://allowed.example');
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+    });
+
+    it('does not allow any other origin', async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  it('answers 503 from the health check once the database is gone', async () => {
+    const broken = await startTestApp(kind);
+    await broken.database.close();
+    const res = await broken.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: messages.server.databaseUnavailable,
+    });
+    await broken.app.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { ConfigError, loadConfig } from '@server/config';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      logLevel: 'info',
+      databaseUrl: undefined,
+      adminPassword: undefined,
+      corsOrigins: [],
+    });
+    expect(config.dataDir).toBe(`${process.cwd()}/data`);
+  });
+
+  it('reads every variable it knows', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/somewhere',
+      DATABASE_URL: 'postgres://app@db.example:5432/app',
+      ADMIN_PASSWORD: 'a-long-password',
+      LOG_LEVEL: 'debug',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      STATIC_DIR: '/srv/app',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/tmp/somewhere',
+      databaseUrl: 'postgres://app@db.example:5432/app',
+      adminPassword: 'a-long-password',
+      logLevel: 'debug',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      staticDir: '/srv/app',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['CORS_ORIGINS', 'https://a.example, not an origin'],
+    ['DATABASE_URL', 'mysql://db.example/app'],
+    ['ADMIN_PASSWORD', 'short'],
+  ])('rejects %s=%s with a message naming the variable', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}\\b`));
+  });
+
+  it('never echoes a secret in its message', () => {
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(/^Invalid ADMIN_PASSWORD: /);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/app' })).not.toThrow(
+      /hunter2/,
+    );
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+    });
+  });
+});

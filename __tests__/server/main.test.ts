@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { projectRoot } from '@server/paths';
+import { createTestPostgres } from './helpers/testDatabase';
+
+/** The real server process (server/main.ts run by tsx), with its output collected. */
+class ServerProcess {
+  readonly child: ChildProcess;
+  output = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'info', PORT: '0', ...env },
+    });
+    this.child.stdout!.on('data', (chunk) => (this.output += chunk));
+    this.child.stderr!.on('data', (chunk) => (this.output += chunk));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  /** Resolves once the output matches, with the match; rejects if the process exits first. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const match = this.output.match(pattern);
+        if (match) {
+          clearInterval(timer);
+          resolve(match);
+        } else if (this.child.exitCode !== null) {
+          clearInterval(timer);
+          reject(
+            new Error(`exited with ${this.child.exitCode} before ${pattern}:\n${this.output}`),
+          );
+        }
+      };
+      const timer = setInterval(check, 20);
+    });
+  }
+
+  async baseUrl(): Promise<string> {
+    return (await this.waitFor(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+  }
+}
+
+function tempDataDir() {
+  return mkdtempSync(path.join(os.tmpdir(), 'data-'));
+}
+
+async function countUsers(dataDir: string): Promise<number> {
+  const client = await PGlite.create(path.join(dataDir, 'pglite'));
+  const { rows } = await client.query<{ n: number }>('select count(*)::int as n from users');
+  await client.close();
+  return rows[0]!.n;
+}
+
+describe('the server process', () => {
+  it('refuses a bad variable at once, with one line naming it', async () => {
+    const server = new ServerProcess({ PORT: 'abc' });
+    expect(await server.exited).toBe(1);
+    expect(server.output.trim()).toBe('Invalid PORT ("abc"): must be a number');
+  });
+
+  it('serves, refuses a second server on its DATA_DIR, and shuts down cleanly on SIGTERM', async () => {
+    const dataDir = tempDataDir();
+    const first = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    const url = await first.baseUrl();
+    expect(await (await fetch(`${url}/api/health`)).json()).toEqual({
+      status: 'ok',
+      db: 'pglite',
+    });
+
+    const second = new ServerProcess({ DATA_DIR: dataDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output).toMatch(/DATA_DIR .* is in use by another server/);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output).toContain('Database closed');
+    expect(await countUsers(dataDir)).toBe(3);
+
+    // The data folder opens again, as it was: nothing re-seeded.
+    const again = new ServerProcess({ DATA_DIR: dataDir });
+    await again.baseUrl();
+    expect(again.output).not.toContain('Seeding the database');
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+  });
+
+  it('finishes seeding on the next start after being killed in the middle of it', async () => {
+    const dataDir = tempDataDir();
+    const killed = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    await killed.waitFor(/Seeding the database/);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+
+    const restarted = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    const url = await restarted.baseUrl();
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    restarted.child.kill('SIGTERM');
+    expect(await restarted.exited).toBe(0);
+    expect(await countUsers(dataDir)).toBe(3);
+  });
+
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'uses the PostgreSQL server of DATABASE_URL instead of the embedded database',
+    async () => {
+      const { url: databaseUrl, drop } = await createTestPostgres();
+      const server = new ServerProcess({ DATABASE_URL: databaseUrl, DATA_DIR: tempDataDir() });
+      const url = await server.baseUrl();
+      expect(await (await fetch(`${url}/api/health`)).json()).toEqual({
+        status: 'ok',
+        db: 'postgres',
+      });
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      await drop();
+    },
+  );
+});

@@ -1,0 +1,37 @@
+/** Demo accounts seeded on first start and shown on the home page. */
+export const DEMO_ACCOUNTS = [
+  { username: 'viewer', password: 'viewer123', role: 'viewer' },
+  { username: 'contributor', password: 'contributor123', role: 'contributor' },
+] as const;
+
+/** The roles every installation starts with. */
+export const DEFAULT_ROLES = ['admin', 'contributor', 'viewer'] as const;
+
+/** Name of the role that may do everything, and of the seeded administrator account. */
+export const ADMIN_ROLE = 'admin';
+export const ADMIN_USERNAME = 'admin';
+
+/** Access token life, in seconds (spec section 9: 5 minutes). */
+export const ACCESS_TOKEN_LIFE_SECONDS = 5 * 60;
+
+/** Book list paging (spec section 9): 1-indexed pages of 10. */
+export const BOOK_PAGE_SIZE = 10;
+
+/** Job list paging (spec section 9). */
+export const JOB_PAGE_SIZES = [20, 50, 100] as const;
+export const DEFAULT_JOB_PAGE_SIZE = 50;
+
+/** Category given to an entity definition that names none. */
+export const DEFAULT_ENTITY_CATEGORY = 'Generic';
+
+/** How long toasts stay on screen, in milliseconds (spec sections 8 and 9). */
+export const ERROR_TOAST_MS = 2000;
+export const TOAST_MS = 3000;
+
+/** Distance from the bottom of the page, in pixels, at which the next book page loads. */
+export const INFINITE_SCROLL_THRESHOLD_PX = 100;
+
+/** The /mexico countdown: its target (5 January 2024, 10:00 local time) and its grid. */
+export const COUNTDOWN_TARGET = { year: 2024, monthIndex: 0, day: 5, hour: 10 } as const;
+export const COUNTDOWN_DAYS = 96;
+export const COUNTDOWN_CELLS_PER_ROW = 16;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** One field that failed validation: where it is in the request, and what is wrong with it. */
+export const fieldErrorSchema = z.object({
+  field: z.string(),
+  message: z.string(),
+});
+
+/** The body of every error the API answers (DESIGN: `{ statusCode, error, message }`). */
+export const apiErrorSchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  fields: z.array(fieldErrorSchema).optional(),
+});
+
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+export type ApiError = z.infer<typeof apiErrorSchema>;

@@ -1,0 +1,85 @@
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import testingLibrary from 'eslint-plugin-testing-library';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      'import-x/no-cycle': 'error',
+      'import-x/no-duplicates': 'error',
+      // The boundaries of STYLE.md: common imports nothing of ours; src and server never meet;
+      // a feature never imports another feature.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './common', from: ['./src', './server'] },
+            { target: './src', from: './server' },
+            { target: './server', from: './src' },
+            ...[
+              'books',
+              'users',
+              'roles',
+              'entities',
+              'records',
+              'permissions',
+              'jobs',
+              'home',
+              'mexico',
+            ].map((feature) => ({
+              target: `./src/features/${feature}`,
+              from: './src/features',
+              except: [`./${feature}`],
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react-redux',
+              importNames: ['useDispatch', 'useSelector'],
+              message: 'Use useAppDispatch and useAppSelector from @/app/hooks.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/app/hooks.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['__tests__/client/**/*.{ts,tsx}'],
+    ...testingLibrary.configs['flat/react'],
+  },
+  {
+    files: ['**/*.{js,cjs}'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

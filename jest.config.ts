@@ -1,0 +1,36 @@
+import type { Config } from 'jest';
+
+const moduleNameMapper = {
+  '^@/(.*)$': '<rootDir>/src/$1',
+  '^@common/(.*)$': '<rootDir>/common/$1',
+  '^@server/(.*)$': '<rootDir>/server/$1',
+};
+
+// ESM-only packages that CommonJS code requires; ts-jest turns them into CommonJS.
+const esmOnly = ['content-disposition', 'cookie', 'jose', 'openid-client', 'oauth4webapi'];
+
+const config: Config = {
+  // Server tests open real databases; a loaded machine needs the headroom.
+  testTimeout: 30_000,
+  projects: [
+    {
+      displayName: 'client',
+      testEnvironment: '<rootDir>/__tests__/client/setup/jsdomEnvironment.js',
+      testMatch: ['<rootDir>/__tests__/client/**/*.test.{ts,tsx}'],
+      setupFilesAfterEnv: ['<rootDir>/__tests__/client/setup/setupTests.ts'],
+      transform: { '^.+\\.tsx?$': ['ts-jest', {}] },
+      moduleNameMapper,
+    },
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts'],
+      globalSetup: '<rootDir>/__tests__/server/setup/globalSetup.ts',
+      transform: { '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { allowJs: true } }] },
+      transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+      moduleNameMapper,
+    },
+  ],
+};
+
+export default config;

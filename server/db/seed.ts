@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { ADMIN_ROLE, ADMIN_USERNAME, DEFAULT_ROLES, DEMO_ACCOUNTS } from '@common/constants';
+import type { Config } from '../config';
+import { hashPassword } from '../lib/password';
+import type { Db } from './client';
+import { roles } from './schema/roles';
+import { seedSteps } from './schema/seedSteps';
+import { userRoles, users } from './schema/users';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * One part of the first-start data. `prepare` does the slow work that needs no
+ * transaction (password hashing) and returns the writes, which run in one transaction.
+ */
+interface SeedStep {
+  name: string;
+  prepare(): Promise<(tx: Tx) => Promise<void>>;
+}
+
+function accountsStep(config: Config, log: FastifyBaseLogger): SeedStep {
+  return {
+    name: 'accounts',
+    prepare: async () => {
+      const generatedAdminPassword = config.adminPassword
+        ? undefined
+        : randomBytes(12).toString('base64url');
+      const wanted = [
+        ...DEMO_ACCOUNTS,
+        {
+          username: ADMIN_USERNAME,
+          password: config.adminPassword ?? generatedAdminPassword!,
+          role: ADMIN_ROLE,
+        },
+      ];
+      const accounts = await Promise.all(
+        wanted.map(async ({ username, password, role }) => ({
+          username,
+          role,
+          passwordHash: await hashPassword(password),
+        })),
+      );
+      return async (tx) => {
+        await tx
+          .insert(roles)
+          .values(DEFAULT_ROLES.map((name) => ({ name })))
+          .onConflictDoNothing();
+        for (const { username, role, passwordHash } of accounts) {
+          const [created] = await tx
+            .insert(users)
+            .values({ username, passwordHash })
+            .onConflictDoNothing()
+            .returning({ id: users.id });
+          if (!created) continue; // an account of that name exists: leave it as it is
+          const [roleRow] = await tx.select().from(roles).where(eq(roles.name, role));
+          await tx.insert(userRoles).values({ userId: created.id, roleId: roleRow!.id });
+          if (username === ADMIN_USERNAME && generatedAdminPassword) {
+            log.warn(
+              `Created the ${ADMIN_USERNAME} account with the generated password ${generatedAdminPassword} ` +
+                '(shown once; set ADMIN_PASSWORD to choose it)',
+            );
+          }
+        }
+      };
+    },
+  };
+}
+
+/**
+ * Seeds what a new database needs: each step once, in its own transaction together with
+ * the row that marks it done, so a crash mid-seed leaves nothing half-written and the
+ * next start finishes the job. Safe when several servers start at once (advisory lock).
+ */
+export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
+  const steps = [accountsStep(config, log)];
+  const done = await db
+    .select({ name: seedSteps.name })
+    .from(seedSteps)
+    .where(
+      inArray(
+        seedSteps.name,
+        steps.map((step) => step.name),
+      ),
+    );
+  const doneNames = new Set(done.map((row) => row.name));
+  for (const step of steps.filter((s) => !doneNames.has(s.name))) {
+    log.info({ step: step.name }, 'Seeding the database');
+    const write = await step.prepare();
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('seed'))`);
+      const [claimed] = await tx
+        .insert(seedSteps)
+        .values({ name: step.name })
+        .onConflictDoNothing()
+        .returning();
+      if (!claimed) return; // another server seeded it meanwhile
+      await write(tx);
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { messages } from '@common/messages';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import { healthSchema } from '@common/schemas/health';
+import { AppError } from '../../lib/errors';
+
+/** `GET /api/health`: answers ok only after the database has answered a query. */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/health',
+    { schema: { response: { 200: healthSchema, 503: apiErrorSchema } } },
+    async (request) => {
+      try {
+        await app.db.execute(sql`select 1`);
+      } catch (error) {
+        request.log.error({ err: error }, 'Health check: the database did not answer');
+        throw new AppError(503, messages.server.databaseUnavailable);
+      }
+      return { status: 'ok' as const, db: app.database.kind };
+    },
+  );
+};

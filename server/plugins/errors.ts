@@ -1,0 +1,71 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { messages } from '@common/messages';
+import type { ApiError, FieldError } from '@common/schemas/apiError';
+import { AppError } from '../lib/errors';
+
+function body(statusCode: number, message: string, fields?: FieldError[]): ApiError {
+  return {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+    ...(fields ? { fields } : {}),
+  };
+}
+
+/** PostgreSQL error codes that mean the client asked for something impossible, not a bug. */
+const pgConflictCodes = new Set(['23505', '23503']);
+
+function pgCode(error: unknown): string | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/**
+ * The one place that chooses an error's status and body. What a client may see:
+ * validation failures (400, naming the fields), AppErrors, the framework's own 4xx
+ * (malformed JSON, too large a body) and database conflicts (409). Anything else is a
+ * 500 with a generic message; its details go to the log only.
+ */
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const fields = error.validation.map((issue) => ({
+      field: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
+      message: issue.message ?? 'is invalid',
+    }));
+    return body(
+      400,
+      `${messages.server.invalidRequest}: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`,
+      fields,
+    );
+  }
+  if (error instanceof AppError) return body(error.statusCode, error.message, error.fields);
+  if (pgConflictCodes.has(pgCode(error) ?? '')) {
+    return body(409, 'This conflicts with existing data');
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {
+    return body(status, error.message);
+  }
+  request.log.error({ err: error }, 'Unhandled error');
+  return body(500, messages.server.internal);
+}
+
+/** Sends every error as `{ statusCode, error, message }`. */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply: FastifyReply) => {
+      const apiError = toApiError(error, request);
+      if (apiError.statusCode < 500) request.log.info({ err: error }, apiError.message);
+      return reply.status(apiError.statusCode).send(apiError);
+    });
+  },
+  { name: 'errors' },
+);
+
+export { body as apiErrorBody };

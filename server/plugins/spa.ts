@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { messages } from '@common/messages';
+import { apiErrorBody } from './errors';
+
+/** Built assets carry a content hash in their name (webpack), so they never change. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app from `staticDir`: assets with long-lived caching, and
+ * index.html (never cached, so a new deploy is picked up) for every other path outside
+ * /api, which lets the SPA's router handle deep links. Unknown /api paths answer 404 JSON.
+ */
+export const spaPlugin = fp(
+  async (app: FastifyInstance, { staticDir }: { staticDir: string }) => {
+    const built = existsSync(path.join(staticDir, 'index.html'));
+    if (built) {
+      await app.register(fastifyStatic, {
+        root: staticDir,
+        wildcard: false,
+        index: false,
+        setHeaders: (res, filePath) => {
+          const inAssets = path.relative(staticDir, filePath).startsWith(`assets${path.sep}`);
+          res.header('cache-control', inAssets ? IMMUTABLE : 'no-cache');
+        },
+      });
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0]!;
+      const isApi = url === '/api' || url.startsWith('/api/');
+      const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
+      if (!isPage) {
+        return reply
+          .status(404)
+          .send(apiErrorBody(404, messages.server.apiRouteNotFound(request.method, url)));
+      }
+      if (!built) return reply.status(503).send(apiErrorBody(503, messages.server.clientNotBuilt));
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  },
+  { name: 'spa' },
+);
