@@ -35,3 +35,6 @@ export const INFINITE_SCROLL_THRESHOLD_PX = 100;
 export const COUNTDOWN_TARGET = { year: 2024, monthIndex: 0, day: 5, hour: 10 } as const;
 export const COUNTDOWN_DAYS = 96;
 export const COUNTDOWN_CELLS_PER_ROW = 16;
+
+/** The footer's external link to the developer's site. */
+export const DEVELOPER_SITE = { label: "Developer's site", url: 'https://example.com/' } as const;

@@ -1,0 +1,47 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@common/messages';
+import { ACCESS_TOKEN_KEY } from '@/auth/session';
+import { renderApp, signedInAs } from '../helpers/render';
+
+describe('the shell', () => {
+  it('shows the red banner word for word, the navigation and the footer', async () => {
+    renderApp('/');
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      'This is a development server. It could be wiped out, changed, down, etc. Do not use sensitive information nor rely on storing data!',
+    );
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'An Experimentation' })).toHaveAttribute(
+      'href',
+      '/',
+    );
+    expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+    expect(within(nav).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    const footer = screen.getByRole('contentinfo');
+    expect(footer).toHaveTextContent(`© ${new Date().getFullYear()} ${messages.brand}`);
+    const external = within(footer).getByRole('link');
+    expect(external).toHaveAttribute('target', '_blank');
+    expect(external.getAttribute('href')).toMatch(/^https:\/\//);
+  });
+
+  it('offers Logout instead of Login when signed in; Logout signs out and goes home', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'kept');
+    const { store, router } = renderApp('/mexico', signedInAs('ada'));
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    await userEvent.click(within(nav).getByRole('button', { name: 'Logout' }));
+    expect(store.getState().auth.accessToken).toBeNull();
+    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
+    expect(router.state.location.pathname).toBe('/');
+    expect(within(nav).getByRole('link', { name: 'Login' })).toBeInTheDocument();
+  });
+});
+
+describe('the error pages', () => {
+  it("shows the router's error page, inside the shell, for an unknown path", async () => {
+    renderApp('/no/such/page');
+    expect(await screen.findByText(messages.routerError)).toBeInTheDocument();
+    expect(screen.getByText('404 Not Found')).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent(messages.banner);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The base query every endpoint goes through (DESIGN "Client"): the bearer header,
+ * credentials included, the duplicate-request rejection 'Request canceled', and the
+ * status-to-toast mapping of spec section 8.
+ */
+import type { BaseQueryFn, FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import { messages } from '@common/messages';
+import type { AuthState } from '@/auth/auth.slice';
+import { toastQueued } from '@/ui/ui.slice';
+import { toastForError } from './errors';
+
+/** The API host, fixed at build time (`API_HOST`); empty means the page's own origin. */
+export const API_HOST = process.env.API_HOST ?? '';
+
+const fetchFromApi = fetchBaseQuery({
+  baseUrl: API_HOST,
+  credentials: 'include',
+  prepareHeaders: (headers, { getState }) => {
+    const token = (getState() as { auth: AuthState }).auth.accessToken;
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+/** Requests on their way, by method and URL. */
+const inFlight = new Set<string>();
+
+function requestKey(args: string | FetchArgs): string {
+  if (typeof args === 'string') return `GET ${args}`;
+  const query = args.params ? `?${new URLSearchParams(args.params).toString()}` : '';
+  return `${(args.method ?? 'GET').toUpperCase()} ${args.url}${query}`;
+}
+
+export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extraOptions,
+) => {
+  const key = requestKey(args);
+  if (inFlight.has(key)) {
+    return { error: { status: 'CUSTOM_ERROR', error: messages.requestCanceled } };
+  }
+  inFlight.add(key);
+  try {
+    const result = await fetchFromApi(args, api, extraOptions);
+    if (result.error) {
+      const toast = toastForError(result.error);
+      if (toast) api.dispatch(toastQueued(toast, 'error'));
+    }
+    return result;
+  } finally {
+    inFlight.delete(key);
+  }
+};

@@ -1,0 +1,13 @@
+import { addListener, createListenerMiddleware } from '@reduxjs/toolkit';
+import type { AppDispatch, RootState } from './store';
+
+/** The listener middleware that runs the app's side effects (session, storage). */
+export const listenerMiddleware = createListenerMiddleware();
+
+export const startAppListening = listenerMiddleware.startListening.withTypes<
+  RootState,
+  AppDispatch
+>();
+export type AppStartListening = typeof startAppListening;
+
+export const addAppListener = addListener.withTypes<RootState, AppDispatch>();

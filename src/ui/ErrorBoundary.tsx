@@ -1,0 +1,30 @@
+import { Alert, AlertTitle } from '@mui/material';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { messages } from '@common/messages';
+
+interface Props {
+  children: ReactNode;
+}
+
+/** Catches a rendering error below it and shows the spec's apology instead of a blank page. */
+export class ErrorBoundary extends Component<Props, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Alert severity="error" role="alert">
+        <AlertTitle>{messages.errorBoundary.title}</AlertTitle>
+        {messages.errorBoundary.body}
+      </Alert>
+    );
+  }
+}
