@@ -1,0 +1,91 @@
+import { expect, test } from './fixtures';
+
+const banner =
+  'This is a development server. It could be wiped out, changed, down, etc. Do not use sensitive information nor rely on storing data!';
+
+test.describe('as a visitor', () => {
+  test('the home page shows the shell, the greeting, the stack and the demo accounts', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByRole('note')).toHaveText(banner);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'An Experimentation' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Home' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+    await expect(page.getByRole('heading', { name: 'Technology stack' })).toBeVisible();
+    const credentials = page.getByRole('table', { name: 'Demo credentials' });
+    await expect(credentials.getByRole('row')).toHaveText([
+      'RoleUsernamePassword',
+      'viewerviewerviewer123',
+      'contributorcontributorcontributor123',
+    ]);
+    const footer = page.getByRole('contentinfo');
+    await expect(footer).toContainText('An Experimentation');
+    await expect(footer.getByRole('link')).toHaveAttribute('target', '_blank');
+  });
+
+  test('a deep link to /mexico loads the French countdown, past its date', async ({ page }) => {
+    const response = await page.goto('/mexico');
+    expect(response?.headers()['cache-control']).toBe('no-cache');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Compte à rebours : Mexique');
+    const timer = page.getByRole('timer');
+    for (const unit of ['jours', 'heures', 'minutes', 'secondes']) {
+      await expect(timer).toContainText(unit);
+    }
+    await expect(timer.locator('[data-unit]')).toHaveText(['0', '0', '0', '0']);
+    await expect(page.getByText('Le grand jour est arrivé')).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Jours avant le départ' }).getByRole('listitem'),
+    ).toHaveCount(96);
+    await expect(page.getByRole('note')).toHaveText(banner);
+  });
+
+  test('the home page does not load the chunks of the other screens', async ({ page }) => {
+    const scriptsOf = async (url: string) => {
+      const scripts: string[] = [];
+      const record = (request: { url(): string; resourceType(): string }) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      };
+      page.on('request', record);
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      page.off('request', record);
+      return scripts;
+    };
+    const home = await scriptsOf('/');
+    const mexico = await scriptsOf('/mexico');
+    expect(mexico.filter((script) => !home.includes(script)).length).toBeGreaterThan(0);
+  });
+
+  test("an unknown page shows the router's error page inside the shell", async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByText('Unexpected Application Error!')).toBeVisible();
+    await expect(page.getByText('404 Not Found')).toBeVisible();
+    await expect(page.getByRole('note')).toHaveText(banner);
+    await page.getByRole('link', { name: 'Home' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+  });
+
+  test('the API answers JSON errors and the app is served with its security headers', async ({
+    request,
+    page,
+  }) => {
+    const missing = await request.get('/api/no-such-route');
+    expect(missing.status()).toBe(404);
+    expect(await missing.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+
+    const health = await request.get('/api/health');
+    expect(await health.json()).toEqual({ status: 'ok', db: 'pglite' });
+
+    const response = await page.goto('/');
+    const headers = response!.headers();
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    const asset = await request.get(
+      (await page.locator('script[src]').first().getAttribute('src'))!,
+    );
+    expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});
