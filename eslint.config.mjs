@@ -79,6 +79,11 @@ export default tseslint.config(
     ...testingLibrary.configs['flat/react'],
   },
   {
+    // Playwright reads a fixture's dependencies from its destructuring pattern, even an empty one.
+    files: ['e2e/**/*.ts'],
+    rules: { 'no-empty-pattern': 'off' },
+  },
+  {
     files: ['**/*.{js,cjs}'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
