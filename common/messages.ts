@@ -20,7 +20,30 @@ export const messages = {
   },
   routerError: 'Unexpected Application Error!',
 
+  auth: {
+    loginFailed: 'Authentication failed. Please check your credentials.',
+    registerContext: 'Error registering with email',
+    googleContext: 'Error triggering Google registration',
+    loggingInWithGoogle: 'Logging in with Google...',
+  },
+  permissions: {
+    fetchContext: 'Error getting routes',
+    editContext: 'Error editing route',
+  },
+
   server: {
+    invalidCredentials: 'Invalid username or password',
+    signInRequired: 'You must be signed in to do this',
+    invalidAccessToken: 'Your session is invalid or has expired; sign in again',
+    forbidden: 'You are not allowed to perform this action',
+    invalidRefreshToken: 'This refresh token is invalid, expired or revoked; sign in again',
+    emailTaken: 'An account with this email already exists',
+    tooManyAttempts: (seconds: number) => `Too many attempts; try again in ${seconds} s`,
+    googleNotConfigured:
+      'Google sign-in is not configured on this server (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)',
+    googleUnavailable: 'The Google sign-in service could not be reached',
+    unknownRoles: (names: string[]) => `Unknown roles: ${names.join(', ')}`,
+    adminKeepsRoutes: 'The admin role must keep access to the routes screen',
     notFound: 'Not found',
     apiRouteNotFound: (method: string, url: string) => `Route ${method}:${url} not found`,
     internal: 'Something went wrong on our side. Please try again later.',

@@ -6,15 +6,21 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { permissionsRoutes } from './modules/permissions/permissions.routes';
+import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin } from './plugins/errors';
+import { permissionsPlugin } from './plugins/permissions';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 
 export interface BuildAppOptions {
   /** An open database to use instead of opening the configured one (tests). */
   database?: Database;
+  /** The clock (tests move it). */
+  now?: () => Date;
 }
 
 /**
@@ -23,7 +29,7 @@ export interface BuildAppOptions {
  */
 export async function buildApp(
   config: Config,
-  { database }: BuildAppOptions = {},
+  { database, now }: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -39,8 +45,12 @@ export async function buildApp(
   await app.register(errorsPlugin);
   await app.register(securityPlugin, { config });
   await app.register(dbPlugin, { config, database });
+  await app.register(authPlugin, { config, now });
+  await app.register(permissionsPlugin);
 
   await app.register(healthRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api', config });
+  await app.register(permissionsRoutes, { prefix: '/api' });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

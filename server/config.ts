@@ -53,9 +53,51 @@ const envSchema = z.object({
       .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins' }))),
   ),
   STATIC_DIR: optionalString,
+  JWT_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  REFRESH_TOKEN_DAYS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .positive('must be more than 0')
+      .max(365, 'must be at most 365')
+      .default(7),
+  ),
+  PUBLIC_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  ),
+  GOOGLE_ISSUER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .default('https://accounts.google.com'),
+  ),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  REDIS_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  AUTH_RATE_LIMIT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .positive('must be more than 0')
+      .default(10),
+  ),
 });
 
-const secretVariables = new Set(['ADMIN_PASSWORD', 'DATABASE_URL']);
+const secretVariables = new Set([
+  'ADMIN_PASSWORD',
+  'DATABASE_URL',
+  'JWT_SECRET',
+  'GOOGLE_CLIENT_SECRET',
+  'REDIS_URL',
+]);
 
 /** The server's configuration, read once from the environment at start. */
 export interface Config {
@@ -70,6 +112,15 @@ export interface Config {
   corsOrigins: string[];
   /** Folder of the built web app. */
   staticDir: string;
+  /** Key that signs access tokens; unset: one generated once and kept in the database. */
+  jwtSecret: string | undefined;
+  refreshTokenDays: number;
+  /** Public address of the site (OAuth redirect URLs); defaults to the listen address. */
+  publicUrl: string;
+  google: { issuer: string; clientId: string; clientSecret: string } | undefined;
+  redisUrl: string | undefined;
+  /** Attempts per minute at login, registration and refresh, per client address. */
+  authRateLimit: number;
 }
 
 /** A configuration value that cannot be used; its message names the variable. */
@@ -103,5 +154,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     staticDir: path.resolve(e.STATIC_DIR ?? defaultStaticDir),
+    jwtSecret: e.JWT_SECRET,
+    refreshTokenDays: e.REFRESH_TOKEN_DAYS,
+    publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? {
+            issuer: e.GOOGLE_ISSUER,
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+          }
+        : undefined,
+    redisUrl: e.REDIS_URL,
+    authRateLimit: e.AUTH_RATE_LIMIT,
   };
 }

@@ -20,6 +20,11 @@ export interface Database {
   kind: DbKind;
   /** Applies the pending migrations; safe when several servers start at once. */
   migrate(): Promise<void>;
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel`, whichever server on this database sent
+   * it. Resolves once listening, with the function that stops it.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -32,6 +37,7 @@ export function fromPglite(client: PGlite, onClose: () => void = () => {}): Data
     migrate: async () => {
       await migratePglite(db, { migrationsFolder });
     },
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: async () => {
       await client.close();
       onClose();
@@ -39,9 +45,16 @@ export function fromPglite(client: PGlite, onClose: () => void = () => {}): Data
   };
 }
 
-/** Opens a pooled connection to a PostgreSQL server. */
-export function openPostgres(connectionString: string): Database {
+/**
+ * Opens a pooled connection to a PostgreSQL server. Connection errors outside a query
+ * (the server restarting) go to `onError`; the pool then opens new connections.
+ */
+export function openPostgres(
+  connectionString: string,
+  onError: (error: unknown) => void = (error) => console.error(error),
+): Database {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on('error', onError);
   return {
     db: drizzlePg({ client: pool, casing: 'snake_case' }),
     kind: 'postgres',
@@ -58,6 +71,44 @@ export function openPostgres(connectionString: string): Database {
         connection.release();
       }
     },
+    listen: async (channel, onNotify) => {
+      // LISTEN holds its connection, so it gets its own, outside the pool. When that
+      // connection drops (a server restart), it reconnects and reports a change, since
+      // notifications may have been missed meanwhile.
+      let listener: pg.Client | undefined;
+      let stopped = false;
+      let retry: NodeJS.Timeout | undefined;
+      const connect = async () => {
+        const client = new pg.Client({ connectionString });
+        client.on('notification', (message) => {
+          if (message.channel === channel) onNotify();
+        });
+        client.on('error', onError);
+        client.on('end', () => {
+          if (!stopped && listener === client) scheduleReconnect();
+        });
+        await client.connect();
+        await client.query(`listen "${channel.replaceAll('"', '')}"`);
+        listener = client;
+      };
+      const scheduleReconnect = () => {
+        listener = undefined;
+        clearTimeout(retry);
+        retry = setTimeout(() => {
+          connect().then(onNotify, (error: unknown) => {
+            onError(error);
+            if (!stopped) scheduleReconnect();
+          });
+        }, 1000);
+        retry.unref();
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        clearTimeout(retry);
+        await listener?.end();
+      };
+    },
     close: () => pool.end(),
   };
 }
@@ -67,8 +118,11 @@ export function openPostgres(connectionString: string): Database {
  * embedded PGlite database in `DATA_DIR`, which this process then holds alone.
  * @throws DataDirInUseError when another server holds `DATA_DIR`.
  */
-export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+export async function openDatabase(
+  config: Config,
+  onError?: (error: unknown) => void,
+): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, onError);
   const release = lockDataDir(config.dataDir);
   try {
     const client = await PGlite.create(path.join(config.dataDir, 'pglite'));

@@ -20,7 +20,11 @@ interface DbPluginOptions {
 /** Opens, migrates and seeds the database, and closes it when the app closes. */
 export const dbPlugin = fp(
   async (app: FastifyInstance, { config, database: given }: DbPluginOptions) => {
-    const database = given ?? (await openDatabase(config));
+    const database =
+      given ??
+      (await openDatabase(config, (error) =>
+        app.log.error({ err: error }, 'Database connection error'),
+      ));
     try {
       await database.migrate();
       await seedDatabase(database.db, config, app.log);

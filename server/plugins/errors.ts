@@ -61,6 +61,7 @@ export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply: FastifyReply) => {
       const apiError = toApiError(error, request);
+      if (error instanceof AppError) void reply.headers(error.headers);
       if (apiError.statusCode < 500) request.log.info({ err: error }, apiError.message);
       return reply.status(apiError.statusCode).send(apiError);
     });

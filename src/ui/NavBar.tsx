@@ -17,8 +17,7 @@ export function NavBar() {
           variant="h6"
           component={RouterLink}
           to="/"
-          color="inherit"
-          sx={{ mr: 2, textDecoration: 'none' }}
+          sx={{ mr: 2, color: 'inherit', textDecoration: 'none' }}
         >
           {messages.brand}
         </Typography>

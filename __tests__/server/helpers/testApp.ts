@@ -29,10 +29,22 @@ export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
   });
 }
 
+/** A clock the test moves by hand. */
+export class TestClock {
+  time = Date.now();
+  now = () => new Date(this.time);
+  advance(ms: number) {
+    this.time += ms;
+  }
+}
+
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: Config;
+  clock: TestClock;
+  /** Another server on the same database (as a second instance behind a load balancer). */
+  startAnother(env?: NodeJS.ProcessEnv): Promise<FastifyInstance>;
   close(): Promise<void>;
 }
 
@@ -40,12 +52,21 @@ export interface TestApp {
 export async function startTestApp(kind: DbKind, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const config = testConfig(env);
   const database = await openTestDatabase(kind);
-  const app = await buildApp(config, { database });
+  const clock = new TestClock();
+  const app = await buildApp(config, { database, now: clock.now });
+  const others: FastifyInstance[] = [];
   return {
     app,
     database,
     config,
+    clock,
+    startAnother: async (otherEnv = env) => {
+      const other = await buildApp(testConfig(otherEnv), { database, now: clock.now });
+      others.push(other);
+      return other;
+    },
     close: async () => {
+      for (const other of others) await other.close();
       await app.close();
       await database.close();
     },

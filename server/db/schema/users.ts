@@ -7,6 +7,8 @@ export const users = pgTable('users', {
   email: text(),
   /** Argon2id hash; null for accounts that only sign in through an external provider. */
   passwordHash: text(),
+  /** The subject (`sub`) of the account at the external sign-in provider, if linked. */
+  googleSubject: text().unique(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors';
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { response: { 200: healthSchema, 503: apiErrorSchema } } },
+    { config: { public: true }, schema: { response: { 200: healthSchema, 503: apiErrorSchema } } },
     async (request) => {
       try {
         await app.db.execute(sql`select 1`);

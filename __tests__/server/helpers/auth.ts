@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { TEST_ADMIN_PASSWORD } from './testApp';
+
+export const PASSWORDS: Record<string, string> = {
+  admin: TEST_ADMIN_PASSWORD,
+  contributor: 'contributor123',
+  viewer: 'viewer123',
+};
+
+/** Signs in through the API; answers the login response. */
+export async function login(
+  app: FastifyInstance,
+  username: string,
+  password = PASSWORDS[username]!,
+): Promise<{ jwt: string; refreshToken: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+/** Registers a new account with no role; answers its tokens. */
+export async function registerUser(
+  app: FastifyInstance,
+  email = `user-${Math.random().toString(36).slice(2)}@example.com`,
+): Promise<{ jwt: string; refreshToken: string; email: string }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email, password: 'a-good-password' },
+  });
+  if (res.statusCode !== 200) throw new Error(`register: ${res.statusCode} ${res.body}`);
+  return { ...res.json(), email };
+}
+
+export const bearer = (jwt: string) => ({ authorization: `Bearer ${jwt}` });

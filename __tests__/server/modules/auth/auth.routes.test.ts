@@ -1,0 +1,234 @@
+import { decodeJwt, SignJWT } from 'jose';
+import { messages } from '@common/messages';
+import { REFRESH_GRACE_MS } from '@server/modules/auth/session.service';
+import { bearer, login, registerUser } from '../../helpers/auth';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('auth on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const refresh = (refreshToken: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });
+  const listRoutes = (jwt: string) =>
+    t.app.inject({ method: 'GET', url: '/api/routes', headers: bearer(jwt) });
+
+  describe('POST /api/auth/login', () => {
+    it('answers a 5-minute access token with the user claims and a refresh token', async () => {
+      const { jwt, refreshToken } = await login(t.app, 'contributor');
+      const claims = decodeJwt(jwt);
+      expect(claims).toMatchObject({
+        username: 'contributor',
+        email: null,
+        roles: ['contributor'],
+      });
+      expect(claims.sub).toMatch(/^[0-9a-f-]{36}$/);
+      expect(claims.exp! - claims.iat!).toBe(300);
+      expect(refreshToken.length).toBeGreaterThanOrEqual(40);
+    });
+
+    it('answers 401 with the same message for an unknown user and a wrong password', async () => {
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'viewer', password: 'not-the-password' },
+      });
+      const unknown = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'nobody-at-all', password: 'not-the-password' },
+      });
+      expect(wrong.statusCode).toBe(401);
+      expect(unknown.statusCode).toBe(401);
+      expect(wrong.json()).toEqual(unknown.json());
+      expect(wrong.json().message).toBe(messages.server.invalidCredentials);
+    });
+
+    it('answers 400 naming the missing fields', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: {} });
+      expect(res.statusCode).toBe(400);
+      expect(
+        res
+          .json()
+          .fields.map((f: { field: string }) => f.field)
+          .sort(),
+      ).toEqual(['body.password', 'body.username']);
+    });
+  });
+
+  describe('the access token', () => {
+    it('is accepted until it expires, 5 minutes after it was issued, and refused after', async () => {
+      const { jwt } = await login(t.app, 'admin');
+      t.clock.advance(299_000);
+      expect((await listRoutes(jwt)).statusCode).toBe(200);
+      t.clock.advance(2_000);
+      const expired = await listRoutes(jwt);
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json().message).toBe(messages.server.invalidAccessToken);
+    });
+
+    it('is refused when signed with another key', async () => {
+      const { jwt } = await login(t.app, 'admin');
+      const forged = await new SignJWT(decodeJwt(jwt))
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('x'.repeat(48)));
+      expect((await listRoutes(forged)).statusCode).toBe(401);
+      expect((await listRoutes('not.a.token')).statusCode).toBe(401);
+    });
+
+    it('is signed with a key kept in the database, shared by every server on it', async () => {
+      const other = await t.startAnother();
+      const { jwt } = await login(other, 'admin');
+      expect((await listRoutes(jwt)).statusCode).toBe(200);
+    });
+  });
+
+  describe('POST /api/auth/refresh-token', () => {
+    it('answers a new access token and a rotated refresh token', async () => {
+      const first = await login(t.app, 'viewer');
+      t.clock.advance(1000);
+      const res = await refresh(first.refreshToken);
+      expect(res.statusCode).toBe(200);
+      const { accessToken, refreshToken } = res.json();
+      expect(decodeJwt(accessToken)).toMatchObject({ username: 'viewer' });
+      expect(refreshToken).not.toBe(first.refreshToken);
+      expect((await refresh(refreshToken)).statusCode).toBe(200);
+    });
+
+    it('answers the same successor to a race within the grace window', async () => {
+      const { refreshToken } = await login(t.app, 'viewer');
+      const [a, b] = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
+      expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+      expect(a.json().refreshToken).toBe(b.json().refreshToken);
+      t.clock.advance(REFRESH_GRACE_MS - 1000);
+      const late = await refresh(refreshToken);
+      expect(late.json().refreshToken).toBe(a.json().refreshToken);
+    });
+
+    it('revokes the whole family when a spent token comes back after the grace window', async () => {
+      const { refreshToken: first } = await login(t.app, 'viewer');
+      const second = (await refresh(first)).json().refreshToken;
+      const third = (await refresh(second)).json().refreshToken;
+      t.clock.advance(REFRESH_GRACE_MS + 1000);
+
+      const reuse = await refresh(first);
+      expect(reuse.statusCode).toBe(401);
+      expect(reuse.json().message).toBe(messages.server.invalidRefreshToken);
+      // The thief's reuse ended the session for its holder too.
+      expect((await refresh(third)).statusCode).toBe(401);
+
+      // Other sign-ins of the same user are untouched.
+      const elsewhere = await login(t.app, 'viewer');
+      expect((await refresh(elsewhere.refreshToken)).statusCode).toBe(200);
+    });
+
+    it('refuses an expired refresh token', async () => {
+      const { refreshToken } = await login(t.app, 'viewer');
+      t.clock.advance(t.config.refreshTokenDays * 86_400_000 + 1000);
+      expect((await refresh(refreshToken)).statusCode).toBe(401);
+    });
+
+    it('refuses an unknown refresh token', async () => {
+      expect((await refresh('made-up-token')).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/auth/logout', () => {
+    it('revokes the refresh token and its successors', async () => {
+      const { refreshToken } = await login(t.app, 'viewer');
+      const next = (await refresh(refreshToken)).json().refreshToken;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: { refreshToken: next },
+      });
+      expect(res.statusCode).toBe(204);
+      expect((await refresh(next)).statusCode).toBe(401);
+    });
+  });
+
+  describe('POST /api/auth/register', () => {
+    it('creates a user named by the email, with no role, and signs them in', async () => {
+      const { jwt, email } = await registerUser(t.app, 'New.Person@Example.com');
+      expect(email).toBe('New.Person@Example.com');
+      expect(decodeJwt(jwt)).toMatchObject({
+        username: 'new.person@example.com',
+        email: 'new.person@example.com',
+        roles: [],
+      });
+      const again = await login(t.app, 'new.person@example.com', 'a-good-password');
+      expect(again.jwt).toBeTruthy();
+    });
+
+    it('answers 409 for an email that already has an account', async () => {
+      await registerUser(t.app, 'taken@example.com');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: 'TAKEN@example.com', password: 'another-password' },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(messages.server.emailTaken);
+    });
+
+    it.each([
+      [{ email: 'not-an-email', password: 'a-good-password' }, 'body.email'],
+      [{ email: 'short@example.com', password: 'short' }, 'body.password'],
+      [{ email: 'long@example.com', password: 'x'.repeat(129) }, 'body.password'],
+    ])('answers 400 for %p', async (payload, field) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    });
+  });
+
+  describe('GET /api/users/identify', () => {
+    it('answers the user of the token in x-access-token, even one with no role', async () => {
+      const { jwt, email } = await registerUser(t.app);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/users/identify?token=${jwt}`,
+        headers: { 'x-access-token': jwt },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        _id: decodeJwt(jwt).sub,
+        username: email.toLowerCase(),
+        email: email.toLowerCase(),
+        roles: [],
+      });
+    });
+
+    it('answers 401 for an invalid or expired token', async () => {
+      const bad = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/identify',
+        headers: { 'x-access-token': 'garbage' },
+      });
+      expect(bad.statusCode).toBe(401);
+      const { jwt } = await login(t.app, 'viewer');
+      t.clock.advance(301_000);
+      const expired = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/identify',
+        headers: { 'x-access-token': jwt },
+      });
+      expect(expired.statusCode).toBe(401);
+    });
+  });
+});
+
+describe('a configured JWT_SECRET', () => {
+  it('signs the access tokens', async () => {
+    const secret = 's'.repeat(40);
+    const t = await startTestApp('pglite', { JWT_SECRET: secret });
+    const { jwt } = await login(t.app, 'viewer');
+    const { jwtVerify } = await import('jose');
+    await expect(jwtVerify(jwt, new TextEncoder().encode(secret))).resolves.toBeTruthy();
+    await t.close();
+  });
+});

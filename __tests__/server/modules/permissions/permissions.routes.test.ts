@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { messages } from '@common/messages';
+import type { RoutePermission } from '@common/schemas/permissions';
+import { roles } from '@server/db/schema/roles';
+import { routes } from '@server/db/schema/routes';
+import { userRoles, users } from '@server/db/schema/users';
+import { defaultAllowedRoles } from '@server/modules/permissions/permissions.service';
+import { bearer, login, registerUser } from '../../helpers/auth';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+/** Waits until `check` passes (a change made through another server arriving). */
+async function eventually(check: () => Promise<void>, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+describe.each(testDbKinds)('route permissions on %s', (kind) => {
+  let t: TestApp;
+  let tokens: Record<'admin' | 'contributor' | 'viewer' | 'none', string>;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    tokens = {
+      admin: (await login(t.app, 'admin')).jwt,
+      contributor: (await login(t.app, 'contributor')).jwt,
+      viewer: (await login(t.app, 'viewer')).jwt,
+      none: (await registerUser(t.app)).jwt,
+    };
+  });
+  afterAll(() => t.close());
+
+  const listRoutes = async (app: FastifyInstance = t.app): Promise<RoutePermission[]> =>
+    (await app.inject({ method: 'GET', url: '/api/routes', headers: bearer(tokens.admin) })).json();
+  const routeOf = async (verb: string, path: string) =>
+    (await listRoutes()).find((r) => r.routeVerb === verb && r.routePath === path)!;
+  const putRoute = (id: string, allowedRoles: string[], app: FastifyInstance = t.app) =>
+    app.inject({
+      method: 'PUT',
+      url: `/api/routes/${id}`,
+      headers: bearer(tokens.admin),
+      payload: { allowedRoles },
+    });
+
+  describe('GET /api/routes', () => {
+    it('lists every route that needs a signed-in user, with its default grants', async () => {
+      const rows = await listRoutes();
+      const get = rows.find((r) => r.routeVerb === 'GET' && r.routePath === '/api/routes');
+      expect(get).toEqual({
+        _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        routeEntity: 'routes',
+        routeVerb: 'GET',
+        routePath: '/api/routes',
+        allowedRoles: ['admin'],
+      });
+      expect(rows.some((r) => r.routePath === '/api/routes/:id' && r.routeVerb === 'PUT')).toBe(
+        true,
+      );
+      for (const row of rows) {
+        expect(row.allowedRoles).toEqual(
+          defaultAllowedRoles({ verb: row.routeVerb, path: row.routePath }),
+        );
+      }
+    });
+
+    it('leaves the public routes out: sign-in, identify and health', async () => {
+      const paths = (await listRoutes()).map((r) => r.routePath);
+      expect(paths.filter((p) => p.startsWith('/api/auth') || p === '/api/health')).toEqual([]);
+      expect(paths).not.toContain('/api/users/identify');
+    });
+  });
+
+  describe('the check on every listed route', () => {
+    it('answers 401 without a token, 403 without an allowed role, and lets allowed roles in', async () => {
+      const rows = await listRoutes();
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const url = row.routePath.replace(/:\w+/g, randomUUID());
+        const anonymous = await t.app.inject({ method: row.routeVerb as 'GET', url, payload: {} });
+        expect([row.routeVerb, row.routePath, anonymous.statusCode]).toEqual([
+          row.routeVerb,
+          row.routePath,
+          401,
+        ]);
+        for (const [who, jwt] of Object.entries(tokens)) {
+          const res = await t.app.inject({
+            method: row.routeVerb as 'GET',
+            url,
+            headers: bearer(jwt),
+            payload: {},
+          });
+          const allowed = row.allowedRoles.includes(who);
+          expect([row.routeVerb, row.routePath, who, res.statusCode === 403]).toEqual([
+            row.routeVerb,
+            row.routePath,
+            who,
+            !allowed,
+          ]);
+          expect(res.statusCode).not.toBe(401);
+        }
+      }
+    });
+
+    it('reads roles from the database: a role taken away counts at once', async () => {
+      const granted = await routeOf('GET', '/api/routes');
+      expect((await putRoute(granted._id, ['admin', 'viewer'])).statusCode).toBe(200);
+      const viewer = (await login(t.app, 'viewer')).jwt;
+      const asViewer = () =>
+        t.app.inject({ method: 'GET', url: '/api/routes', headers: bearer(viewer) });
+      expect((await asViewer()).statusCode).toBe(200);
+
+      const [viewerRole] = await t.database.db.select().from(roles).where(eq(roles.name, 'viewer'));
+      const [viewerUser] = await t.database.db
+        .select()
+        .from(users)
+        .where(eq(users.username, 'viewer'));
+      await t.database.db.delete(userRoles).where(eq(userRoles.userId, viewerUser!.id));
+      expect((await asViewer()).statusCode).toBe(403);
+
+      await t.database.db
+        .insert(userRoles)
+        .values({ userId: viewerUser!.id, roleId: viewerRole!.id });
+      await putRoute(granted._id, ['admin']);
+      expect((await asViewer()).statusCode).toBe(403);
+    });
+  });
+
+  describe('PUT /api/routes/:id', () => {
+    it('changes who may call the route, at once', async () => {
+      const route = await routeOf('GET', '/api/routes');
+      const asContributor = () =>
+        t.app.inject({ method: 'GET', url: '/api/routes', headers: bearer(tokens.contributor) });
+      expect((await asContributor()).statusCode).toBe(403);
+
+      const res = await putRoute(route._id, ['admin', 'contributor', 'contributor']);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ...route, allowedRoles: ['admin', 'contributor'] });
+      expect((await asContributor()).statusCode).toBe(200);
+
+      await putRoute(route._id, ['admin']);
+      expect((await asContributor()).statusCode).toBe(403);
+    });
+
+    it('answers 400 for unknown role names', async () => {
+      const route = await routeOf('PUT', '/api/routes/:id');
+      const res = await putRoute(route._id, ['admin', 'wizard', 'ghost']);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(messages.server.unknownRoles(['ghost', 'wizard']));
+    });
+
+    it.each([
+      ['GET', '/api/routes'],
+      ['PUT', '/api/routes/:id'],
+    ])('refuses to take the admin role off %s %s', async (verb, path) => {
+      const route = await routeOf(verb, path);
+      const res = await putRoute(route._id, ['viewer']);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(messages.server.adminKeepsRoutes);
+      expect((await routeOf(verb, path)).allowedRoles).toEqual(['admin']);
+    });
+
+    it('answers 404 for an unknown route and 400 for a malformed id', async () => {
+      expect((await putRoute(randomUUID(), ['admin'])).statusCode).toBe(404);
+      expect((await putRoute('not-an-id', ['admin'])).statusCode).toBe(400);
+    });
+
+    it('reaches another server on the same database at once', async () => {
+      const other = await t.startAnother();
+      const route = await routeOf('GET', '/api/routes');
+      const contributorOn = (app: FastifyInstance) =>
+        app.inject({ method: 'GET', url: '/api/routes', headers: bearer(tokens.contributor) });
+      expect((await contributorOn(other)).statusCode).toBe(403);
+
+      await putRoute(route._id, ['admin', 'contributor']);
+      await eventually(async () => expect((await contributorOn(other)).statusCode).toBe(200));
+
+      await putRoute(route._id, ['admin'], other);
+      await eventually(async () => expect((await contributorOn(t.app)).statusCode).toBe(403));
+    });
+  });
+
+  describe('the sync at start', () => {
+    it('keeps edited grants, restores missing routes and removes routes that no longer exist', async () => {
+      const route = await routeOf('GET', '/api/routes');
+      await putRoute(route._id, ['admin', 'viewer']);
+      await t.database.db
+        .delete(routes)
+        .where(sql`${routes.routeVerb} = 'PUT' and ${routes.routePath} = '/api/routes/:id'`);
+      await t.database.db.insert(routes).values({
+        routeEntity: 'gone',
+        routeVerb: 'GET',
+        routePath: '/api/gone',
+        allowedRoles: ['admin'],
+      });
+
+      const restarted = await t.startAnother();
+      const rows = await listRoutes(restarted);
+      expect(
+        rows.find((r) => r.routePath === '/api/routes' && r.routeVerb === 'GET')?.allowedRoles,
+      ).toEqual(['admin', 'viewer']);
+      expect(rows.find((r) => r.routePath === '/api/routes/:id')?.allowedRoles).toEqual(['admin']);
+      expect(rows.some((r) => r.routePath === '/api/gone')).toBe(false);
+      await putRoute(route._id, ['admin']);
+    });
+  });
+});

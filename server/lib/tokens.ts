@@ -1,0 +1,84 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { ACCESS_TOKEN_LIFE_SECONDS } from '@common/constants';
+import type { Db } from '../db/client';
+import { settings } from '../db/schema/settings';
+
+const SIGNING_KEY_SETTING = 'jwt_secret';
+
+/**
+ * The key that signs access tokens: `JWT_SECRET` when set, else one generated at the
+ * first start and kept in the database, so tokens survive restarts and every instance
+ * signs and checks with the same key.
+ */
+export async function loadSigningKey(db: Db, configured: string | undefined): Promise<Uint8Array> {
+  if (configured) return new TextEncoder().encode(configured);
+  await db
+    .insert(settings)
+    .values({ key: SIGNING_KEY_SETTING, value: randomBytes(48).toString('base64url') })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(settings).where(eq(settings.key, SIGNING_KEY_SETTING));
+  return new TextEncoder().encode(row!.value);
+}
+
+/** What an access token says about its user. */
+export interface AccessClaims {
+  sub: string;
+  username: string;
+  email: string | null;
+  roles: string[];
+}
+
+/** Signs and checks access tokens (HS256, 5 minutes) against the given clock. */
+export class AccessTokens {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly now: () => Date,
+  ) {}
+
+  sign({ sub, username, email, roles }: AccessClaims): Promise<string> {
+    const iat = Math.floor(this.now().getTime() / 1000);
+    return new SignJWT({ username, email, roles })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(sub)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_LIFE_SECONDS)
+      .sign(this.key);
+  }
+
+  /** The token's claims, or undefined when it is malformed, forged or expired. */
+  async verify(token: string): Promise<AccessClaims | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: this.now(),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      return {
+        sub: payload.sub!,
+        username: String(payload.username),
+        email: typeof payload.email === 'string' ? payload.email : null,
+        roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The refresh token that succeeds `token` at rotation. Derived (keyed with the signing
+   * key) rather than random, so the server can answer the same successor again during the
+   * grace window without ever storing a token in the clear.
+   */
+  successorOf(token: string): string {
+    return createHmac('sha256', this.key).update(`refresh:${token}`).digest('base64url');
+  }
+}
+
+/** A new random refresh token, opaque to its holder. */
+export const newRefreshToken = () => randomBytes(32).toString('base64url');
+
+/** How refresh tokens are stored: SHA-256 (they are long random strings, so no salt is needed). */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

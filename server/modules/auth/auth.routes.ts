@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import {
+  identitySchema,
+  loginResponseSchema,
+  loginSchema,
+  refreshResponseSchema,
+  refreshTokenBodySchema,
+  registerSchema,
+} from '@common/schemas/auth';
+import type { Config } from '../../config';
+import { limitAttempts } from '../../lib/rateLimiter';
+import { login, register } from './auth.service';
+import { endSession, refreshSession } from './session.service';
+
+const WINDOW_MS = 60_000;
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  409: apiErrorSchema,
+  429: apiErrorSchema,
+};
+
+/** Sign-in, registration, refresh, logout and identify: outside the route-permission table. */
+export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  /**
+   * A preValidation hook counting attempts per client address (and per the keys `extra`
+   * reads off the body): it runs before validation, so invalid attempts count too.
+   */
+  const limited =
+    (action: string, max: number, extra: (body: Record<string, unknown>) => string[] = () => []) =>
+    async (request: FastifyRequest) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const keys = [`ip:${request.ip}`, ...extra(body)].map((key) => `${action}:${key}`);
+      await limitAttempts(app.rateLimitStore, keys, { max, windowMs: WINDOW_MS });
+    };
+
+  app.post(
+    '/auth/login',
+    {
+      config: { public: true },
+      schema: { body: loginSchema, response: { 200: loginResponseSchema, ...errors } },
+      preValidation: limited('login', config.authRateLimit, ({ username }) =>
+        typeof username === 'string' ? [`user:${username.trim()}`] : [],
+      ),
+    },
+    async (request) => login(app.sessions, request.body),
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      config: { public: true },
+      schema: { body: registerSchema, response: { 200: loginResponseSchema, ...errors } },
+      preValidation: limited('register', config.authRateLimit),
+    },
+    async (request) => register(app.sessions, request.body),
+  );
+
+  app.post(
+    '/auth/refresh-token',
+    {
+      config: { public: true },
+      schema: { body: refreshTokenBodySchema, response: { 200: refreshResponseSchema, ...errors } },
+      // Every open tab refreshes every few minutes: a looser limit than sign-in's.
+      preValidation: limited('refresh', config.authRateLimit * 3),
+    },
+    async (request) => refreshSession(app.sessions, request.body.refreshToken),
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { public: true },
+      schema: { body: refreshTokenBodySchema, response: { 204: z.null(), 400: apiErrorSchema } },
+    },
+    async (request, reply) => {
+      await endSession(app.db, request.body.refreshToken, app.now());
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/users/identify',
+    {
+      // It authenticates by its own token, so a user with no role may call it too.
+      config: { public: true },
+      schema: {
+        querystring: z.object({ token: z.string().optional() }),
+        response: { 200: identitySchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const header = request.headers['x-access-token'];
+      const token = (typeof header === 'string' ? header : undefined) ?? request.query.token;
+      return app.authenticate(request, token ?? '');
+    },
+  );
+};

@@ -1,0 +1,145 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { messages } from '@common/messages';
+import type { Identity, LoginResponse, RefreshResponse } from '@common/schemas/auth';
+import type { Db } from '../../db/client';
+import { refreshTokens } from '../../db/schema/refreshTokens';
+import { roles } from '../../db/schema/roles';
+import { userRoles, users } from '../../db/schema/users';
+import { unauthorized } from '../../lib/errors';
+import { type AccessTokens, hashToken, newRefreshToken } from '../../lib/tokens';
+
+/** What signing people in needs: the database, the token signer, the clock and the policy. */
+export interface SessionContext {
+  db: Db;
+  tokens: AccessTokens;
+  now: () => Date;
+  refreshTokenDays: number;
+}
+
+/**
+ * How long a spent refresh token still answers its successor: two tabs refreshing with
+ * the same token at the same moment both get the new one instead of a reuse alarm.
+ */
+export const REFRESH_GRACE_MS = 30_000;
+
+const DAY_MS = 86_400_000;
+
+/** The user with their role names, or undefined when there is no such user. */
+export async function findIdentity(db: Db, userId: string): Promise<Identity | undefined> {
+  const rows = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      role: roles.name,
+    })
+    .from(users)
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(users.id, userId));
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    _id: first.id,
+    username: first.username,
+    email: first.email,
+    roles: rows.flatMap((row) => (row.role ? [row.role] : [])).sort(),
+  };
+}
+
+function accessClaims(identity: Identity) {
+  return {
+    sub: identity._id,
+    username: identity.username,
+    email: identity.email,
+    roles: identity.roles,
+  };
+}
+
+/**
+ * Starts a session for the user: an access token and the first refresh token of a new
+ * family. Called by login, registration and external sign-in.
+ */
+export async function startSession(ctx: SessionContext, userId: string): Promise<LoginResponse> {
+  const identity = await findIdentity(ctx.db, userId);
+  if (!identity) throw unauthorized(messages.server.invalidCredentials);
+  const refreshToken = newRefreshToken();
+  await ctx.db.insert(refreshTokens).values({
+    userId,
+    familyId: randomUUID(),
+    tokenHash: hashToken(refreshToken),
+    expiresAt: new Date(ctx.now().getTime() + ctx.refreshTokenDays * DAY_MS),
+  });
+  return { jwt: await ctx.tokens.sign(accessClaims(identity)), refreshToken };
+}
+
+/**
+ * Exchanges a refresh token for a new access token and its successor, spending it.
+ * A spent token presented again within REFRESH_GRACE_MS answers the same successor (two
+ * tabs racing); later it is reuse, a sign of theft, and revokes the whole family.
+ * @throws 401 for an unknown, expired, revoked or reused token.
+ */
+export async function refreshSession(
+  ctx: SessionContext,
+  presented: string,
+): Promise<RefreshResponse> {
+  const now = ctx.now();
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const [token] = await tx
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, hashToken(presented)))
+      .for('update');
+    if (!token || token.revokedAt || token.expiresAt <= now) return undefined;
+
+    const successor = ctx.tokens.successorOf(presented);
+    if (token.spentAt) {
+      if (now.getTime() - token.spentAt.getTime() <= REFRESH_GRACE_MS) {
+        const [next] = await tx
+          .select({ revokedAt: refreshTokens.revokedAt })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, hashToken(successor)));
+        if (next && !next.revokedAt) return { userId: token.userId, refreshToken: successor };
+      }
+      await tx
+        .update(refreshTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(refreshTokens.familyId, token.familyId), isNull(refreshTokens.revokedAt)));
+      return 'reused' as const;
+    }
+
+    await tx.update(refreshTokens).set({ spentAt: now }).where(eq(refreshTokens.id, token.id));
+    await tx.insert(refreshTokens).values({
+      userId: token.userId,
+      familyId: token.familyId,
+      tokenHash: hashToken(successor),
+      expiresAt: new Date(now.getTime() + ctx.refreshTokenDays * DAY_MS),
+    });
+    return { userId: token.userId, refreshToken: successor };
+  });
+  // The revocation above must commit, so the 401 is thrown only after the transaction.
+  if (!outcome || outcome === 'reused') throw unauthorized(messages.server.invalidRefreshToken);
+
+  const identity = await findIdentity(ctx.db, outcome.userId);
+  if (!identity) throw unauthorized(messages.server.invalidRefreshToken);
+  return {
+    accessToken: await ctx.tokens.sign(accessClaims(identity)),
+    refreshToken: outcome.refreshToken,
+  };
+}
+
+/**
+ * Ends the session of a refresh token (logout): revokes it and its whole family, so no
+ * token of that sign-in works any more. Unknown tokens are ignored: the outcome is the same.
+ */
+export async function endSession(db: Db, presented: string, now: Date): Promise<void> {
+  const family = db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashToken(presented)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(inArray(refreshTokens.familyId, family), isNull(refreshTokens.revokedAt)));
+}

@@ -1,0 +1,141 @@
+import { asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { ADMIN_ROLE } from '@common/constants';
+import { messages } from '@common/messages';
+import type { RoutePermission } from '@common/schemas/permissions';
+import type { Db } from '../../db/client';
+import { roles } from '../../db/schema/roles';
+import { routes } from '../../db/schema/routes';
+import { badRequest, notFound } from '../../lib/errors';
+
+/** A route of the server's registry that needs a signed-in user. */
+export interface RegisteredRoute {
+  verb: string;
+  path: string;
+}
+
+/** The NOTIFY channel that tells every server to reload its permission cache. */
+export const PERMISSIONS_CHANNEL = 'route_permissions_changed';
+
+/** The routes screen's own routes: the admin role can never lose them. */
+const ADMIN_ONLY_FOREVER = [
+  { verb: 'GET', path: '/api/routes' },
+  { verb: 'PUT', path: '/api/routes/:id' },
+];
+
+/** `/api/books/:id` → `books`: the resource a route belongs to. */
+export const routeEntityOf = (path: string) => path.split('/')[2] ?? '';
+
+/**
+ * The grants a route starts with (DESIGN): viewers may call every GET but those of users,
+ * roles and routes; contributors also create, update and delete books and entity records;
+ * admins may call everything.
+ */
+export function defaultAllowedRoles({ verb, path }: RegisteredRoute): string[] {
+  const entity = routeEntityOf(path);
+  if (verb === 'GET' && !['users', 'roles', 'routes'].includes(entity)) {
+    return [ADMIN_ROLE, 'contributor', 'viewer'];
+  }
+  if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
+  return [ADMIN_ROLE];
+}
+
+const toWire = (row: typeof routes.$inferSelect): RoutePermission => ({
+  _id: row.id,
+  routeEntity: row.routeEntity,
+  routeVerb: row.routeVerb,
+  routePath: row.routePath,
+  allowedRoles: row.allowedRoles,
+});
+
+/** Within a transaction: every server reloads its permissions once the change commits. */
+export async function notifyPermissionsChanged(tx: Pick<Db, 'execute'>): Promise<void> {
+  await tx.execute(sql`select pg_notify(${PERMISSIONS_CHANNEL}, '')`);
+}
+
+/**
+ * Makes the routes table match the registry: new routes get their default grants, grants
+ * already there are kept, routes that no longer exist are removed. Safe when several
+ * servers start at once.
+ */
+export async function syncRoutePermissions(db: Db, registry: RegisteredRoute[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('routes-sync'))`);
+    if (registry.length > 0) {
+      await tx
+        .insert(routes)
+        .values(
+          registry.map((route) => ({
+            routeEntity: routeEntityOf(route.path),
+            routeVerb: route.verb,
+            routePath: route.path,
+            allowedRoles: defaultAllowedRoles(route),
+          })),
+        )
+        .onConflictDoNothing();
+    }
+    const keys = registry.map((route) => `${route.verb} ${route.path}`);
+    await tx
+      .delete(routes)
+      .where(
+        keys.length > 0
+          ? notInArray(sql`${routes.routeVerb} || ' ' || ${routes.routePath}`, keys)
+          : undefined,
+      );
+    await notifyPermissionsChanged(tx);
+  });
+}
+
+/** Every route's allowed roles, keyed by `VERB /path`. */
+export async function loadPermissionMap(db: Db): Promise<Map<string, Set<string>>> {
+  const rows = await db.select().from(routes);
+  return new Map(
+    rows.map((row) => [`${row.routeVerb} ${row.routePath}`, new Set(row.allowedRoles)]),
+  );
+}
+
+/** The routes table, by entity, then path, then verb. */
+export async function listRoutePermissions(db: Db): Promise<RoutePermission[]> {
+  const rows = await db
+    .select()
+    .from(routes)
+    .orderBy(asc(routes.routeEntity), asc(routes.routePath), asc(routes.routeVerb));
+  return rows.map(toWire);
+}
+
+/**
+ * Sets the roles allowed on a route, and tells every server.
+ * @throws 404 for an unknown route; 400 for unknown role names, or for taking the admin
+ * role off the routes screen's own routes.
+ */
+export async function updateRoutePermission(
+  db: Db,
+  id: string,
+  allowedRoles: string[],
+): Promise<RoutePermission> {
+  const wanted = [...new Set(allowedRoles)].sort();
+  return db.transaction(async (tx) => {
+    const [route] = await tx.select().from(routes).where(eq(routes.id, id)).for('update');
+    if (!route) throw notFound('Route');
+    const known = wanted.length
+      ? await tx.select({ name: roles.name }).from(roles).where(inArray(roles.name, wanted))
+      : [];
+    const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
+    if (unknown.length > 0) {
+      throw badRequest(messages.server.unknownRoles(unknown), [
+        { field: 'body.allowedRoles', message: messages.server.unknownRoles(unknown) },
+      ]);
+    }
+    const guarded = ADMIN_ONLY_FOREVER.some(
+      ({ verb, path }) => verb === route.routeVerb && path === route.routePath,
+    );
+    if (guarded && !wanted.includes(ADMIN_ROLE)) throw badRequest(messages.server.adminKeepsRoutes);
+
+    const [updated] = await tx
+      .update(routes)
+      .set({ allowedRoles: wanted })
+      .where(eq(routes.id, id))
+      .returning();
+    await notifyPermissionsChanged(tx);
+    return toWire(updated!);
+  });
+}

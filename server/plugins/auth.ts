@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { messages } from '@common/messages';
+import type { Identity } from '@common/schemas/auth';
+import type { Config } from '../config';
+import { unauthorized } from '../lib/errors';
+import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
+import { AccessTokens, loadSigningKey } from '../lib/tokens';
+import { findIdentity, type SessionContext } from '../modules/auth/session.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's clock (tests move it). */
+    now: () => Date;
+    accessTokens: AccessTokens;
+    sessions: SessionContext;
+    rateLimitStore: RateLimitStore;
+    /**
+     * The user of a request's access token (from `authorization: Bearer …`, or the given
+     * token), with their roles read from the database.
+     * @throws 401 when there is no token, or it is invalid or expired, or its user is gone.
+     */
+    authenticate(request: FastifyRequest, token?: string): Promise<Identity>;
+  }
+  interface FastifyRequest {
+    /** The signed-in user, once the permission check has authenticated the request. */
+    user: Identity | null;
+  }
+}
+
+interface AuthPluginOptions {
+  config: Config;
+  now?: () => Date;
+}
+
+/** Access tokens, sessions, rate-limit counters and request authentication. */
+export const authPlugin = fp(
+  async (app: FastifyInstance, { config, now = () => new Date() }: AuthPluginOptions) => {
+    const tokens = new AccessTokens(await loadSigningKey(app.db, config.jwtSecret), now);
+    const rateLimitStore: RateLimitStore = config.redisUrl
+      ? new RedisRateLimitStore(config.redisUrl)
+      : new MemoryRateLimitStore(() => now().getTime());
+    app.addHook('onClose', () => rateLimitStore.close());
+
+    app.decorate('now', now);
+    app.decorate('accessTokens', tokens);
+    app.decorate('sessions', {
+      db: app.db,
+      tokens,
+      now,
+      refreshTokenDays: config.refreshTokenDays,
+    });
+    app.decorate('rateLimitStore', rateLimitStore);
+    app.decorateRequest('user', null);
+
+    app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
+      const header = request.headers.authorization;
+      const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
+      if (!token) throw unauthorized(messages.server.signInRequired);
+      const claims = await tokens.verify(token);
+      // Roles come from the database, not the token: a role taken away counts at once.
+      const identity = claims && (await findIdentity(app.db, claims.sub));
+      if (!identity) throw unauthorized(messages.server.invalidAccessToken);
+      return identity;
+    });
+  },
+  { name: 'auth', dependencies: ['db'] },
+);
