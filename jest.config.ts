@@ -7,7 +7,14 @@ const moduleNameMapper = {
 };
 
 // ESM-only packages that CommonJS code requires; ts-jest turns them into CommonJS.
-const esmOnly = ['content-disposition', 'cookie', 'jose', 'openid-client', 'oauth4webapi'];
+const esmOnly = [
+  'content-disposition',
+  'cookie',
+  'jose',
+  'openid-client',
+  'oauth4webapi',
+  'oidc-provider',
+];
 
 const config: Config = {
   // Server tests open real databases; a loaded machine needs the headroom.

@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { messages } from '@common/messages';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
+  googleUrlSchema,
   identitySchema,
   loginResponseSchema,
   loginSchema,
@@ -11,9 +13,11 @@ import {
   registerSchema,
 } from '@common/schemas/auth';
 import type { Config } from '../../config';
+import { AppError } from '../../lib/errors';
 import { limitAttempts } from '../../lib/rateLimiter';
 import { login, register } from './auth.service';
-import { endSession, refreshSession } from './session.service';
+import { ExternalSignInError, GoogleSignIn } from './google.service';
+import { endSession, refreshSession, startSession } from './session.service';
 
 const WINDOW_MS = 60_000;
 const errors = {
@@ -81,6 +85,35 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       return reply.status(204).send(null);
     },
   );
+
+  const google =
+    config.google &&
+    new GoogleSignIn(app.db, config.google, `${config.publicUrl}/api/auth/google/callback`);
+
+  app.get(
+    '/auth/google',
+    {
+      config: { public: true },
+      schema: { response: { 200: googleUrlSchema, 502: apiErrorSchema, 503: apiErrorSchema } },
+    },
+    async () => {
+      if (!google) throw new AppError(503, messages.server.googleNotConfigured);
+      return { url: await google.authorizationUrl(app.now()) };
+    },
+  );
+
+  app.get('/auth/google/callback', { config: { public: true } }, async (request, reply) => {
+    try {
+      if (!google) throw new ExternalSignInError('Google sign-in is not configured');
+      const userId = await google.complete(new URL(request.url, config.publicUrl), app.now());
+      const { jwt, refreshToken } = await startSession(app.sessions, userId);
+      const query = new URLSearchParams({ token: jwt, refreshToken });
+      return reply.redirect(`/google-callback/?${query.toString()}`);
+    } catch (error) {
+      request.log.warn({ err: error }, 'Google sign-in failed');
+      return reply.redirect('/Login');
+    }
+  });
 
   app.get(
     '/users/identify',
