@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -11,7 +11,7 @@ export const OIDC_CLIENT = { clientId: 'test-client', clientSecret: 'test-client
  */
 export async function startOidcProvider(redirectUri: string) {
   const server: Server = await new Promise((resolve) => {
-    const s = require('node:http').createServer();
+    const s = createServer();
     s.listen(0, '127.0.0.1', () => resolve(s));
   });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
