@@ -9,6 +9,7 @@ import type { Database } from './db/client';
 import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
+import { rolesRoutes } from './modules/roles/roles.routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin } from './plugins/errors';
@@ -58,6 +59,7 @@ export async function buildApp(
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', config });
   await app.register(permissionsRoutes, { prefix: '/api' });
+  await app.register(rolesRoutes, { prefix: '/api' });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

@@ -1,17 +1,16 @@
 /**
  * The base query every endpoint goes through (DESIGN "Client"): the bearer header,
- * credentials included, the duplicate-request rejection 'Request canceled', and the
- * status-to-toast mapping of spec section 8.
+ * credentials included, the duplicate-request rejection 'Request canceled', one refresh
+ * and retry on a 401, and the status-to-toast mapping of spec section 8.
  */
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import { messages } from '@common/messages';
 import type { AuthState } from '@/auth/auth.slice';
 import { toastQueued } from '@/ui/ui.slice';
+import { API_HOST } from './apiHost';
 import { toastForError } from './errors';
-
-/** The API host, fixed at build time (`API_HOST`); empty means the page's own origin. */
-export const API_HOST = process.env.API_HOST ?? '';
+import { refreshAccessToken } from './session';
 
 const fetchFromApi = fetchBaseQuery({
   baseUrl: API_HOST,
@@ -26,11 +25,16 @@ const fetchFromApi = fetchBaseQuery({
 /** Requests on their way, by method and URL. */
 const inFlight = new Set<string>();
 
+const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : args.url);
+
 function requestKey(args: string | FetchArgs): string {
   if (typeof args === 'string') return `GET ${args}`;
   const query = args.params ? `?${new URLSearchParams(args.params).toString()}` : '';
   return `${(args.method ?? 'GET').toUpperCase()} ${args.url}${query}`;
 }
+
+/** Sign-in calls answer 401 for bad credentials: their pages say so themselves. */
+const isAuthCall = (args: string | FetchArgs) => urlOf(args).startsWith('/api/auth/');
 
 export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
@@ -43,7 +47,11 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   }
   inFlight.add(key);
   try {
-    const result = await fetchFromApi(args, api, extraOptions);
+    let result = await fetchFromApi(args, api, extraOptions);
+    if (isAuthCall(args)) return result;
+    if (result.error?.status === 401 && (await refreshAccessToken(api.dispatch, api.getState))) {
+      result = await fetchFromApi(args, api, extraOptions);
+    }
     if (result.error) {
       const toast = toastForError(result.error);
       if (toast) api.dispatch(toastQueued(toast, 'error'));

@@ -1,8 +1,27 @@
 import { LinearProgress } from '@mui/material';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RequireAuth } from '@/auth/RequireAuth';
 import { HomePage } from '@/features/home/HomePage';
 import { AppShell } from '@/ui/AppShell';
 import { ErrorPage } from '@/ui/ErrorPage';
+
+/** A screen for signed-in users only, loaded as its own chunk. */
+function privateRoute(path: string, load: () => Promise<ComponentType>): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const Screen = await load();
+      return {
+        Component: () => (
+          <RequireAuth>
+            <Screen />
+          </RequireAuth>
+        ),
+      };
+    },
+  };
+}
 
 /**
  * The route table. Every screen but the home page is a lazy chunk, so the first page
@@ -27,6 +46,24 @@ export const routes: RouteObject[] = [
           Component: (await import('@/features/mexico/MexicoPage')).MexicoPage,
         }),
       },
+      {
+        path: 'login',
+        lazy: async () => ({ Component: (await import('@/auth/LoginPage')).LoginPage }),
+      },
+      {
+        path: 'register',
+        lazy: async () => ({ Component: (await import('@/auth/RegisterPage')).RegisterPage }),
+      },
+      {
+        path: 'google-callback',
+        lazy: async () => ({
+          Component: (await import('@/auth/GoogleCallbackPage')).GoogleCallbackPage,
+        }),
+      },
+      privateRoute(
+        'routes',
+        async () => (await import('@/features/permissions/RoutesPage')).RoutesPage,
+      ),
     ],
   },
 ];

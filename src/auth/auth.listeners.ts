@@ -1,9 +1,23 @@
 import { isAnyOf } from '@reduxjs/toolkit';
-import type { AppStartListening } from '@/app/listeners';
+import { messages } from '@common/messages';
+import { refreshAccessToken, revokeRefreshToken } from '@/api/session';
+import { type AppStartListening, appStarted } from '@/app/listeners';
+import { toastQueued } from '@/ui/ui.slice';
 import { loggedIn, loggedOut, tokenRefreshed } from './auth.slice';
-import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from './session';
+import { ACCESS_TOKEN_KEY, isTokenExpired, msUntilExpiry, REFRESH_TOKEN_KEY } from './session';
 
-/** Keeps the tokens in browser storage in step with the auth slice. */
+/** How long before the access token expires the next refresh starts. */
+export const REFRESH_MARGIN_MS = 30_000;
+
+/**
+ * The session, saga-style (DESIGN "Client"):
+ * - keeps both tokens in browser storage in step with the auth slice;
+ * - on start, login and each refresh, checks the access token and schedules the next
+ *   refresh at its expiry minus a margin (at once when it has expired); a failed refresh,
+ *   or none possible, logs out;
+ * - logout cancels the timer and revokes the refresh token on the server;
+ * - other tabs' logins, refreshes and logouts are followed through the storage event.
+ */
 export function addAuthListeners(startAppListening: AppStartListening): void {
   startAppListening({
     matcher: isAnyOf(loggedIn, tokenRefreshed, loggedOut),
@@ -16,6 +30,48 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
         if (value) window.localStorage.setItem(key, value);
         else window.localStorage.removeItem(key);
       }
+    },
+  });
+
+  startAppListening({
+    matcher: isAnyOf(appStarted, loggedIn, tokenRefreshed, loggedOut),
+    effect: async (action, listenerApi) => {
+      // Only the latest session event counts: a new one replaces the pending timer.
+      listenerApi.cancelActiveListeners();
+      if (loggedOut.match(action)) {
+        const { refreshToken } = listenerApi.getOriginalState().auth;
+        if (refreshToken) await revokeRefreshToken(refreshToken);
+        return;
+      }
+      const { accessToken, refreshToken } = listenerApi.getState().auth;
+      if (!accessToken && !refreshToken) return;
+      const wait = isTokenExpired(accessToken)
+        ? 0
+        : msUntilExpiry(accessToken!) - REFRESH_MARGIN_MS;
+      if (wait > 0) await listenerApi.delay(wait);
+      const refreshed = await refreshAccessToken(listenerApi.dispatch, listenerApi.getState);
+      if (!refreshed && refreshToken) {
+        listenerApi.dispatch(toastQueued(messages.toast.sessionExpired, 'error'));
+      }
+    },
+  });
+
+  startAppListening({
+    actionCreator: appStarted,
+    effect: (_action, listenerApi) => {
+      window.addEventListener('storage', (event) => {
+        if (event.key !== ACCESS_TOKEN_KEY) return;
+        const accessToken = event.newValue;
+        const refreshToken = window.localStorage.getItem(REFRESH_TOKEN_KEY);
+        if (!accessToken) {
+          if (listenerApi.getState().auth.accessToken) listenerApi.dispatch(loggedOut());
+        } else if (accessToken !== listenerApi.getState().auth.accessToken) {
+          const tokens = { accessToken, refreshToken: refreshToken ?? '' };
+          listenerApi.dispatch(
+            listenerApi.getState().auth.accessToken ? tokenRefreshed(tokens) : loggedIn(tokens),
+          );
+        }
+      });
     },
   });
 }

@@ -3,8 +3,15 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { loggedOut, selectIsAuthenticated } from '@/auth/auth.slice';
+import { NavMenu } from './NavMenu';
 
-/** The top navigation: the brand, Home, and Login or Logout. */
+const link = (label: string, to: string) => (
+  <Button color="inherit" component={RouterLink} to={to}>
+    {label}
+  </Button>
+);
+
+/** The top navigation (spec section 2): what it offers depends on being signed in. */
 export function NavBar() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const dispatch = useAppDispatch();
@@ -21,9 +28,22 @@ export function NavBar() {
         >
           {messages.brand}
         </Typography>
-        <Button color="inherit" component={RouterLink} to="/">
-          Home
-        </Button>
+        {link('Home', '/')}
+        {isAuthenticated && (
+          <>
+            {link('Roles', '/roles')}
+            {link('Users', '/users')}
+            <NavMenu
+              label="Entities"
+              items={[{ key: 'manage', label: 'Manage...', to: '/entities' }]}
+            />
+            <NavMenu
+              label="Experimental"
+              items={[{ key: 'job', label: 'Job', to: '/lims/jobs' }]}
+            />
+            {link('Routes', '/routes')}
+          </>
+        )}
         <Box sx={{ flexGrow: 1 }} />
         {isAuthenticated ? (
           <Button
@@ -36,9 +56,7 @@ export function NavBar() {
             Logout
           </Button>
         ) : (
-          <Button color="inherit" component={RouterLink} to="/login">
-            Login
-          </Button>
+          link('Login', '/login')
         )}
       </Toolbar>
     </AppBar>

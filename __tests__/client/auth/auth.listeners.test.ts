@@ -1,0 +1,109 @@
+import { messages } from '@common/messages';
+import { appStarted } from '@/app/listeners';
+import { makeStore } from '@/app/store';
+import { REFRESH_MARGIN_MS } from '@/auth/auth.listeners';
+import { loggedIn, loggedOut } from '@/auth/auth.slice';
+import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '@/auth/session';
+import { FetchStub, json } from '../helpers/fetchStub';
+import { fakeToken } from '../helpers/render';
+
+const tokenExpiringIn = (seconds: number, username = 'ada') =>
+  fakeToken({ sub: 'u1', username, roles: [], exp: Math.floor(Date.now() / 1000) + seconds });
+
+/** Lets the listener's promises run without moving the fake clock. */
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  await jest.advanceTimersByTimeAsync(0);
+};
+
+let network: FetchStub;
+let refreshes = 0;
+beforeEach(() => {
+  jest.useFakeTimers({ now: new Date('2026-06-01T12:00:00Z') });
+  window.localStorage.clear();
+  refreshes = 0;
+  network = new FetchStub()
+    .on('POST /api/auth/refresh-token', async (request) => {
+      refreshes += 1;
+      const { refreshToken } = await request.json();
+      return refreshToken === 'good'
+        ? json(200, { accessToken: tokenExpiringIn(300, `ada${refreshes}`), refreshToken: 'good' })
+        : json(401, { statusCode: 401, error: 'Unauthorized', message: 'no' });
+    })
+    .on('POST /api/auth/logout', () => new Response(null, { status: 204 }));
+});
+afterEach(() => jest.useRealTimers());
+
+describe('the session listener', () => {
+  it('schedules the refresh at the token life minus the margin, then again after each refresh', async () => {
+    const store = makeStore();
+    store.dispatch(loggedIn({ accessToken: tokenExpiringIn(300), refreshToken: 'good' }));
+    await jest.advanceTimersByTimeAsync(300_000 - REFRESH_MARGIN_MS - 1000);
+    expect(refreshes).toBe(0);
+    await jest.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(refreshes).toBe(1);
+    expect(store.getState().auth.user?.username).toBe('ada1');
+    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe(store.getState().auth.accessToken);
+
+    await jest.advanceTimersByTimeAsync(300_000 - REFRESH_MARGIN_MS);
+    await settle();
+    expect(refreshes).toBe(2);
+  });
+
+  it('refreshes at once on start when the stored access token has expired', async () => {
+    const store = makeStore({
+      auth: { accessToken: tokenExpiringIn(-10), refreshToken: 'good', user: null },
+    });
+    store.dispatch(appStarted());
+    await settle();
+    expect(refreshes).toBe(1);
+    expect(store.getState().auth.user?.username).toBe('ada1');
+  });
+
+  it('logs out on start when the access token has expired and there is no refresh token', async () => {
+    const store = makeStore({
+      auth: { accessToken: tokenExpiringIn(-10), refreshToken: null, user: null },
+    });
+    store.dispatch(appStarted());
+    await settle();
+    expect(refreshes).toBe(0);
+    expect(store.getState().auth.accessToken).toBeNull();
+  });
+
+  it('logs out, saying the session expired, when the refresh fails', async () => {
+    const store = makeStore();
+    store.dispatch(loggedIn({ accessToken: tokenExpiringIn(-1), refreshToken: 'bad' }));
+    await settle();
+    expect(refreshes).toBe(1);
+    expect(store.getState().auth.accessToken).toBeNull();
+    expect(window.localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(
+      messages.toast.sessionExpired,
+    );
+  });
+
+  it('on logout cancels the timer and revokes the refresh token', async () => {
+    const store = makeStore();
+    store.dispatch(loggedIn({ accessToken: tokenExpiringIn(300), refreshToken: 'good' }));
+    store.dispatch(loggedOut());
+    await settle();
+    const [logout] = network.calls('POST /api/auth/logout');
+    expect(await logout!.json()).toEqual({ refreshToken: 'good' });
+    await jest.advanceTimersByTimeAsync(600_000);
+    expect(refreshes).toBe(0);
+  });
+
+  it('follows a logout and a sign-in made in another tab', async () => {
+    const store = makeStore();
+    store.dispatch(appStarted());
+    const other = tokenExpiringIn(300, 'grace');
+    window.localStorage.setItem(REFRESH_TOKEN_KEY, 'good');
+    window.dispatchEvent(new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, newValue: other }));
+    expect(store.getState().auth.user?.username).toBe('grace');
+
+    window.localStorage.removeItem(ACCESS_TOKEN_KEY);
+    window.dispatchEvent(new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, newValue: null }));
+    expect(store.getState().auth.accessToken).toBeNull();
+  });
+});

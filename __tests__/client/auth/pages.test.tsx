@@ -1,0 +1,177 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@common/messages';
+import { FetchStub, json } from '../helpers/fetchStub';
+import { fakeToken, renderApp, signedInAs } from '../helpers/render';
+
+const tokenFor = (username: string) =>
+  fakeToken({
+    sub: `id-${username}`,
+    username,
+    roles: [],
+    exp: Math.floor(Date.now() / 1000) + 300,
+  });
+
+beforeEach(() => window.localStorage.clear());
+
+describe('/login', () => {
+  it('signs in and goes back to the private page that was asked for', async () => {
+    const network = new FetchStub()
+      .on('POST /api/auth/login', () => json(200, { jwt: tokenFor('ada'), refreshToken: 'r1' }))
+      .on('GET /api/routes', () => json(200, []))
+      .on('GET /api/roles', () => json(200, []));
+    const { router, store } = renderApp('/routes');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+
+    await userEvent.type(await screen.findByLabelText(/Username/), 'ada');
+    await userEvent.type(screen.getByLabelText(/Password/), 'secret-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/routes'));
+    expect(store.getState().auth.user?.username).toBe('ada');
+    expect(await network.calls('POST /api/auth/login')[0]!.json()).toEqual({
+      username: 'ada',
+      password: 'secret-password',
+    });
+  });
+
+  it('says authentication failed on bad credentials, with no toast', async () => {
+    new FetchStub().on('POST /api/auth/login', () =>
+      json(401, {
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Invalid username or password',
+      }),
+    );
+    const { store } = renderApp('/login');
+    await userEvent.type(await screen.findByLabelText(/Username/), 'ada');
+    await userEvent.type(screen.getByLabelText(/Password/), 'wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByText(messages.auth.loginFailed)).toBeInTheDocument();
+    expect(store.getState().ui.toasts).toEqual([]);
+  });
+
+  it('links to Forgot Password? and Register', async () => {
+    renderApp('/login');
+    expect(await screen.findByRole('link', { name: 'Forgot Password?' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+    expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register');
+  });
+
+  it("logs 'Error triggering Google registration' when Google sign-in cannot start", async () => {
+    new FetchStub().on('GET /api/auth/google', () =>
+      json(503, { statusCode: 503, error: 'Service Unavailable', message: 'not configured' }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in with Google' }));
+    expect(await screen.findByText('not configured')).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.auth.googleContext, expect.anything());
+    consoleError.mockRestore();
+  });
+});
+
+describe('/register', () => {
+  it('registers with email and password and signs in', async () => {
+    new FetchStub().on('POST /api/auth/register', () =>
+      json(200, { jwt: tokenFor('new@example.com'), refreshToken: 'r1' }),
+    );
+    const { router, store } = renderApp('/register');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'new@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(store.getState().auth.user?.username).toBe('new@example.com');
+  });
+
+  it('shows the password rule before sending a short password', async () => {
+    const network = new FetchStub();
+    renderApp('/register');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'new@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'short');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(network.requests).toHaveLength(0);
+  });
+
+  it("shows the server's message and logs 'Error registering with email' on failure", async () => {
+    new FetchStub().on('POST /api/auth/register', () =>
+      json(409, {
+        statusCode: 409,
+        error: 'Conflict',
+        message: 'An account with this email already exists',
+      }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/register');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'taken@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(
+      await screen.findByText('An account with this email already exists'),
+    ).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.auth.registerContext, expect.anything());
+    consoleError.mockRestore();
+  });
+});
+
+describe('/google-callback/', () => {
+  it('stores the tokens, makes the identify answer the user, and goes home', async () => {
+    const token = tokenFor('grace@example.com');
+    const network = new FetchStub().on('GET /api/users/identify', () =>
+      json(200, {
+        _id: 'g1',
+        username: 'grace@example.com',
+        email: 'grace@example.com',
+        roles: [],
+      }),
+    );
+    const { router, store } = renderApp(`/google-callback/?token=${token}&refreshToken=r1`);
+    expect(await screen.findByText(messages.auth.loggingInWithGoogle)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(store.getState().auth.user).toEqual({
+      _id: 'g1',
+      username: 'grace@example.com',
+      email: 'grace@example.com',
+      roles: [],
+    });
+    expect(window.localStorage.getItem('refreshToken')).toBe('r1');
+    expect(network.calls('GET /api/users/identify')[0]!.headers.get('x-access-token')).toBe(token);
+  });
+
+  it('goes to /Login when identify fails', async () => {
+    new FetchStub().on('GET /api/users/identify', () => json(401, { message: 'bad' }));
+    const { router, store } = renderApp('/google-callback/?token=bad&refreshToken=r1');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Login'));
+    expect(store.getState().auth.accessToken).toBeNull();
+  });
+});
+
+describe('the navigation when signed in', () => {
+  it('offers Roles, Users, Entities, Experimental, Routes and Logout', async () => {
+    renderApp('/', signedInAs('ada'));
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    for (const [name, href] of [
+      ['Home', '/'],
+      ['Roles', '/roles'],
+      ['Users', '/users'],
+      ['Routes', '/routes'],
+    ]) {
+      expect(within(nav).getByRole('link', { name })).toHaveAttribute('href', href);
+    }
+    expect(within(nav).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    await userEvent.click(within(nav).getByRole('button', { name: 'Entities' }));
+    expect(await screen.findByRole('menuitem', { name: 'Manage...' })).toHaveAttribute(
+      'href',
+      '/entities',
+    );
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(within(nav).getByRole('button', { name: 'Experimental' }));
+    expect(await screen.findByRole('menuitem', { name: 'Job' })).toHaveAttribute(
+      'href',
+      '/lims/jobs',
+    );
+  });
+});
