@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
+import { OIDC_CLIENT, startOidcProvider } from '../__tests__/server/helpers/oidcProvider';
+import { E2E_ADMIN_PASSWORD } from './accounts';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -20,12 +20,14 @@ function freePort(): Promise<number> {
 
 /**
  * Starts the built server (`npm run build` first) on a free port with a fresh data folder,
- * and hands its address to the tests in E2E_BASE_URL. Returns the teardown.
+ * with a real OpenID Connect provider on loopback standing in for Google, and hands its
+ * address to the tests in E2E_BASE_URL. Returns the teardown.
  */
 export default async function globalSetup() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
   const baseUrl = `http://127.0.0.1:${port}`;
+  const provider = await startOidcProvider(`${baseUrl}/api/auth/google/callback`);
   const server = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       PATH: process.env.PATH,
@@ -33,6 +35,10 @@ export default async function globalSetup() {
       DATA_DIR: dataDir,
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      PUBLIC_URL: baseUrl,
+      GOOGLE_ISSUER: provider.issuer,
+      GOOGLE_CLIENT_ID: OIDC_CLIENT.clientId,
+      GOOGLE_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -54,6 +60,7 @@ export default async function globalSetup() {
   return async () => {
     server.kill('SIGTERM');
     await exited;
+    await provider.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

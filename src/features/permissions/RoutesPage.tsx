@@ -109,7 +109,8 @@ function RouteRow({ route, roleNames }: { route: RoutePermission; roleNames: str
 /** `/routes`: which roles may call which API route, grouped by resource, edited row by row. */
 export function RoutesPage() {
   const { data: routes, error, isLoading } = useListRoutesQuery();
-  const { data: roles } = useListRolesQuery();
+  // The role names are only needed to edit, which needs the routes first.
+  const { data: roles } = useListRolesQuery(undefined, { skip: !routes });
 
   useEffect(() => {
     if (error) reportError(messages.permissions.fetchContext, error);
