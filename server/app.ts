@@ -10,6 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
+import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin } from './plugins/errors';
@@ -60,6 +61,7 @@ export async function buildApp(
   await app.register(authRoutes, { prefix: '/api', config });
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
+  await app.register(usersRoutes, { prefix: '/api' });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

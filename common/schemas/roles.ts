@@ -6,4 +6,29 @@ export const roleSchema = z.object({
   name: z.string(),
 });
 
+/** `POST /api/roles`. */
+export const createRoleSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(50, 'must be at most 50 characters')
+    .regex(/^[A-Za-z0-9_-]+$/, 'may only hold letters, digits, _ and -'),
+});
+
+/** A user in a role's assignment list. */
+export const roleUserSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  hasRole: z.boolean(),
+});
+
+export const roleIdParamsSchema = z.object({ id: z.uuid('must be a role id') });
+export const roleUserParamsSchema = z.object({
+  id: z.uuid('must be a role id'),
+  userId: z.uuid('must be a user id'),
+});
+
 export type Role = z.infer<typeof roleSchema>;
+export type CreateRoleInput = z.infer<typeof createRoleSchema>;
+export type RoleUser = z.infer<typeof roleUserSchema>;

@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@common/messages';
 import type { ApiError, FieldError } from '@common/schemas/apiError';
 import { AppError } from '../lib/errors';
+import { pgErrorCode } from '../lib/pgErrors';
 
 function body(statusCode: number, message: string, fields?: FieldError[]): ApiError {
   return {
@@ -17,14 +18,6 @@ function body(statusCode: number, message: string, fields?: FieldError[]): ApiEr
 
 /** PostgreSQL error codes that mean the client asked for something impossible, not a bug. */
 const pgConflictCodes = new Set(['23505', '23503']);
-
-function pgCode(error: unknown): string | undefined {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
-}
 
 /**
  * The one place that chooses an error's status and body. What a client may see:
@@ -45,7 +38,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
     );
   }
   if (error instanceof AppError) return body(error.statusCode, error.message, error.fields);
-  if (pgConflictCodes.has(pgCode(error) ?? '')) {
+  if (pgConflictCodes.has(pgErrorCode(error) ?? '')) {
     return body(409, 'This conflicts with existing data');
   }
   const status = error.statusCode ?? 500;

@@ -1,11 +1,68 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { roleSchema } from '@common/schemas/roles';
-import { listRoles } from './roles.service';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import {
+  createRoleSchema,
+  roleIdParamsSchema,
+  roleSchema,
+  roleUserParamsSchema,
+  roleUserSchema,
+} from '@common/schemas/roles';
+import {
+  createRole,
+  deleteRole,
+  getRole,
+  listRoleUsers,
+  listRoles,
+  toggleRoleUser,
+} from './roles.service';
 
-/** The roles API. */
+const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+
+/** The roles API, with the assignment of users to a role. */
 export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/roles', { schema: { response: { 200: z.array(roleSchema) } } }, async () =>
     listRoles(app.db),
+  );
+
+  app.post(
+    '/roles',
+    { schema: { body: createRoleSchema, response: { 201: roleSchema, ...errors } } },
+    async (request, reply) => reply.status(201).send(await createRole(app.db, request.body.name)),
+  );
+
+  app.get(
+    '/roles/:id',
+    { schema: { params: roleIdParamsSchema, response: { 200: roleSchema, ...errors } } },
+    async (request) => getRole(app.db, request.params.id),
+  );
+
+  app.delete(
+    '/roles/:id',
+    { schema: { params: roleIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteRole(app.db, request.params.id);
+      await app.reloadPermissions();
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/roles/:id/users',
+    {
+      schema: { params: roleIdParamsSchema, response: { 200: z.array(roleUserSchema), ...errors } },
+    },
+    async (request) => listRoleUsers(app.db, request.params.id),
+  );
+
+  app.put(
+    '/roles/:id/users/:userId',
+    {
+      schema: {
+        params: roleUserParamsSchema,
+        response: { 200: z.object({ hasRole: z.boolean() }), ...errors },
+      },
+    },
+    async (request) => toggleRoleUser(app.db, request.params.id, request.params.userId),
   );
 };

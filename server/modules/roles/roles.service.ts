@@ -1,10 +1,95 @@
-import { asc } from 'drizzle-orm';
-import type { Role } from '@common/schemas/roles';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { ADMIN_ROLE } from '@common/constants';
+import { messages } from '@common/messages';
+import type { Role, RoleUser } from '@common/schemas/roles';
 import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
+import { routes } from '../../db/schema/routes';
+import { userRoles, users } from '../../db/schema/users';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { notifyPermissionsChanged } from '../permissions/permissions.service';
+import { countAdmins } from '../users/users.service';
+
+const toWire = (row: typeof roles.$inferSelect): Role => ({ _id: row.id, name: row.name });
 
 /** Every role, by name. */
 export async function listRoles(db: Db): Promise<Role[]> {
   const rows = await db.select().from(roles).orderBy(asc(roles.name));
-  return rows.map((row) => ({ _id: row.id, name: row.name }));
+  return rows.map(toWire);
+}
+
+/** One role. @throws 404 for an unknown id. */
+export async function getRole(db: Db, id: string): Promise<Role> {
+  const [row] = await db.select().from(roles).where(eq(roles.id, id));
+  if (!row) throw notFound('Role');
+  return toWire(row);
+}
+
+/** Creates a role. @throws 409 when the name is taken. */
+export async function createRole(db: Db, name: string): Promise<Role> {
+  const [created] = await db.insert(roles).values({ name }).onConflictDoNothing().returning();
+  if (!created) throw conflict(messages.server.roleNameTaken);
+  return toWire(created);
+}
+
+/**
+ * Deletes a role, and in the same transaction takes it from its users and from every
+ * route grant; every server then reloads its permissions.
+ * @throws 404 for an unknown role; 400 for the admin role.
+ */
+export async function deleteRole(db: Db, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [role] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
+    if (!role) throw notFound('Role');
+    if (role.name === ADMIN_ROLE) throw badRequest(messages.server.adminRoleProtected);
+    await tx
+      .update(routes)
+      .set({ allowedRoles: sql`array_remove(${routes.allowedRoles}, ${role.name})` })
+      .where(sql`${role.name} = any(${routes.allowedRoles})`);
+    await tx.delete(roles).where(eq(roles.id, id)); // user_roles rows cascade
+    await notifyPermissionsChanged(tx);
+  });
+}
+
+/** Every user, with whether they hold the role. @throws 404 for an unknown role. */
+export async function listRoleUsers(db: Db, roleId: string): Promise<RoleUser[]> {
+  await getRole(db, roleId);
+  const rows = await db
+    .select({ id: users.id, username: users.username, roleId: userRoles.roleId })
+    .from(users)
+    .leftJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.roleId, roleId)))
+    .orderBy(asc(users.username));
+  return rows.map((row) => ({ _id: row.id, username: row.username, hasRole: row.roleId !== null }));
+}
+
+/**
+ * Gives the role to the user, or takes it away if they hold it.
+ * @returns whether the user holds the role now.
+ * @throws 404 for an unknown role or user; 409 when it would take the admin role from
+ * the last user holding it.
+ */
+export async function toggleRoleUser(
+  db: Db,
+  roleId: string,
+  userId: string,
+): Promise<{ hasRole: boolean }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
+    const [role] = await tx.select().from(roles).where(eq(roles.id, roleId));
+    if (!role) throw notFound('Role');
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    if (!user) throw notFound('User');
+    const [removed] = await tx
+      .delete(userRoles)
+      .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
+      .returning();
+    if (!removed) {
+      await tx.insert(userRoles).values({ userId, roleId });
+      return { hasRole: true };
+    }
+    if (role.name === ADMIN_ROLE && (await countAdmins(tx)) === 0) {
+      throw new AppError(409, messages.server.lastAdmin); // rolls the removal back
+    }
+    return { hasRole: false };
+  });
 }

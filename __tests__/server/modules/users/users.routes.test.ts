@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { messages } from '@common/messages';
+import type { Role } from '@common/schemas/roles';
+import type { User } from '@common/schemas/users';
+import { bearer, login } from '../../helpers/auth';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('users on %s', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let roleIds: Record<string, string>;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    admin = bearer((await login(t.app, 'admin')).jwt);
+    const roles: Role[] = (await t.app.inject({ url: '/api/roles', headers: admin })).json();
+    roleIds = Object.fromEntries(roles.map((r) => [r.name, r._id]));
+  });
+  afterAll(() => t.close());
+
+  const listUsers = async (): Promise<User[]> =>
+    (await t.app.inject({ url: '/api/users', headers: admin })).json();
+  const createUser = (payload: object) =>
+    t.app.inject({ method: 'POST', url: '/api/users', headers: admin, payload });
+
+  describe('GET /api/users', () => {
+    it('lists the users with their roles, never a password or hash', async () => {
+      const res = await t.app.inject({ url: '/api/users', headers: admin });
+      expect(res.statusCode).toBe(200);
+      const users: User[] = res.json();
+      expect(users.find((u) => u.username === 'viewer')).toEqual({
+        _id: expect.any(String),
+        username: 'viewer',
+        email: null,
+        roles: [{ _id: roleIds.viewer, name: 'viewer' }],
+      });
+      expect(res.body).not.toMatch(/password|argon2/i);
+    });
+
+    it.each(['viewer', 'contributor'])('answers 403 to a %s', async (who) => {
+      const res = await t.app.inject({
+        url: '/api/users',
+        headers: bearer((await login(t.app, who)).jwt),
+      });
+      expect(res.statusCode).toBe(403);
+    });
+  });
+
+  describe('POST /api/users', () => {
+    it('creates a user with roles who can then sign in', async () => {
+      const res = await createUser({
+        username: 'ada',
+        email: 'Ada@Example.com',
+        password: 'analytical-engine',
+        roles: [roleIds.contributor, roleIds.viewer],
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({
+        username: 'ada',
+        email: 'ada@example.com',
+        roles: [
+          { _id: roleIds.contributor, name: 'contributor' },
+          { _id: roleIds.viewer, name: 'viewer' },
+        ],
+      });
+      const { jwt } = await login(t.app, 'ada', 'analytical-engine');
+      expect(jwt).toBeTruthy();
+    });
+
+    it('takes the email as optional', async () => {
+      const res = await createUser({ username: 'no-email', email: '', password: 'long-enough' });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ email: null, roles: [] });
+    });
+
+    it.each([
+      [{ email: 'x@example.com', password: 'long-enough' }, 'body.username'],
+      [{ username: 'u1' }, 'body.password'],
+      [{ username: 'u1', password: 'short' }, 'body.password'],
+      [{ username: 'u1', password: 'x'.repeat(129) }, 'body.password'],
+      [{ username: 'u1', password: 'long-enough', email: 'not-an-email' }, 'body.email'],
+      [{ username: 'has space', password: 'long-enough' }, 'body.username'],
+      [{ username: 'u1', password: 'long-enough', roles: ['not-an-id'] }, 'body.roles.0'],
+    ])('answers 400 for %p', async (payload, field) => {
+      const res = await createUser(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields.map((f: { field: string }) => f.field)).toContain(field);
+    });
+
+    it('answers 400 for an unknown role id, creating nothing', async () => {
+      const res = await createUser({
+        username: 'ghost-role',
+        password: 'long-enough',
+        roles: [randomUUID()],
+      });
+      expect(res.statusCode).toBe(400);
+      expect((await listUsers()).some((u) => u.username === 'ghost-role')).toBe(false);
+    });
+
+    it('answers 409 for a username that is taken', async () => {
+      const res = await createUser({ username: 'viewer', password: 'long-enough' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(messages.server.usernameTaken);
+    });
+  });
+
+  describe('PUT /api/users/:id', () => {
+    it('changes the username and email', async () => {
+      const { _id } = (await createUser({ username: 'before', password: 'long-enough' })).json();
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/users/${_id}`,
+        headers: admin,
+        payload: { username: 'after', email: 'after@example.com' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ _id, username: 'after', email: 'after@example.com' });
+    });
+
+    it('answers 409 for a taken username, 404 for an unknown user, 400 for bad input', async () => {
+      const { _id } = (await createUser({ username: 'renamer', password: 'long-enough' })).json();
+      const put = (id: string, payload: object) =>
+        t.app.inject({ method: 'PUT', url: `/api/users/${id}`, headers: admin, payload });
+      expect((await put(_id, { username: 'viewer' })).statusCode).toBe(409);
+      expect((await put(randomUUID(), { username: 'nobody' })).statusCode).toBe(404);
+      expect((await put(_id, { username: '' })).statusCode).toBe(400);
+      expect((await put(_id, { username: 'ok', email: 'bad' })).statusCode).toBe(400);
+    });
+
+    it('refuses to rename the admin user', async () => {
+      const adminUser = (await listUsers()).find((u) => u.username === 'admin')!;
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/users/${adminUser._id}`,
+        headers: admin,
+        payload: { username: 'root' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(messages.server.adminUserProtected);
+    });
+  });
+
+  describe('DELETE /api/users/:id', () => {
+    it('deletes the user and ends their sessions', async () => {
+      const { _id } = (await createUser({ username: 'leaver', password: 'long-enough' })).json();
+      const { refreshToken } = await login(t.app, 'leaver', 'long-enough');
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/users/${_id}`,
+        headers: admin,
+      });
+      expect(res.statusCode).toBe(204);
+      expect((await listUsers()).some((u) => u._id === _id)).toBe(false);
+      const refresh = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh-token',
+        payload: { refreshToken },
+      });
+      expect(refresh.statusCode).toBe(401);
+    });
+
+    it('answers 404 for an unknown user', async () => {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/users/${randomUUID()}`,
+        headers: admin,
+      });
+      expect(res.statusCode).toBe(404);
+    });
+
+    it('refuses to delete the user named admin', async () => {
+      const adminUser = (await listUsers()).find((u) => u.username === 'admin')!;
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/users/${adminUser._id}`,
+        headers: admin,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(messages.server.adminUserProtected);
+    });
+
+    it('refuses to delete the last user holding the admin role', async () => {
+      const second = (
+        await createUser({
+          username: 'second-admin',
+          password: 'long-enough',
+          roles: [roleIds.admin],
+        })
+      ).json();
+      const adminUser = (await listUsers()).find((u) => u.username === 'admin')!;
+      // Take the admin role from the user named admin, leaving second-admin the only one.
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/roles/${roleIds.admin}/users/${adminUser._id}`,
+        headers: admin,
+      });
+      const secondToken = bearer((await login(t.app, 'second-admin', 'long-enough')).jwt);
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/users/${second._id}`,
+        headers: secondToken,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(messages.server.lastAdmin);
+      // Put things back.
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/roles/${roleIds.admin}/users/${adminUser._id}`,
+        headers: secondToken,
+      });
+    });
+  });
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { passwordSchema } from './auth';
+import { roleSchema } from './roles';
+
+/** A user as the API shows them: never a password or its hash. */
+export const userSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  roles: z.array(roleSchema),
+});
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(100, 'must be at most 100 characters')
+  .regex(/^\S+$/, 'must not contain spaces');
+
+/** An optional email: empty means none. */
+export const optionalEmailSchema = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
+  z
+    .email('must be a valid email address')
+    .max(254)
+    .transform((email) => email.toLowerCase())
+    .nullable()
+    .optional(),
+);
+
+/** `POST /api/users`: roles are role ids. */
+export const createUserSchema = z.object({
+  username: usernameSchema,
+  email: optionalEmailSchema,
+  password: passwordSchema,
+  roles: z.array(z.uuid('must be role ids')).max(100).default([]),
+});
+
+/** `PUT /api/users/{id}`. */
+export const updateUserSchema = z.object({
+  username: usernameSchema,
+  email: optionalEmailSchema,
+});
+
+export const userIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
+
+export type User = z.infer<typeof userSchema>;
+export type CreateUserInput = z.input<typeof createUserSchema>;
+export type UpdateUserInput = z.input<typeof updateUserSchema>;

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import {
+  createUserSchema,
+  updateUserSchema,
+  userIdParamsSchema,
+  userSchema,
+} from '@common/schemas/users';
+import { createUser, deleteUser, listUsers, updateUser } from './users.service';
+
+const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+
+/** The users API. */
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/users', { schema: { response: { 200: z.array(userSchema) } } }, async () =>
+    listUsers(app.db),
+  );
+
+  app.post(
+    '/users',
+    { schema: { body: createUserSchema, response: { 201: userSchema, ...errors } } },
+    async (request, reply) => reply.status(201).send(await createUser(app.db, request.body)),
+  );
+
+  app.put(
+    '/users/:id',
+    {
+      schema: {
+        params: userIdParamsSchema,
+        body: updateUserSchema,
+        response: { 200: userSchema, ...errors },
+      },
+    },
+    async (request) => updateUser(app.db, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/users/:id',
+    { schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteUser(app.db, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+};

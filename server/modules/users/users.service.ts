@@ -1,0 +1,132 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
+import { messages } from '@common/messages';
+import type { User } from '@common/schemas/users';
+import type { Db } from '../../db/client';
+import { roles } from '../../db/schema/roles';
+import { userRoles, users } from '../../db/schema/users';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { hashPassword } from '../../lib/password';
+import { isUniqueViolation } from '../../lib/pgErrors';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Users with their roles, by username (or just the one of `id`). */
+async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
+  const rows = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      roleId: roles.id,
+      roleName: roles.name,
+    })
+    .from(users)
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(id ? eq(users.id, id) : undefined)
+    .orderBy(asc(users.username), asc(roles.name));
+  const byId = new Map<string, User>();
+  for (const row of rows) {
+    const user = byId.get(row.id) ?? {
+      _id: row.id,
+      username: row.username,
+      email: row.email,
+      roles: [],
+    };
+    if (row.roleId && row.roleName) user.roles.push({ _id: row.roleId, name: row.roleName });
+    byId.set(row.id, user);
+  }
+  return [...byId.values()];
+}
+
+/** Every user with their roles; never a password or hash. */
+export const listUsers = (db: Db) => selectUsers(db);
+
+/** How many users hold the admin role. */
+export async function countAdmins(db: Db | Tx): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(roles.name, ADMIN_ROLE));
+  return row?.count ?? 0;
+}
+
+/**
+ * Creates a user with a password and the given roles (by id).
+ * @throws 400 for unknown role ids; 409 when the username is taken.
+ */
+export async function createUser(
+  db: Db,
+  input: { username: string; email?: string | null; password: string; roles: string[] },
+): Promise<User> {
+  const passwordHash = await hashPassword(input.password);
+  const roleIds = [...new Set(input.roles)];
+  return db.transaction(async (tx) => {
+    const known = roleIds.length
+      ? await tx.select({ id: roles.id }).from(roles).where(inArray(roles.id, roleIds))
+      : [];
+    const unknown = roleIds.filter((id) => !known.some((role) => role.id === id));
+    if (unknown.length > 0) {
+      throw badRequest(`Unknown role ids: ${unknown.join(', ')}`, [
+        { field: 'body.roles', message: 'must be ids of existing roles' },
+      ]);
+    }
+    const [created] = await tx
+      .insert(users)
+      .values({ username: input.username, email: input.email ?? null, passwordHash })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (!created) throw conflict(messages.server.usernameTaken);
+    if (roleIds.length > 0) {
+      await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: created.id, roleId })));
+    }
+    return (await selectUsers(tx, created.id))[0]!;
+  });
+}
+
+/**
+ * Changes a user's username and email.
+ * @throws 404 for an unknown user; 409 when the username is taken; 400 when renaming the
+ * admin user (the protections below are keyed by that name).
+ */
+export async function updateUser(
+  db: Db,
+  id: string,
+  input: { username: string; email?: string | null },
+): Promise<User> {
+  const [current] = await db.select().from(users).where(eq(users.id, id));
+  if (!current) throw notFound('User');
+  if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
+    throw badRequest(messages.server.adminUserProtected);
+  }
+  try {
+    await db
+      .update(users)
+      .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
+      .where(eq(users.id, id));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(messages.server.usernameTaken);
+    throw error;
+  }
+  return (await selectUsers(db, id))[0]!;
+}
+
+/**
+ * Deletes a user; their refresh tokens go with them, so their sessions end.
+ * @throws 404 for an unknown user; 400 for the admin user; 409 for the last admin.
+ */
+export async function deleteUser(db: Db, id: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Serialises admin-count checks, so two deletions cannot remove the last two admins.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
+    const [user] = await selectUsers(tx, id);
+    if (!user) throw notFound('User');
+    if (user.username === ADMIN_USERNAME) throw badRequest(messages.server.adminUserProtected);
+    if (user.roles.some((role) => role.name === ADMIN_ROLE) && (await countAdmins(tx)) <= 1) {
+      throw new AppError(409, messages.server.lastAdmin);
+    }
+    await tx.delete(users).where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)));
+  });
+}
