@@ -15,7 +15,7 @@ export const usernameSchema = z
   .trim()
   .min(1, 'is required')
   .max(100, 'must be at most 100 characters')
-  .regex(/^\S+$/, 'must not contain spaces');
+  .regex(/^\S*$/, 'must not contain spaces');
 
 /** An optional email: empty means none. */
 export const optionalEmailSchema = z.preprocess(

@@ -64,6 +64,20 @@ export const routes: RouteObject[] = [
         'routes',
         async () => (await import('@/features/permissions/RoutesPage')).RoutesPage,
       ),
+      privateRoute('users', async () => (await import('@/features/users/UsersPage')).UsersPage),
+      privateRoute(
+        'users/add',
+        async () => (await import('@/features/users/UserFormPage')).UserFormPage,
+      ),
+      privateRoute('roles', async () => (await import('@/features/roles/RolesPage')).RolesPage),
+      privateRoute(
+        'role',
+        async () => (await import('@/features/roles/RoleFormPage')).RoleFormPage,
+      ),
+      privateRoute(
+        'role/:id/edit',
+        async () => (await import('@/features/roles/RoleUsersPage')).RoleUsersPage,
+      ),
     ],
   },
 ];

@@ -1,0 +1,178 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@common/messages';
+import type { User } from '@common/schemas/users';
+import { FetchStub, json } from '../../helpers/fetchStub';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+const users: User[] = [
+  {
+    _id: 'u-admin',
+    username: 'admin',
+    email: null,
+    roles: [{ _id: '00000000-0000-4000-8000-000000000001', name: 'admin' }],
+  },
+  {
+    _id: 'u-ada',
+    username: 'ada',
+    email: 'ada@example.com',
+    roles: [{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }],
+  },
+];
+
+let network: FetchStub;
+beforeEach(() => {
+  network = new FetchStub()
+    .on('GET /api/users', () => json(200, users))
+    .on('PUT /api/users/u-ada', async (request) =>
+      json(200, { ...users[1], ...(await request.json()) }),
+    )
+    .on('DELETE /api/users/u-ada', () => new Response(null, { status: 204 }));
+});
+
+async function openUsers() {
+  const view = renderApp('/users', signedInAs('admin', ['admin']));
+  const grid = await screen.findByRole('grid', { name: 'Users' });
+  await within(grid).findByText('ada@example.com');
+  return { ...view, grid };
+}
+
+describe('/users', () => {
+  it('lists the users with their roles as chips', async () => {
+    const { grid } = await openUsers();
+    expect(within(grid).getByText('ada')).toBeInTheDocument();
+    expect(within(grid).getByText('viewer')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add User' })).toHaveAttribute('href', '/users/add');
+  });
+
+  it('edits a row inline and saves it', async () => {
+    await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit ada' }));
+    const username = await screen.findByDisplayValue('ada');
+    await userEvent.clear(username);
+    await userEvent.type(username, 'ada2');
+    await userEvent.click(screen.getByRole('button', { name: 'Save ada' }));
+    await waitFor(() => expect(network.calls('PUT /api/users/u-ada')).toHaveLength(1));
+    expect(await network.calls('PUT /api/users/u-ada')[0]!.json()).toEqual({
+      username: 'ada2',
+      email: 'ada@example.com',
+    });
+    expect(await screen.findByRole('button', { name: 'Edit ada2' })).toBeInTheDocument();
+  });
+
+  it('cancel leaves read mode with the old values and sends nothing', async () => {
+    await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit ada' }));
+    const username = await screen.findByDisplayValue('ada');
+    await userEvent.type(username, '-changed');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel editing ada' }));
+    expect(await screen.findByRole('button', { name: 'Edit ada' })).toBeInTheDocument();
+    expect(screen.queryByDisplayValue('ada-changed')).not.toBeInTheDocument();
+    expect(network.calls('PUT /api/users/u-ada')).toHaveLength(0);
+  });
+
+  it("keeps the row in edit mode and logs 'Error editing user' when the save fails", async () => {
+    network.on('PUT /api/users/u-ada', () =>
+      json(409, { statusCode: 409, error: 'Conflict', message: 'This username is taken' }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit ada' }));
+    const username = await screen.findByDisplayValue('ada');
+    await userEvent.clear(username);
+    await userEvent.type(username, 'admin');
+    await userEvent.click(screen.getByRole('button', { name: 'Save ada' }));
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(messages.users.editContext, expect.anything()),
+    );
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain('This username is taken');
+    expect(screen.getByDisplayValue('admin')).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  it('refuses to delete the user named admin in the browser, with no call', async () => {
+    const consoleLog = jest.spyOn(console, 'log').mockImplementation(() => {});
+    await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete admin' }));
+    expect(consoleLog).toHaveBeenCalledWith('Cannot delete admin. Good try.');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(network.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
+    consoleLog.mockRestore();
+  });
+
+  it('deletes another user after confirmation', async () => {
+    await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete ada' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(network.calls('DELETE /api/users/u-ada')).toHaveLength(1));
+  });
+
+  it("logs 'Error fetching users' and shows the not-allowed toast to a viewer", async () => {
+    network.on('GET /api/users', () =>
+      json(403, { statusCode: 403, error: 'Forbidden', message: 'no' }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/users', signedInAs('viewer', ['viewer']));
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(messages.users.fetchContext, expect.anything()),
+    );
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    consoleError.mockRestore();
+  });
+});
+
+describe('/users/add', () => {
+  beforeEach(() => {
+    network.on('GET /api/roles', () =>
+      json(200, [
+        { _id: '00000000-0000-4000-8000-000000000001', name: 'admin' },
+        { _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' },
+      ]),
+    );
+  });
+
+  it('shows field errors for a missing username and a short password, sending nothing', async () => {
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Password/), 'short');
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    expect(await screen.findByText('is required')).toBeInTheDocument();
+    expect(screen.getByText('must be at least 8 characters')).toBeInTheDocument();
+    expect(network.calls('POST /api/users')).toHaveLength(0);
+  });
+
+  it('adds a user with the chosen roles and goes back to the list', async () => {
+    network.on('POST /api/users', async (request) =>
+      json(201, { _id: 'u9', roles: [], email: null, ...(await request.json()) }),
+    );
+    const { router } = renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
+    await userEvent.type(screen.getByLabelText(/Email/), 'grace@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'viewer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users'));
+    expect(await network.calls('POST /api/users')[0]!.json()).toEqual({
+      username: 'grace',
+      email: 'grace@example.com',
+      password: 'long-enough',
+      roles: ['00000000-0000-4000-8000-000000000002'],
+    });
+  });
+
+  it("shows the server's answer and logs 'Error adding users' when it fails", async () => {
+    network.on('POST /api/users', () =>
+      json(409, { statusCode: 409, error: 'Conflict', message: 'This username is taken' }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Username/), 'viewer');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    expect(
+      await screen.findByText('This username is taken', { selector: '.MuiAlert-message' }),
+    ).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.users.addContext, expect.anything());
+    consoleError.mockRestore();
+  });
+});

@@ -1,0 +1,97 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/Edit';
+import {
+  Box,
+  Button,
+  IconButton,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+} from '@mui/material';
+import { useEffect, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { ADMIN_ROLE } from '@common/constants';
+import { messages } from '@common/messages';
+import type { Role } from '@common/schemas/roles';
+import { reportError } from '@/api/errors';
+import { useListRolesQuery } from '@/api/roles.api';
+import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { PageHeader } from '@/components/PageHeader';
+import { toastQueued } from '@/ui/ui.slice';
+import { useDeleteRoleMutation } from './roles.api';
+
+/** `/roles`: the roles, each with edit (its users) and delete, and Add Role. */
+export function RolesPage() {
+  const { data: roles = [], error, isLoading } = useListRolesQuery();
+  const [deleteRole] = useDeleteRoleMutation();
+  const [toDelete, setToDelete] = useState<Role>();
+  const dispatch = useAppDispatch();
+
+  useEffect(() => {
+    if (error) reportError(messages.roles.fetchContext, error);
+  }, [error]);
+
+  async function confirmDelete() {
+    const role = toDelete!;
+    setToDelete(undefined);
+    try {
+      await deleteRole(role._id).unwrap();
+      dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
+    } catch (failure) {
+      reportError(messages.roles.deleteContext, failure);
+    }
+  }
+
+  return (
+    <Box>
+      <PageHeader title="Roles">
+        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/role">
+          Add Role
+        </Button>
+      </PageHeader>
+      {isLoading && <LinearProgress aria-label="Loading roles" />}
+      <Paper sx={{ maxWidth: 560 }}>
+        <List aria-label="Roles">
+          {roles.map((role) => (
+            <ListItem
+              key={role._id}
+              divider
+              secondaryAction={
+                <>
+                  <IconButton
+                    component={RouterLink}
+                    to={`/role/${role._id}/edit`}
+                    aria-label={`Edit ${role.name}`}
+                  >
+                    <EditIcon />
+                  </IconButton>
+                  <IconButton
+                    edge="end"
+                    aria-label={`Delete ${role.name}`}
+                    disabled={role.name === ADMIN_ROLE}
+                    onClick={() => setToDelete(role)}
+                  >
+                    <DeleteIcon />
+                  </IconButton>
+                </>
+              }
+            >
+              <ListItemText primary={role.name} />
+            </ListItem>
+          ))}
+        </List>
+      </Paper>
+      <ConfirmDialog
+        open={Boolean(toDelete)}
+        title="Delete role"
+        message={`Delete the role ${toDelete?.name ?? ''}? Its users lose it, and so do the routes that allow it.`}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(undefined)}
+      />
+    </Box>
+  );
+}
