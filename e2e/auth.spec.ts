@@ -103,26 +103,26 @@ test.describe('the route-permission editor', () => {
       .getByRole('link', { name: 'Routes' })
       .click();
     const roles = page.getByRole('table', { name: 'roles' });
-    await roles.getByRole('button', { name: 'Edit GET /api/roles' }).click();
+    await roles.getByRole('button', { name: 'Edit GET /api/roles', exact: true }).click();
     await page
-      .getByRole('group', { name: 'Roles allowed on GET /api/roles' })
+      .getByRole('group', { name: 'Roles allowed on GET /api/roles', exact: true })
       .getByRole('button', { name: 'viewer' })
       .click();
-    await roles.getByRole('button', { name: 'Save GET /api/roles' }).click();
-    await expect(page.getByRole('group', { name: 'Roles allowed on GET /api/roles' })).toHaveText(
-      'adminviewer',
-    );
+    await roles.getByRole('button', { name: 'Save GET /api/roles', exact: true }).click();
+    await expect(
+      page.getByRole('group', { name: 'Roles allowed on GET /api/roles', exact: true }),
+    ).toHaveText('adminviewer');
     expect(await viewerListsRoles()).toBe(200);
 
-    await roles.getByRole('button', { name: 'Edit GET /api/roles' }).click();
+    await roles.getByRole('button', { name: 'Edit GET /api/roles', exact: true }).click();
     await page
-      .getByRole('group', { name: 'Roles allowed on GET /api/roles' })
+      .getByRole('group', { name: 'Roles allowed on GET /api/roles', exact: true })
       .getByRole('button', { name: 'viewer' })
       .click();
-    await roles.getByRole('button', { name: 'Save GET /api/roles' }).click();
-    await expect(page.getByRole('group', { name: 'Roles allowed on GET /api/roles' })).toHaveText(
-      'admin',
-    );
+    await roles.getByRole('button', { name: 'Save GET /api/roles', exact: true }).click();
+    await expect(
+      page.getByRole('group', { name: 'Roles allowed on GET /api/roles', exact: true }),
+    ).toHaveText('admin');
     expect(await viewerListsRoles()).toBe(403);
   });
 
