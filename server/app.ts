@@ -7,6 +7,7 @@ import {
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { authRoutes } from './modules/auth/auth.routes';
+import { booksRoutes } from './modules/books/books.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
@@ -62,6 +63,7 @@ export async function buildApp(
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(usersRoutes, { prefix: '/api' });
+  await app.register(booksRoutes, { prefix: '/api', config });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

@@ -81,6 +81,22 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  BOOKS_API_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .default('https://www.googleapis.com/books/v1/volumes'),
+  ),
+  BOOKS_API_KEY: optionalString,
+  BOOKS_API_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(100, 'must be at least 100')
+      .max(60_000, 'must be at most 60000')
+      .default(5000),
+  ),
   AUTH_RATE_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -97,6 +113,7 @@ const secretVariables = new Set([
   'JWT_SECRET',
   'GOOGLE_CLIENT_SECRET',
   'REDIS_URL',
+  'BOOKS_API_KEY',
 ]);
 
 /** The server's configuration, read once from the environment at start. */
@@ -121,6 +138,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Attempts per minute at login, registration and refresh, per client address. */
   authRateLimit: number;
+  /** The book lookup service (Google Books volumes API or one answering in its format). */
+  booksApi: { url: string; apiKey: string | undefined; timeoutMs: number };
 }
 
 /** A configuration value that cannot be used; its message names the variable. */
@@ -167,5 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     redisUrl: e.REDIS_URL,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    booksApi: { url: e.BOOKS_API_URL, apiKey: e.BOOKS_API_KEY, timeoutMs: e.BOOKS_API_TIMEOUT_MS },
   };
 }

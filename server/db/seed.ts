@@ -4,7 +4,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ADMIN_ROLE, ADMIN_USERNAME, DEFAULT_ROLES, DEMO_ACCOUNTS } from '@common/constants';
 import type { Config } from '../config';
 import { hashPassword } from '../lib/password';
+import { recordVersion } from '../lib/versions';
+import { SEED_BOOKS } from './seedBooks';
 import type { Db } from './client';
+import { books } from './schema/books';
 import { roles } from './schema/roles';
 import { seedSteps } from './schema/seedSteps';
 import { userRoles, users } from './schema/users';
@@ -68,13 +71,35 @@ function accountsStep(config: Config, log: FastifyBaseLogger): SeedStep {
   };
 }
 
+/** About thirty well-known books, each with its first version; the first listed is the newest. */
+const booksStep: SeedStep = {
+  name: 'books',
+  prepare: async () => async (tx) => {
+    const now = Date.now();
+    const rows = await tx
+      .insert(books)
+      .values(
+        SEED_BOOKS.map((book, index) => ({ ...book, createdAt: new Date(now - index * 60_000) })),
+      )
+      .returning();
+    for (const row of rows) {
+      await recordVersion(tx, 'books', row.id, 'seed', {
+        _id: row.id,
+        title: row.title,
+        author: row.author,
+        isbn: row.isbn,
+      });
+    }
+  },
+};
+
 /**
  * Seeds what a new database needs: each step once, in its own transaction together with
  * the row that marks it done, so a crash mid-seed leaves nothing half-written and the
  * next start finishes the job. Safe when several servers start at once (advisory lock).
  */
 export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
-  const steps = [accountsStep(config, log)];
+  const steps = [accountsStep(config, log), booksStep];
   const done = await db
     .select({ name: seedSteps.name })
     .from(seedSteps)

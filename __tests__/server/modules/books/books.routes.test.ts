@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import type { Book } from '@common/schemas/books';
+import type { Version } from '@common/schemas/versions';
+import { SEED_BOOKS } from '@server/db/seedBooks';
+import { bearer, login } from '../../helpers/auth';
+import { startBookService, volume } from '../../helpers/bookService';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('books on %s', (kind) => {
+  let t: TestApp;
+  let service: Awaited<ReturnType<typeof startBookService>>;
+  let contributor: Record<string, string>;
+  let viewer: Record<string, string>;
+  beforeAll(async () => {
+    service = await startBookService();
+    t = await startTestApp(kind, {
+      BOOKS_API_URL: service.url,
+      BOOKS_API_KEY: 'test-key',
+      BOOKS_API_TIMEOUT_MS: '300',
+    });
+    contributor = bearer((await login(t.app, 'contributor')).jwt);
+    viewer = bearer((await login(t.app, 'viewer')).jwt);
+  });
+  afterAll(async () => {
+    await t.close();
+    await service.close();
+  });
+
+  const page = async (n: number, perPage = 10): Promise<Book[]> =>
+    (
+      await t.app.inject({ url: `/api/books?page=${n}&perPage=${perPage}`, headers: viewer })
+    ).json();
+  const addBook = (payload: object, headers = contributor) =>
+    t.app.inject({ method: 'POST', url: '/api/books/add', headers, payload });
+  const versionsOf = async (id: string): Promise<Version[]> =>
+    (await t.app.inject({ url: `/api/books/${id}/versions`, headers: viewer })).json();
+
+  describe('GET /api/books', () => {
+    it('pages the seeded books newest first, 1-indexed, past the end empty', async () => {
+      const first = await page(1);
+      expect(first).toHaveLength(10);
+      expect(first[0]).toEqual({
+        _id: expect.any(String),
+        title: SEED_BOOKS[0]!.title,
+        author: SEED_BOOKS[0]!.author,
+        isbn: SEED_BOOKS[0]!.isbn,
+      });
+      const all = [...first, ...(await page(2)), ...(await page(3))];
+      expect(all.map((b) => b.title)).toEqual(SEED_BOOKS.map((b) => b.title));
+      expect(await page(99)).toEqual([]);
+    });
+
+    it('keeps a stable order across pages when books share a creation time', async () => {
+      const sizes = [1, 3, 7];
+      const whole = await page(1, 100);
+      for (const size of sizes) {
+        const pages: Book[] = [];
+        for (let n = 1; n <= Math.ceil(whole.length / size); n++)
+          pages.push(...(await page(n, size)));
+        expect(pages.map((b) => b._id)).toEqual(whole.map((b) => b._id));
+      }
+    });
+
+    it.each(['page=0', 'page=abc', 'perPage=0', 'perPage=101', 'page=1.5'])(
+      'answers 400 for %s',
+      async (query) => {
+        const res = await t.app.inject({ url: `/api/books?${query}`, headers: viewer });
+        expect(res.statusCode).toBe(400);
+      },
+    );
+  });
+
+  describe('POST /api/books/add and PUT /api/books/:id', () => {
+    it('adds a book, normalising the ISBN, and lists it first', async () => {
+      const res = await addBook({
+        title: '  Dune Messiah ',
+        author: 'Frank Herbert',
+        isbn: '978-0-593-09823-3',
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ title: 'Dune Messiah', isbn: '9780593098233' });
+      expect((await page(1))[0]!._id).toBe(res.json()._id);
+    });
+
+    it('takes author and ISBN as optional', async () => {
+      const res = await addBook({ title: 'Anonymous', author: '', isbn: '' });
+      expect(res.json()).toMatchObject({ author: null, isbn: null });
+    });
+
+    it.each([
+      [{}, 'body.title'],
+      [{ title: '   ' }, 'body.title'],
+      [{ title: 'x'.repeat(301) }, 'body.title'],
+      [{ title: 'Bad ISBN', isbn: '978-0-593-09823-6' }, 'body.isbn'],
+      [{ title: 'Bad ISBN', isbn: 'not-an-isbn' }, 'body.isbn'],
+      [{ title: 'Bad author', author: 42 }, 'body.author'],
+    ])('answers 400 for %p', async (payload, field) => {
+      const res = await addBook(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields.map((f: { field: string }) => f.field)).toContain(field);
+    });
+
+    it('updates a book and keeps both versions, newest first, with who and when', async () => {
+      const { _id } = (await addBook({ title: 'Draft title' })).json();
+      const admin = bearer((await login(t.app, 'admin')).jwt);
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/books/${_id}`,
+        headers: admin,
+        payload: { title: 'Final title', author: 'Someone', isbn: '0-306-40615-2' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        _id,
+        title: 'Final title',
+        author: 'Someone',
+        isbn: '0306406152',
+      });
+
+      const history = await versionsOf(_id);
+      expect(history.map((v) => [v.updatedBy, v.document.title])).toEqual([
+        ['admin', 'Final title'],
+        ['contributor', 'Draft title'],
+      ]);
+      expect(Date.parse(history[0]!.versionDate)).toBeGreaterThanOrEqual(
+        Date.parse(history[1]!.versionDate),
+      );
+    });
+
+    it('answers 404 for an unknown book', async () => {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/books/${randomUUID()}`,
+        headers: contributor,
+        payload: { title: 'x' },
+      });
+      expect(res.statusCode).toBe(404);
+    });
+
+    it('writes nothing, neither book nor version, when the change fails', async () => {
+      const before = (await page(1, 100)).length;
+      const res = await addBook({ title: 'x'.repeat(301) });
+      expect(res.statusCode).toBe(400);
+      expect((await page(1, 100)).length).toBe(before);
+    });
+  });
+
+  describe('DELETE /api/books/:id', () => {
+    it('deletes the book and keeps its history', async () => {
+      const { _id } = (await addBook({ title: 'Short-lived' })).json();
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/books/${_id}`,
+        headers: contributor,
+      });
+      expect(res.statusCode).toBe(204);
+      expect((await page(1, 100)).some((b) => b._id === _id)).toBe(false);
+      expect((await versionsOf(_id)).map((v) => v.document.title)).toEqual(['Short-lived']);
+      const again = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/books/${_id}`,
+        headers: contributor,
+      });
+      expect(again.statusCode).toBe(404);
+    });
+
+    it('answers 404 for the versions of a book that never existed', async () => {
+      const res = await t.app.inject({
+        url: `/api/books/${randomUUID()}/versions`,
+        headers: viewer,
+      });
+      expect(res.statusCode).toBe(404);
+    });
+  });
+
+  describe('permissions', () => {
+    it("answers 403 to a viewer's writes", async () => {
+      const [book] = await page(1);
+      expect((await addBook({ title: 'x' }, viewer)).statusCode).toBe(403);
+      for (const method of ['PUT', 'DELETE'] as const) {
+        const res = await t.app.inject({
+          method,
+          url: `/api/books/${book!._id}`,
+          headers: viewer,
+          payload: { title: 'x' },
+        });
+        expect(res.statusCode).toBe(403);
+      }
+    });
+
+    it('answers 401 without a token', async () => {
+      expect((await t.app.inject({ url: '/api/books' })).statusCode).toBe(401);
+    });
+  });
+
+  describe('GET /api/books/search-book', () => {
+    const search = (title: string) =>
+      t.app.inject({
+        url: `/api/books/search-book?title=${encodeURIComponent(title)}`,
+        headers: viewer,
+      });
+
+    it('answers the volumes found, preferring ISBN-13, with the description or its fallback', async () => {
+      service.answer(200, {
+        totalItems: 2,
+        items: [
+          volume('Dune', {
+            authors: ['Frank Herbert'],
+            description: 'Desert planet.',
+            ids: { ISBN_10: '0441172717', ISBN_13: '9780441172719' },
+          }),
+          volume('Dune (annotated)', { ids: { ISBN_10: '0441172717' } }),
+        ],
+      });
+      const res = await search('Dune');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual([
+        {
+          title: 'Dune',
+          authors: ['Frank Herbert'],
+          isbn: '9780441172719',
+          description: 'Desert planet.',
+        },
+        {
+          title: 'Dune (annotated)',
+          authors: [],
+          isbn: '0441172717',
+          description: 'No description available',
+        },
+      ]);
+      const query = service.queries.at(-1)!;
+      expect(query.get('q')).toBe('intitle:Dune');
+      expect(query.get('key')).toBe('test-key');
+    });
+
+    it('answers at most 10 results', async () => {
+      service.answer(200, { items: Array.from({ length: 15 }, (_, i) => volume(`Book ${i}`)) });
+      expect((await search('Book')).json()).toHaveLength(10);
+    });
+
+    it('answers an empty list when nothing is found', async () => {
+      service.answer(200, { kind: 'books#volumes', totalItems: 0 });
+      expect((await search('zzzz')).json()).toEqual([]);
+    });
+
+    it('copes with volumes missing their fields', async () => {
+      service.answer(200, { items: [{}, { volumeInfo: {} }] });
+      expect((await search('x')).json()).toEqual([
+        { title: '', authors: [], isbn: null, description: 'No description available' },
+        { title: '', authors: [], isbn: null, description: 'No description available' },
+      ]);
+    });
+
+    it('answers 502 when the service answers an error', async () => {
+      service.answer(503, { error: { message: 'backend error' } });
+      const res = await search('Dune');
+      expect(res.statusCode).toBe(502);
+      expect(res.json().message).toMatch(/book lookup service/);
+      expect(res.body).not.toContain('backend error');
+    });
+
+    it('answers 502 when the service hangs past the timeout', async () => {
+      service.hang();
+      const started = Date.now();
+      const res = await search('Dune');
+      expect(res.statusCode).toBe(502);
+      expect(res.json().message).toBe('The book lookup service did not answer in time');
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+
+    it('answers 400 for an empty title', async () => {
+      expect((await search('  ')).statusCode).toBe(400);
+    });
+  });
+});
+
+describe('the book lookup service unreachable', () => {
+  it('answers 502', async () => {
+    const t = await startTestApp('pglite', { BOOKS_API_URL: 'http://127.0.0.1:9/volumes' });
+    const res = await t.app.inject({
+      url: '/api/books/search-book?title=Dune',
+      headers: bearer((await login(t.app, 'viewer')).jwt),
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().message).toBe('The book lookup service could not be reached or failed');
+    await t.close();
+  });
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { BOOK_PAGE_SIZE } from '../constants';
+import { isValidIsbn, normaliseIsbn } from '../isbn';
+
+/** A book (spec section 3). */
+export const bookSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  author: z.string().nullable(),
+  isbn: z.string().nullable(),
+});
+
+const emptyAsNull = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? null : value;
+
+/** `POST /api/books/add` and `PUT /api/books/{id}`: only the title is required. */
+export const bookInputSchema = z.object({
+  title: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .max(300, 'must be at most 300 characters'),
+  author: z.preprocess(
+    emptyAsNull,
+    z.string().trim().max(300, 'must be at most 300 characters').nullable().optional(),
+  ),
+  isbn: z.preprocess(
+    emptyAsNull,
+    z
+      .string()
+      .refine(isValidIsbn, 'must be a valid ISBN-10 or ISBN-13')
+      .transform(normaliseIsbn)
+      .nullable()
+      .optional(),
+  ),
+});
+
+/** `GET /api/books?page&perPage`: 1-indexed pages. */
+export const bookListQuerySchema = z.object({
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(1),
+  perPage: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(BOOK_PAGE_SIZE),
+});
+
+/** `GET /api/books/search-book?title=`. */
+export const bookSearchQuerySchema = z.object({
+  title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(300),
+});
+
+/** A book found by the lookup service (spec section 3). */
+export const bookLookupResultSchema = z.object({
+  title: z.string(),
+  authors: z.array(z.string()),
+  isbn: z.string().nullable(),
+  description: z.string(),
+});
+
+export const bookIdParamsSchema = z.object({ id: z.uuid('must be a book id') });
+
+export type Book = z.infer<typeof bookSchema>;
+export type BookInput = z.input<typeof bookInputSchema>;
+export type BookLookupResult = z.infer<typeof bookLookupResultSchema>;

@@ -1,0 +1,20 @@
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * The version history of books, entity definitions and entity records: a snapshot of the
+ * document after each create and update, written in the same transaction as the change.
+ * Kept when the document is deleted, so it can be audited.
+ */
+export const versions = pgTable(
+  'versions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Which kind of document: `books`, `entities` or `entity-records`. */
+    resource: text().notNull(),
+    documentId: uuid().notNull(),
+    updatedBy: text().notNull(),
+    versionDate: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    document: jsonb().$type<Record<string, unknown>>().notNull(),
+  },
+  (table) => [index().on(table.resource, table.documentId, table.versionDate.desc())],
+);

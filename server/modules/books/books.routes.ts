@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import {
+  bookIdParamsSchema,
+  bookInputSchema,
+  bookListQuerySchema,
+  bookLookupResultSchema,
+  bookSchema,
+  bookSearchQuerySchema,
+} from '@common/schemas/books';
+import { versionSchema } from '@common/schemas/versions';
+import type { Config } from '../../config';
+import { lookUpBooks } from './bookLookup';
+import { createBook, deleteBook, listBooks, listBookVersions, updateBook } from './books.service';
+
+const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
+
+/** The book library's API. */
+export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  app.get(
+    '/books',
+    {
+      schema: {
+        querystring: bookListQuerySchema,
+        response: { 200: z.array(bookSchema), ...errors },
+      },
+    },
+    async (request) => listBooks(app.db, request.query.page, request.query.perPage),
+  );
+
+  app.get(
+    '/books/search-book',
+    {
+      schema: {
+        querystring: bookSearchQuerySchema,
+        response: {
+          200: z.array(bookLookupResultSchema),
+          400: apiErrorSchema,
+          502: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => lookUpBooks(request.query.title, config.booksApi),
+  );
+
+  app.post(
+    '/books/add',
+    { schema: { body: bookInputSchema, response: { 201: bookSchema, ...errors } } },
+    async (request, reply) =>
+      reply.status(201).send(await createBook(app.db, request.body, request.user!.username)),
+  );
+
+  app.put(
+    '/books/:id',
+    {
+      schema: {
+        params: bookIdParamsSchema,
+        body: bookInputSchema,
+        response: { 200: bookSchema, ...errors },
+      },
+    },
+    async (request) => updateBook(app.db, request.params.id, request.body, request.user!.username),
+  );
+
+  app.delete(
+    '/books/:id',
+    { schema: { params: bookIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteBook(app.db, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/books/:id/versions',
+    {
+      schema: { params: bookIdParamsSchema, response: { 200: z.array(versionSchema), ...errors } },
+    },
+    async (request) => listBookVersions(app.db, request.params.id),
+  );
+};

@@ -1,0 +1,83 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Book } from '@common/schemas/books';
+import type { Version } from '@common/schemas/versions';
+import type { Db } from '../../db/client';
+import { books } from '../../db/schema/books';
+import { notFound } from '../../lib/errors';
+import { listVersions, recordVersion } from '../../lib/versions';
+
+type BookRow = typeof books.$inferSelect;
+interface BookInput {
+  title: string;
+  author?: string | null;
+  isbn?: string | null;
+}
+
+const toWire = (row: BookRow): Book => ({
+  _id: row.id,
+  title: row.title,
+  author: row.author,
+  isbn: row.isbn,
+});
+
+/** A page of books, newest first, ties broken by id (a stable order for paging). */
+export async function listBooks(db: Db, page: number, perPage: number): Promise<Book[]> {
+  const rows = await db
+    .select()
+    .from(books)
+    .orderBy(desc(books.createdAt), desc(books.id))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return rows.map(toWire);
+}
+
+/** Adds a book and its first version, in one transaction. */
+export async function createBook(db: Db, input: BookInput, actor: string): Promise<Book> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(books)
+      .values({ title: input.title, author: input.author ?? null, isbn: input.isbn ?? null })
+      .returning();
+    const book = toWire(row!);
+    await recordVersion(tx, 'books', book._id, actor, book);
+    return book;
+  });
+}
+
+/** Replaces a book's fields and records the new version, in one transaction. @throws 404. */
+export async function updateBook(
+  db: Db,
+  id: string,
+  input: BookInput,
+  actor: string,
+): Promise<Book> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(books)
+      .set({
+        title: input.title,
+        author: input.author ?? null,
+        isbn: input.isbn ?? null,
+        updatedAt: new Date(),
+      })
+      .where(eq(books.id, id))
+      .returning();
+    if (!row) throw notFound('Book');
+    const book = toWire(row);
+    await recordVersion(tx, 'books', book._id, actor, book);
+    return book;
+  });
+}
+
+/** Deletes a book; its version history stays, for the record. @throws 404. */
+export async function deleteBook(db: Db, id: string): Promise<void> {
+  const [deleted] = await db.delete(books).where(eq(books.id, id)).returning({ id: books.id });
+  if (!deleted) throw notFound('Book');
+}
+
+/** A book's versions, newest first, even once it is deleted. @throws 404 when it never existed. */
+export async function listBookVersions(db: Db, id: string): Promise<Version[]> {
+  const history = await listVersions(db, 'books', id);
+  if (history.length === 0) throw notFound('Book');
+  return history;
+}
