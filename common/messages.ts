@@ -26,6 +26,13 @@ export const messages = {
     googleContext: 'Error triggering Google registration',
     loggingInWithGoogle: 'Logging in with Google...',
   },
+  books: {
+    fetchContext: 'Error fetching books',
+    lookupContext: 'Error calling book API',
+    updateContext: 'Error updating book',
+    deleteContext: 'Error deleting books',
+    addContext: 'Error adding book',
+  },
   users: {
     cannotDeleteAdmin: 'Cannot delete admin. Good try.',
     fetchContext: 'Error fetching users',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startBookService, volume } from '../__tests__/server/helpers/bookService';
 import { OIDC_CLIENT, startOidcProvider } from '../__tests__/server/helpers/oidcProvider';
 import { E2E_ADMIN_PASSWORD } from './accounts';
 
@@ -28,6 +29,17 @@ export default async function globalSetup() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'e2e-data-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const provider = await startOidcProvider(`${baseUrl}/api/auth/google/callback`);
+  // The book lookup stand-in finds one edition of whatever title it is asked for.
+  const bookService = await startBookService();
+  bookService.answer(200, {
+    items: [
+      volume('The Hobbit, or There and Back Again', {
+        authors: ['J. R. R. Tolkien', 'Christopher Tolkien'],
+        description: 'A hobbit goes on an unexpected journey.',
+        ids: { ISBN_10: '0261102214', ISBN_13: '9780261102217' },
+      }),
+    ],
+  });
   const server = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       PATH: process.env.PATH,
@@ -39,6 +51,9 @@ export default async function globalSetup() {
       GOOGLE_ISSUER: provider.issuer,
       GOOGLE_CLIENT_ID: OIDC_CLIENT.clientId,
       GOOGLE_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
+      BOOKS_API_URL: bookService.url,
+      // Every test signs in from the same address: the sign-in limit would stop the run.
+      AUTH_RATE_LIMIT: '1000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -61,6 +76,7 @@ export default async function globalSetup() {
     server.kill('SIGTERM');
     await exited;
     await provider.close();
+    await bookService.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

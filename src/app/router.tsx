@@ -64,6 +64,11 @@ export const routes: RouteObject[] = [
         'routes',
         async () => (await import('@/features/permissions/RoutesPage')).RoutesPage,
       ),
+      privateRoute('books', async () => (await import('@/features/books/BooksPage')).BooksPage),
+      privateRoute(
+        'book',
+        async () => (await import('@/features/books/BookFormPage')).BookFormPage,
+      ),
       privateRoute('users', async () => (await import('@/features/users/UsersPage')).UsersPage),
       privateRoute(
         'users/add',

@@ -1,4 +1,6 @@
 import {
+  Box,
+  Button,
   List,
   ListItem,
   ListItemText,
@@ -12,6 +14,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
 import { DEMO_ACCOUNTS } from '@common/constants';
 import { useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
@@ -35,6 +38,13 @@ export function HomePage() {
       <Typography variant="h4" component="h1">
         Hello, {user?.username ?? 'visitor'}
       </Typography>
+      {user && (
+        <Box>
+          <Button variant="contained" component={RouterLink} to="/books">
+            Open the book library
+          </Button>
+        </Box>
+      )}
 
       <section aria-labelledby="stack-heading">
         <Typography id="stack-heading" variant="h5" component="h2" gutterBottom>

@@ -1,0 +1,188 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@common/messages';
+import type { Book } from '@common/schemas/books';
+import { FetchStub, json } from '../../helpers/fetchStub';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+const library: Book[] = Array.from({ length: 23 }, (_, i) => ({
+  _id: `b${i}`,
+  title: `Book ${i}`,
+  author: `Author ${i}`,
+  isbn: null,
+}));
+
+let network: FetchStub;
+beforeEach(() => {
+  network = new FetchStub()
+    .on('GET /api/books', (request) => {
+      const page = Number(new URL(request.url).searchParams.get('page'));
+      return json(200, library.slice((page - 1) * 10, page * 10));
+    })
+    .on('GET /api/books/search-book', () =>
+      json(200, [
+        {
+          title: 'Book 0: Revised',
+          authors: ['Ann', 'Bob'],
+          isbn: '9780306406157',
+          description: 'Better.',
+        },
+        {
+          title: 'Book 0 abridged',
+          authors: [],
+          isbn: null,
+          description: 'No description available',
+        },
+      ]),
+    )
+    .on('PUT /api/books/b0', async (request) => json(200, { _id: 'b0', ...(await request.json()) }))
+    .on('DELETE /api/books/b1', () => new Response(null, { status: 204 }));
+});
+
+const asContributor = signedInAs('contributor', ['contributor']);
+const pagesRequested = () =>
+  network.calls('GET /api/books').map((r) => new URL(r.url).searchParams.get('page'));
+
+describe('/books', () => {
+  it('loads pages of 10 from page 1, appending them, and stops after a short page', async () => {
+    renderApp('/books', asContributor);
+    const list = await screen.findByRole('list', { name: 'Books' });
+    // jsdom has no layout: the page is always "near the bottom", so every page loads.
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(23));
+    expect(pagesRequested()).toEqual(['1', '2', '3']);
+    expect(network.calls('GET /api/books')[0]!.url).toContain('perPage=10');
+    expect(screen.getByText('That is every book.')).toBeInTheDocument();
+  });
+
+  it('looks a title up and shows the results under that book only', async () => {
+    renderApp('/books', asContributor);
+    await userEvent.click(await screen.findByRole('button', { name: 'Book 0' }));
+    const book = screen.getByRole('listitem', { name: 'Book 0' });
+    const results = await within(book).findByRole('list', { name: 'Search results' });
+    expect(within(results).getByText('Authors: Ann, Bob')).toBeInTheDocument();
+    expect(within(results).getByText('Authors: unknown author')).toBeInTheDocument();
+    expect(within(results).getByText('ISBN: 9780306406157')).toBeInTheDocument();
+    expect(within(results).getByText('No description available')).toBeInTheDocument();
+    expect(within(screen.getByRole('listitem', { name: 'Book 1' })).queryByRole('list')).toBeNull();
+    expect(
+      new URL(network.calls('GET /api/books/search-book')[0]!.url).searchParams.get('title'),
+    ).toBe('Book 0');
+  });
+
+  it('Use This saves the found details, reloads the list and clears the results', async () => {
+    renderApp('/books', asContributor);
+    await userEvent.click(await screen.findByRole('button', { name: 'Book 0' }));
+    const results = await screen.findByRole('list', { name: 'Search results' });
+    const before = network.calls('GET /api/books').length;
+    await userEvent.click(within(results).getAllByRole('button', { name: 'Use This' })[0]!);
+    await waitFor(() => expect(network.calls('PUT /api/books/b0')).toHaveLength(1));
+    expect(await network.calls('PUT /api/books/b0')[0]!.json()).toEqual({
+      title: 'Book 0: Revised',
+      author: 'Ann, Bob',
+      isbn: '9780306406157',
+    });
+    await waitFor(() => expect(network.calls('GET /api/books').length).toBeGreaterThan(before));
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Search results' })).toBeNull());
+  });
+
+  it('Use This sends unknown author when the result has no authors', async () => {
+    renderApp('/books', asContributor);
+    await userEvent.click(await screen.findByRole('button', { name: 'Book 0' }));
+    const results = await screen.findByRole('list', { name: 'Search results' });
+    await userEvent.click(within(results).getAllByRole('button', { name: 'Use This' })[1]!);
+    await waitFor(() => expect(network.calls('PUT /api/books/b0')).toHaveLength(1));
+    expect(await network.calls('PUT /api/books/b0')[0]!.json()).toEqual({
+      title: 'Book 0 abridged',
+      author: 'unknown author',
+    });
+  });
+
+  it('deletes a book after confirmation and removes it from the list without reloading', async () => {
+    renderApp('/books', asContributor);
+    const book = await screen.findByRole('listitem', { name: 'Book 1' });
+    await waitFor(() => expect(pagesRequested()).toHaveLength(3));
+    await userEvent.click(within(book).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Book 1' })).toBeNull());
+    expect(pagesRequested()).toHaveLength(3);
+  });
+
+  it('shows the versions with who, when and the snapshot', async () => {
+    network.on('GET /api/books/b2/versions', () =>
+      json(200, [
+        {
+          updatedBy: 'ada',
+          versionDate: '2026-01-02T10:00:00.000Z',
+          document: { _id: 'b2', title: 'New', author: 'A' },
+        },
+        {
+          updatedBy: 'bob',
+          versionDate: '2026-01-01T10:00:00.000Z',
+          document: { _id: 'b2', title: 'Old' },
+        },
+      ]),
+    );
+    renderApp('/books', asContributor);
+    const book = await screen.findByRole('listitem', { name: 'Book 2' });
+    await userEvent.click(within(book).getByRole('button', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Versions of Book 2' });
+    const versions = await within(dialog).findAllByRole('listitem');
+    expect(versions).toHaveLength(2);
+    expect(versions[0]).toHaveTextContent('ada');
+    expect(versions[1]).toHaveTextContent('bob');
+    expect(versions[1]).toHaveTextContent('authorNo changes');
+    expect(dialog).not.toHaveTextContent('_id');
+  });
+
+  it("logs 'Error calling book API' and shows the toast when the lookup fails", async () => {
+    network.on('GET /api/books/search-book', () =>
+      json(502, { statusCode: 502, error: 'Bad Gateway', message: 'unreachable' }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/books', asContributor);
+    await userEvent.click(await screen.findByRole('button', { name: 'Book 0' }));
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(messages.books.lookupContext, expect.anything()),
+    );
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    consoleError.mockRestore();
+  });
+
+  it("logs 'Error fetching books' and shows the error block when the list fails", async () => {
+    network.on('GET /api/books', () => json(500, { message: 'x' }));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/books', asContributor);
+    expect(await screen.findByText('The books could not be loaded.')).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.books.fetchContext, expect.anything());
+    consoleError.mockRestore();
+  });
+});
+
+describe('/book', () => {
+  it('requires a title and checks the ISBN before sending', async () => {
+    renderApp('/book', asContributor);
+    await userEvent.type(await screen.findByLabelText(/ISBN/), '123');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    expect(await screen.findByText('is required')).toBeInTheDocument();
+    expect(screen.getByText('must be a valid ISBN-10 or ISBN-13')).toBeInTheDocument();
+    expect(network.calls('POST /api/books/add')).toHaveLength(0);
+  });
+
+  it('adds the book and goes to the list', async () => {
+    network.on('POST /api/books/add', async (request) =>
+      json(201, { _id: 'new', ...(await request.json()) }),
+    );
+    const { router } = renderApp('/book', asContributor);
+    await userEvent.type(await screen.findByLabelText(/Title/), 'Middlemarch');
+    await userEvent.type(screen.getByLabelText(/Author/), 'George Eliot');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/books'));
+    expect(await network.calls('POST /api/books/add')[0]!.json()).toEqual({
+      title: 'Middlemarch',
+      author: 'George Eliot',
+      isbn: '',
+    });
+  });
+});

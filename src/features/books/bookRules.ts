@@ -1,0 +1,18 @@
+import { BOOK_PAGE_SIZE } from '@common/constants';
+
+/**
+ * The next page to load after `lastPage` (spec section 4): none once a page comes back
+ * with fewer books than the page size, or with no data.
+ */
+export function nextBookPage(
+  lastPage: unknown[] | undefined,
+  lastPageParam: number,
+): number | undefined {
+  if (!lastPage || lastPage.length < BOOK_PAGE_SIZE) return undefined;
+  return lastPageParam + 1;
+}
+
+/** A book's author from a lookup's authors (spec section 3). */
+export function joinAuthors(authors: string[]): string {
+  return authors.length > 0 ? authors.join(', ') : 'unknown author';
+}
