@@ -8,8 +8,10 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { authRoutes } from './modules/auth/auth.routes';
 import { booksRoutes } from './modules/books/books.routes';
+import { entitiesRoutes } from './modules/entities/entities.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
+import { recordsRoutes } from './modules/records/records.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
@@ -64,6 +66,8 @@ export async function buildApp(
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(usersRoutes, { prefix: '/api' });
   await app.register(booksRoutes, { prefix: '/api', config });
+  await app.register(entitiesRoutes, { prefix: '/api' });
+  await app.register(recordsRoutes, { prefix: '/api' });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

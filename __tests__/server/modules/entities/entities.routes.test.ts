@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import type { Entity, EntityRecord } from '@common/schemas/entities';
+import type { Version } from '@common/schemas/versions';
+import { bearer, login } from '../../helpers/auth';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('entities and records on %s', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let contributor: Record<string, string>;
+  let viewer: Record<string, string>;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    admin = bearer((await login(t.app, 'admin')).jwt);
+    contributor = bearer((await login(t.app, 'contributor')).jwt);
+    viewer = bearer((await login(t.app, 'viewer')).jwt);
+  });
+  afterAll(() => t.close());
+
+  const request = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+    headers = admin,
+  ) => t.app.inject({ method, url, headers, payload });
+  const carDefinition = (name = `Car_${randomUUID().slice(0, 8)}`) => ({
+    name,
+    description: 'Cars in the fleet',
+    category: 'Vehicles',
+    fields: [
+      { name: 'make', label: 'Make' },
+      { name: 'colour', label: 'Colour' },
+    ],
+  });
+  const defineCar = async (): Promise<Entity> =>
+    (await request('POST', '/api/entities', carDefinition())).json();
+
+  describe('definitions', () => {
+    it('creates, reads by id and by name, lists, and versions a definition', async () => {
+      const res = await request('POST', '/api/entities', carDefinition('Car'));
+      expect(res.statusCode).toBe(201);
+      const car: Entity = res.json();
+      expect(car).toEqual({ _id: expect.any(String), ...carDefinition('Car') });
+      expect((await request('GET', `/api/entities/${car._id}`)).json()).toEqual(car);
+      expect((await request('GET', '/api/entities/Car', undefined, viewer)).json()).toEqual(car);
+      const all: Entity[] = (await request('GET', '/api/entities', undefined, viewer)).json();
+      expect(all.map((e) => e.name)).toContain('Car');
+      const versions: Version[] = (
+        await request('GET', `/api/entities/${car._id}/versions`)
+      ).json();
+      expect(versions).toHaveLength(1);
+      expect(versions[0]).toMatchObject({ updatedBy: 'admin', document: { name: 'Car' } });
+    });
+
+    it("puts a definition with no category in 'Generic', and labels unlabelled fields by name", async () => {
+      const res = await request('POST', '/api/entities', {
+        name: `Thing_${randomUUID().slice(0, 8)}`,
+        fields: [{ name: 'size' }],
+      });
+      expect(res.json()).toMatchObject({
+        category: 'Generic',
+        description: '',
+        fields: [{ name: 'size', label: 'size' }],
+      });
+    });
+
+    it.each([
+      [{ name: 'Bad name', fields: [{ name: 'a' }] }, 'body.name'],
+      [{ name: 'Bad-name', fields: [{ name: 'a' }] }, 'body.name'],
+      [{ name: '', fields: [{ name: 'a' }] }, 'body.name'],
+      [{ name: 'NoFields', fields: [] }, 'body.fields'],
+      [{ name: 'BadField', fields: [{ name: 'has space' }] }, 'body.fields.0.name'],
+      [{ name: 'Twice', fields: [{ name: 'a' }, { name: 'a' }] }, 'body.fields.1.name'],
+    ])('answers 400 for %p', async (payload, field) => {
+      const res = await request('POST', '/api/entities', payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields.map((f: { field: string }) => f.field)).toContain(field);
+    });
+
+    it('answers 409 for a name that is taken', async () => {
+      const car = await defineCar();
+      const res = await request('POST', '/api/entities', carDefinition(car.name));
+      expect(res.statusCode).toBe(409);
+    });
+
+    it('updates the description, category and fields but never the name', async () => {
+      const car = await defineCar();
+      const changed = {
+        ...carDefinition(car.name),
+        category: 'Fleet',
+        fields: [{ name: 'make', label: 'Brand' }],
+      };
+      const res = await request('PUT', `/api/entities/${car._id}`, changed);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ _id: car._id, ...changed });
+      const renamed = await request('PUT', `/api/entities/${car._id}`, {
+        ...changed,
+        name: 'Other',
+      });
+      expect(renamed.statusCode).toBe(400);
+      expect((await request('GET', `/api/entities/${car._id}/versions`)).json()).toHaveLength(2);
+    });
+
+    it('answers 404 for unknown definitions', async () => {
+      expect((await request('GET', '/api/entities/Nope')).statusCode).toBe(404);
+      expect((await request('GET', `/api/entities/${randomUUID()}`)).statusCode).toBe(404);
+      expect(
+        (await request('PUT', `/api/entities/${randomUUID()}`, carDefinition())).statusCode,
+      ).toBe(404);
+      expect((await request('DELETE', `/api/entities/${randomUUID()}`)).statusCode).toBe(404);
+    });
+  });
+
+  describe('records', () => {
+    it('adds, lists, updates, versions and deletes records', async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const created = await request(
+        'POST',
+        base,
+        { entity_name: car.name, fields: { make: 'Ford' } },
+        contributor,
+      );
+      expect(created.statusCode).toBe(201);
+      const { _id } = created.json();
+      const chosenId = randomUUID();
+      const second = await request(
+        'POST',
+        base,
+        { _id: chosenId, fields: { make: 'Fiat', colour: 'red' } },
+        contributor,
+      );
+      expect(second.json()).toEqual({ _id: chosenId });
+
+      const listed: EntityRecord[] = (await request('GET', base, undefined, viewer)).json();
+      expect(listed).toEqual([
+        { _id, entity_name: car.name, fields: { make: 'Ford' } },
+        { _id: chosenId, entity_name: car.name, fields: { make: 'Fiat', colour: 'red' } },
+      ]);
+
+      const updated = await request(
+        'PUT',
+        `${base}/${_id}`,
+        { fields: { make: 'Ford', colour: 'blue' } },
+        contributor,
+      );
+      expect(updated.json()).toEqual({
+        _id,
+        entity_name: car.name,
+        fields: { make: 'Ford', colour: 'blue' },
+      });
+      const versions: Version[] = (
+        await request('GET', `${base}/${_id}/versions`, undefined, viewer)
+      ).json();
+      expect(versions.map((v) => [v.updatedBy, v.document.fields])).toEqual([
+        ['contributor', { make: 'Ford', colour: 'blue' }],
+        ['contributor', { make: 'Ford' }],
+      ]);
+
+      expect((await request('DELETE', `${base}/${_id}`, undefined, contributor)).statusCode).toBe(
+        204,
+      );
+      expect(((await request('GET', base)).json() as EntityRecord[]).map((r) => r._id)).toEqual([
+        chosenId,
+      ]);
+      expect((await request('DELETE', `${base}/${_id}`, undefined, contributor)).statusCode).toBe(
+        404,
+      );
+    });
+
+    it('refuses keys that are not fields, values that are not strings, and unknown entities', async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const unknownKey = await request('POST', base, { fields: { wheels: '4' } });
+      expect(unknownKey.statusCode).toBe(400);
+      expect(unknownKey.json().message).toMatch(/wheels/);
+      expect((await request('POST', base, { fields: { make: 4 } })).statusCode).toBe(400);
+      expect(
+        (await request('POST', base, { fields: { make: 'x'.repeat(10_001) } })).statusCode,
+      ).toBe(400);
+      expect((await request('GET', '/api/entity-records/NoSuchEntity')).statusCode).toBe(404);
+      expect(
+        (await request('POST', '/api/entity-records/NoSuchEntity', { fields: {} })).statusCode,
+      ).toBe(404);
+      expect((await request('PUT', `${base}/${randomUUID()}`, { fields: {} })).statusCode).toBe(
+        404,
+      );
+    });
+
+    it("keeps a removed field's values in old versions but not in the current record", async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const { _id } = (
+        await request('POST', base, { fields: { make: 'Ford', colour: 'red' } })
+      ).json();
+      await request('PUT', `/api/entities/${car._id}`, {
+        ...carDefinition(car.name),
+        fields: [{ name: 'make', label: 'Make' }],
+      });
+      expect(((await request('GET', base)).json() as EntityRecord[])[0]!.fields).toEqual({
+        make: 'Ford',
+      });
+      const versions: Version[] = (await request('GET', `${base}/${_id}/versions`)).json();
+      expect(versions[0]!.document.fields).toEqual({ make: 'Ford', colour: 'red' });
+    });
+
+    it('go with their entity when it is deleted', async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      await request('POST', base, { fields: { make: 'Ford' } });
+      expect((await request('DELETE', `/api/entities/${car._id}`)).statusCode).toBe(204);
+      expect((await request('GET', base)).statusCode).toBe(404);
+      // Defined again, the name starts with no records.
+      await request('POST', '/api/entities', carDefinition(car.name));
+      expect((await request('GET', base)).json()).toEqual([]);
+    });
+  });
+
+  describe('permissions', () => {
+    it("answers 403 to a viewer's writes, and to a contributor's definition writes", async () => {
+      const car = await defineCar();
+      expect((await request('POST', '/api/entities', carDefinition(), viewer)).statusCode).toBe(
+        403,
+      );
+      expect(
+        (await request('POST', '/api/entities', carDefinition(), contributor)).statusCode,
+      ).toBe(403);
+      expect(
+        (await request('DELETE', `/api/entities/${car._id}`, undefined, viewer)).statusCode,
+      ).toBe(403);
+      const base = `/api/entity-records/${car.name}`;
+      expect((await request('POST', base, { fields: {} }, viewer)).statusCode).toBe(403);
+      expect(
+        (await request('PUT', `${base}/${randomUUID()}`, { fields: {} }, viewer)).statusCode,
+      ).toBe(403);
+      expect(
+        (await request('DELETE', `${base}/${randomUUID()}`, undefined, viewer)).statusCode,
+      ).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import { entityInputSchema, entitySchema } from '@common/schemas/entities';
+import { versionSchema } from '@common/schemas/versions';
+import {
+  createEntity,
+  deleteEntity,
+  getEntity,
+  listEntities,
+  listEntityVersions,
+  updateEntity,
+} from './entities.service';
+
+const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const idParams = z.object({ id: z.uuid('must be an entity id') });
+
+/** Entity definitions. */
+export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get('/entities', { schema: { response: { 200: z.array(entitySchema) } } }, async () =>
+    listEntities(app.db),
+  );
+
+  app.post(
+    '/entities',
+    { schema: { body: entityInputSchema, response: { 201: entitySchema, ...errors } } },
+    async (request, reply) =>
+      reply.status(201).send(await createEntity(app.db, request.body, request.user!.username)),
+  );
+
+  app.get(
+    '/entities/:idOrName',
+    {
+      schema: {
+        params: z.object({ idOrName: z.string().min(1).max(100) }),
+        response: { 200: entitySchema, ...errors },
+      },
+    },
+    async (request) => getEntity(app.db, request.params.idOrName),
+  );
+
+  app.put(
+    '/entities/:id',
+    {
+      schema: {
+        params: idParams,
+        body: entityInputSchema,
+        response: { 200: entitySchema, ...errors },
+      },
+    },
+    async (request) =>
+      updateEntity(app.db, request.params.id, request.body, request.user!.username),
+  );
+
+  app.delete(
+    '/entities/:id',
+    { schema: { params: idParams, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteEntity(app.db, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/entities/:id/versions',
+    { schema: { params: idParams, response: { 200: z.array(versionSchema), ...errors } } },
+    async (request) => listEntityVersions(app.db, request.params.id),
+  );
+};

@@ -1,0 +1,106 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Entity } from '@common/schemas/entities';
+import type { Version } from '@common/schemas/versions';
+import type { Db } from '../../db/client';
+import { entities, type EntityField } from '../../db/schema/entities';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { isUniqueViolation } from '../../lib/pgErrors';
+import { listVersions, recordVersion } from '../../lib/versions';
+
+interface EntityInput {
+  name: string;
+  description: string;
+  category: string;
+  fields: EntityField[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const toWire = (row: typeof entities.$inferSelect): Entity => ({
+  _id: row.id,
+  name: row.name,
+  description: row.description,
+  category: row.category,
+  fields: row.fields,
+});
+
+/** Every entity definition, by category then name. */
+export async function listEntities(db: Db): Promise<Entity[]> {
+  const rows = await db.select().from(entities).orderBy(asc(entities.category), asc(entities.name));
+  return rows.map(toWire);
+}
+
+/** One definition, by id or by name. @throws 404. */
+export async function getEntity(db: Db, idOrName: string): Promise<Entity> {
+  const [row] = await db
+    .select()
+    .from(entities)
+    .where(UUID.test(idOrName) ? eq(entities.id, idOrName) : eq(entities.name, idOrName));
+  if (!row) throw notFound('Entity');
+  return toWire(row);
+}
+
+/** Defines an entity and records its first version. @throws 409 when the name is taken. */
+export async function createEntity(db: Db, input: EntityInput, actor: string): Promise<Entity> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.insert(entities).values(input).returning();
+      const entity = toWire(row!);
+      await recordVersion(tx, 'entities', entity._id, actor, entity);
+      return entity;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('An entity with this name exists');
+    throw error;
+  }
+}
+
+/**
+ * Changes a definition's description, category and fields, and records the version.
+ * @throws 404 for an unknown entity; 400 when the name differs (it never changes).
+ */
+export async function updateEntity(
+  db: Db,
+  id: string,
+  input: EntityInput,
+  actor: string,
+): Promise<Entity> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
+    if (!current) throw notFound('Entity');
+    if (current.name !== input.name) {
+      throw badRequest('The name of an entity cannot change', [
+        { field: 'body.name', message: 'cannot change' },
+      ]);
+    }
+    const [row] = await tx
+      .update(entities)
+      .set({
+        description: input.description,
+        category: input.category,
+        fields: input.fields,
+        updatedAt: new Date(),
+      })
+      .where(eq(entities.id, id))
+      .returning();
+    const entity = toWire(row!);
+    await recordVersion(tx, 'entities', entity._id, actor, entity);
+    return entity;
+  });
+}
+
+/** Deletes a definition; its records go in the same statement (foreign key cascade). @throws 404. */
+export async function deleteEntity(db: Db, id: string): Promise<void> {
+  const [deleted] = await db
+    .delete(entities)
+    .where(eq(entities.id, id))
+    .returning({ id: entities.id });
+  if (!deleted) throw notFound('Entity');
+}
+
+/** A definition's versions, newest first. @throws 404 when it never existed. */
+export async function listEntityVersions(db: Db, id: string): Promise<Version[]> {
+  const history = await listVersions(db, 'entities', id);
+  if (history.length === 0) throw notFound('Entity');
+  return history;
+}

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import {
+  createEntityRecordSchema,
+  entityRecordSchema,
+  updateEntityRecordSchema,
+} from '@common/schemas/entities';
+import { versionSchema } from '@common/schemas/versions';
+import {
+  createRecord,
+  deleteRecord,
+  listRecords,
+  listRecordVersions,
+  updateRecord,
+} from './records.service';
+
+const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const entityParams = z.object({ entityName: z.string().min(1).max(64) });
+const recordParams = entityParams.extend({ id: z.uuid('must be a record id') });
+
+/** The records of dynamic entities. */
+export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/entity-records/:entityName',
+    { schema: { params: entityParams, response: { 200: z.array(entityRecordSchema), ...errors } } },
+    async (request) => listRecords(app.db, request.params.entityName),
+  );
+
+  app.post(
+    '/entity-records/:entityName',
+    {
+      schema: {
+        params: entityParams,
+        body: createEntityRecordSchema,
+        response: { 201: z.object({ _id: z.string() }), ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await createRecord(
+            app.db,
+            request.params.entityName,
+            request.body,
+            request.user!.username,
+          ),
+        ),
+  );
+
+  app.put(
+    '/entity-records/:entityName/:id',
+    {
+      schema: {
+        params: recordParams,
+        body: updateEntityRecordSchema,
+        response: { 200: entityRecordSchema, ...errors },
+      },
+    },
+    async (request) =>
+      updateRecord(
+        app.db,
+        request.params.entityName,
+        request.params.id,
+        request.body.fields,
+        request.user!.username,
+      ),
+  );
+
+  app.delete(
+    '/entity-records/:entityName/:id',
+    { schema: { params: recordParams, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await deleteRecord(app.db, request.params.entityName, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/entity-records/:entityName/:id/versions',
+    { schema: { params: recordParams, response: { 200: z.array(versionSchema), ...errors } } },
+    async (request) => listRecordVersions(app.db, request.params.id),
+  );
+};

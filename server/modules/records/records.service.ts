@@ -1,0 +1,117 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { EntityRecord } from '@common/schemas/entities';
+import type { Version } from '@common/schemas/versions';
+import type { Db } from '../../db/client';
+import { entities, entityRecords } from '../../db/schema/entities';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { isUniqueViolation } from '../../lib/pgErrors';
+import { listVersions, recordVersion } from '../../lib/versions';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** The field names of an entity's definition. @throws 404 for an unknown entity. */
+async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
+  const [entity] = await db
+    .select({ fields: entities.fields })
+    .from(entities)
+    .where(eq(entities.name, entityName));
+  if (!entity) throw notFound('Entity');
+  return entity.fields.map((field) => field.name);
+}
+
+/** @throws 400 naming the keys that are not fields of the definition. */
+function checkKeys(fields: Record<string, string>, allowed: string[]) {
+  const unknown = Object.keys(fields).filter((key) => !allowed.includes(key));
+  if (unknown.length > 0) {
+    throw badRequest(`Not fields of this entity: ${unknown.join(', ')}`, [
+      { field: 'body.fields', message: `unknown fields: ${unknown.join(', ')}` },
+    ]);
+  }
+}
+
+/** Only the values of fields the definition still has: removed fields live on in old versions only. */
+function toWire(row: typeof entityRecords.$inferSelect, fieldNames: string[]): EntityRecord {
+  const fields: Record<string, string> = {};
+  for (const name of fieldNames) if (name in row.fields) fields[name] = row.fields[name]!;
+  return { _id: row.id, entity_name: row.entityName, fields };
+}
+
+/** An entity's records, oldest first. @throws 404 for an unknown entity. */
+export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {
+  const fieldNames = await fieldNamesOf(db, entityName);
+  const rows = await db
+    .select()
+    .from(entityRecords)
+    .where(eq(entityRecords.entityName, entityName))
+    .orderBy(asc(entityRecords.createdAt), asc(entityRecords.id));
+  return rows.map((row) => toWire(row, fieldNames));
+}
+
+/**
+ * Adds a record (with the id the client chose, if any) and its first version.
+ * @throws 404 for an unknown entity; 400 for keys that are not its fields; 409 for a taken id.
+ */
+export async function createRecord(
+  db: Db,
+  entityName: string,
+  input: { _id?: string; fields: Record<string, string> },
+  actor: string,
+): Promise<{ _id: string }> {
+  try {
+    return await db.transaction(async (tx) => {
+      const fieldNames = await fieldNamesOf(tx, entityName);
+      checkKeys(input.fields, fieldNames);
+      const [row] = await tx
+        .insert(entityRecords)
+        .values({ id: input._id, entityName, fields: input.fields })
+        .returning();
+      await recordVersion(tx, 'entity-records', row!.id, actor, toWire(row!, fieldNames));
+      return { _id: row!.id };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('A record with this id exists');
+    throw error;
+  }
+}
+
+/**
+ * Replaces a record's field values and records the version.
+ * @throws 404 for an unknown entity or record; 400 for keys that are not its fields.
+ */
+export async function updateRecord(
+  db: Db,
+  entityName: string,
+  id: string,
+  fields: Record<string, string>,
+  actor: string,
+): Promise<EntityRecord> {
+  return db.transaction(async (tx) => {
+    const fieldNames = await fieldNamesOf(tx, entityName);
+    checkKeys(fields, fieldNames);
+    const [row] = await tx
+      .update(entityRecords)
+      .set({ fields, updatedAt: new Date() })
+      .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
+      .returning();
+    if (!row) throw notFound('Record');
+    const record = toWire(row, fieldNames);
+    await recordVersion(tx, 'entity-records', id, actor, record);
+    return record;
+  });
+}
+
+/** Deletes a record; its history stays. @throws 404. */
+export async function deleteRecord(db: Db, entityName: string, id: string): Promise<void> {
+  const [deleted] = await db
+    .delete(entityRecords)
+    .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
+    .returning({ id: entityRecords.id });
+  if (!deleted) throw notFound('Record');
+}
+
+/** A record's versions, newest first. @throws 404 when it never existed. */
+export async function listRecordVersions(db: Db, id: string): Promise<Version[]> {
+  const history = await listVersions(db, 'entity-records', id);
+  if (history.length === 0) throw notFound('Record');
+  return history;
+}
