@@ -33,6 +33,19 @@ export const messages = {
     deleteContext: 'Error deleting books',
     addContext: 'Error adding book',
   },
+  entities: {
+    added: 'Entity added successfully!',
+    addFailed: 'Error adding entity',
+    saved: 'Entity saved successfully!',
+    saveFailed: 'Error editing entity',
+    fetchContext: 'Error fetching entities',
+    deleteContext: 'Error deleting entity',
+  },
+  records: {
+    fetchContext: 'Error fetching records',
+    saveContext: 'Error saving record',
+    deleteContext: 'Error deleting record',
+  },
   users: {
     cannotDeleteAdmin: 'Cannot delete admin. Good try.',
     fetchContext: 'Error fetching users',

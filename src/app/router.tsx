@@ -69,6 +69,22 @@ export const routes: RouteObject[] = [
         'book',
         async () => (await import('@/features/books/BookFormPage')).BookFormPage,
       ),
+      privateRoute(
+        'entities',
+        async () => (await import('@/features/entities/EntitiesPage')).EntitiesPage,
+      ),
+      privateRoute(
+        'entities/add',
+        async () => (await import('@/features/entities/EntityFormPage')).AddEntityPage,
+      ),
+      privateRoute(
+        'entities/edit/:entityId',
+        async () => (await import('@/features/entities/EntityFormPage')).EditEntityPage,
+      ),
+      privateRoute(
+        'entities/:entityName',
+        async () => (await import('@/features/records/RecordsPage')).RecordsPage,
+      ),
       privateRoute('users', async () => (await import('@/features/users/UsersPage')).UsersPage),
       privateRoute(
         'users/add',

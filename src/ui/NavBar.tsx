@@ -2,14 +2,38 @@ import { AppBar, Box, Button, Toolbar, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { loggedOut, selectIsAuthenticated } from '@/auth/auth.slice';
-import { NavMenu } from './NavMenu';
+import { loggedOut, selectCurrentUser, selectIsAuthenticated } from '@/auth/auth.slice';
+import { useListEntitiesQuery } from '@/api/entities.api';
+import { groupByCategory } from '@/lib/entityCategories';
+import { NavMenu, type NavMenuItem } from './NavMenu';
 
 const link = (label: string, to: string) => (
   <Button color="inherit" component={RouterLink} to={to}>
     {label}
   </Button>
 );
+
+/** The Entities dropdown: Manage..., then the entities grouped by category. */
+function EntitiesMenu() {
+  // A user with no role (a first Google sign-in) may read nothing yet: no call, no toast.
+  const hasRole = Boolean(useAppSelector(selectCurrentUser)?.roles.length);
+  const { data: entities = [] } = useListEntitiesQuery(undefined, { skip: !hasRole });
+  const groups = groupByCategory(entities).map(([category, members]): [string, NavMenuItem[]] => [
+    category,
+    members.map((entity) => ({
+      key: entity._id,
+      label: entity.name,
+      to: `/entities/${entity.name}`,
+    })),
+  ]);
+  return (
+    <NavMenu
+      label="Entities"
+      items={[{ key: 'manage', label: 'Manage...', to: '/entities' }]}
+      groups={groups}
+    />
+  );
+}
 
 /** The top navigation (spec section 2): what it offers depends on being signed in. */
 export function NavBar() {
@@ -33,10 +57,7 @@ export function NavBar() {
           <>
             {link('Roles', '/roles')}
             {link('Users', '/users')}
-            <NavMenu
-              label="Entities"
-              items={[{ key: 'manage', label: 'Manage...', to: '/entities' }]}
-            />
+            <EntitiesMenu />
             <NavMenu
               label="Experimental"
               items={[{ key: 'job', label: 'Job', to: '/lims/jobs' }]}

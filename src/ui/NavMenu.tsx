@@ -1,4 +1,4 @@
-import { Button, Menu, MenuItem } from '@mui/material';
+import { Button, ListSubheader, Menu, MenuItem } from '@mui/material';
 import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 
@@ -8,10 +8,23 @@ export interface NavMenuItem {
   key: string;
 }
 
-/** A navigation dropdown: a button that opens a menu of links. */
-export function NavMenu({ label, items }: { label: string; items: NavMenuItem[] }) {
+/** A navigation dropdown: a button that opens a menu of links, optionally in titled groups. */
+export function NavMenu({
+  label,
+  items,
+  groups = [],
+}: {
+  label: string;
+  items: NavMenuItem[];
+  groups?: [string, NavMenuItem[]][];
+}) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
+  const link = (item: NavMenuItem) => (
+    <MenuItem key={item.key} component={RouterLink} to={item.to} onClick={() => setAnchor(null)}>
+      {item.label}
+    </MenuItem>
+  );
   return (
     <>
       <Button
@@ -24,16 +37,11 @@ export function NavMenu({ label, items }: { label: string; items: NavMenuItem[] 
         {label}
       </Button>
       <Menu id={menuId} anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {items.map((item) => (
-          <MenuItem
-            key={item.key}
-            component={RouterLink}
-            to={item.to}
-            onClick={() => setAnchor(null)}
-          >
-            {item.label}
-          </MenuItem>
-        ))}
+        {items.map(link)}
+        {groups.flatMap(([title, members]) => [
+          <ListSubheader key={`group-${title}`}>{title}</ListSubheader>,
+          ...members.map(link),
+        ])}
       </Menu>
     </>
   );

@@ -12,6 +12,8 @@ export class FetchStub {
       if (!handler) return json(404, { statusCode: 404, error: 'Not Found', message: 'stub' });
       return handler(request);
     }) as typeof fetch;
+    // The navigation lists the entities on every signed-in page.
+    this.on('GET /api/entities', () => json(200, []));
   }
 
   on(route: string, handler: (request: Request) => Response | Promise<Response>) {

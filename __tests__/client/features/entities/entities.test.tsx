@@ -1,0 +1,193 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@common/messages';
+import type { Entity } from '@common/schemas/entities';
+import { stripToIdentifier } from '@common/schemas/entities';
+import { groupByCategory } from '@/lib/entityCategories';
+import { FetchStub, json } from '../../helpers/fetchStub';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+const entity = (name: string, category: string): Entity => ({
+  _id: `id-${name}`,
+  name,
+  description: `About ${name}`,
+  category,
+  fields: [{ name: 'title', label: 'Title' }],
+});
+const defined = [entity('Truck', 'Vehicles'), entity('Note', 'Generic'), entity('Car', 'Vehicles')];
+const asAdmin = signedInAs('admin', ['admin']);
+
+describe('stripToIdentifier', () => {
+  it('keeps only letters, digits and underscore', () => {
+    expect(stripToIdentifier('My Entity-2!_ok')).toBe('MyEntity2_ok');
+    expect(stripToIdentifier('été')).toBe('t');
+  });
+});
+
+describe('groupByCategory', () => {
+  it('groups the entities by category, both in alphabetical order', () => {
+    expect(
+      groupByCategory(defined).map(([category, members]) => [category, members.map((e) => e.name)]),
+    ).toEqual([
+      ['Generic', ['Note']],
+      ['Vehicles', ['Car', 'Truck']],
+    ]);
+  });
+});
+
+describe('the Entities dropdown', () => {
+  it('offers Manage... and the entities grouped by category, each linking to its records', async () => {
+    new FetchStub().on('GET /api/entities', () => json(200, defined));
+    renderApp('/', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Entities' }));
+    const menu = await screen.findByRole('menu');
+    await within(menu).findByRole('menuitem', { name: 'Car' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Manage...', 'Note', 'Car', 'Truck']);
+    expect(within(menu).getByText('Vehicles')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Car' })).toHaveAttribute(
+      'href',
+      '/entities/Car',
+    );
+  });
+});
+
+describe('/entities', () => {
+  it('shows the definitions as cards with their fields, edit, records and delete', async () => {
+    new FetchStub().on('GET /api/entities', () => json(200, defined));
+    renderApp('/entities', asAdmin);
+    const card = await screen.findByLabelText('Car');
+    expect(card).toHaveTextContent('Vehicles');
+    expect(card).toHaveTextContent('About Car');
+    expect(card).toHaveTextContent('Title (title)');
+    expect(within(card).getByRole('link', { name: 'Edit' })).toHaveAttribute(
+      'href',
+      '/entities/edit/id-Car',
+    );
+    expect(within(card).getByRole('link', { name: 'Records' })).toHaveAttribute(
+      'href',
+      '/entities/Car',
+    );
+    expect(screen.getByRole('link', { name: 'Add Entity' })).toHaveAttribute(
+      'href',
+      '/entities/add',
+    );
+  });
+});
+
+describe('/entities/add', () => {
+  it('strips the name and field names as they are typed, and sends the definition', async () => {
+    const network = new FetchStub().on('POST /api/entities', async (request) =>
+      json(201, { _id: 'new', ...(await request.json()) }),
+    );
+    renderApp('/entities/add', asAdmin);
+    const name = await screen.findByLabelText(/^Name/);
+    await userEvent.type(name, 'Fleet Car-1');
+    expect(name).toHaveValue('FleetCar1');
+    expect(screen.getByLabelText(/^Category/)).toHaveValue('Generic');
+    const field = screen.getByRole('group', { name: 'Field 1' });
+    await userEvent.type(within(field).getByLabelText(/Field name/), 'plate no.');
+    expect(within(field).getByLabelText(/Field name/)).toHaveValue('plateno');
+    await userEvent.type(within(field).getByLabelText(/Label/), 'Plate number');
+    await userEvent.click(screen.getByRole('button', { name: 'Add field' }));
+    await userEvent.type(
+      within(screen.getByRole('group', { name: 'Field 2' })).getByLabelText(/Field name/),
+      'colour',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
+    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect(await network.calls('POST /api/entities')[0]!.json()).toEqual({
+      name: 'FleetCar1',
+      description: '',
+      category: 'Generic',
+      fields: [
+        { name: 'plateno', label: 'Plate number' },
+        { name: 'colour', label: '' },
+      ],
+    });
+  });
+
+  it('requires the name and the field names', async () => {
+    const network = new FetchStub();
+    renderApp('/entities/add', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Entity' }));
+    expect(await screen.findAllByText('is required')).toHaveLength(2);
+    expect(network.calls('POST /api/entities')).toHaveLength(0);
+  });
+
+  it("shows 'Error adding entity' when the server refuses", async () => {
+    new FetchStub().on('POST /api/entities', () =>
+      json(409, { statusCode: 409, error: 'Conflict', message: 'An entity with this name exists' }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/add', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/^Name/), 'Car');
+    await userEvent.type(screen.getByLabelText(/Field name/), 'make');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
+    expect(await screen.findByText(/^Error adding entity: /)).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+});
+
+describe('/entities/edit/:entityId', () => {
+  it('keeps the name fixed, saves the rest and shows the success message', async () => {
+    const network = new FetchStub()
+      .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
+      .on('PUT /api/entities/id-Car', async (request) =>
+        json(200, { _id: 'id-Car', ...(await request.json()) }),
+      );
+    renderApp('/entities/edit/id-Car', asAdmin);
+    const name = await screen.findByLabelText(/^Name/);
+    expect(name).toHaveValue('Car');
+    expect(name).toBeDisabled();
+    await userEvent.clear(screen.getByLabelText(/^Category/));
+    await userEvent.type(screen.getByLabelText(/^Category/), 'Fleet');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await network.calls('PUT /api/entities/id-Car')[0]!.json()).toMatchObject({
+      entityId: 'id-Car',
+      name: 'Car',
+      category: 'Fleet',
+    });
+  });
+
+  it('requires field names on the edit form too', async () => {
+    new FetchStub().on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')));
+    renderApp('/entities/edit/id-Car', asAdmin);
+    await userEvent.clear(await screen.findByLabelText(/Field name/));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('is required')).toBeInTheDocument();
+  });
+
+  it('opens the version history', async () => {
+    new FetchStub()
+      .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
+      .on('GET /api/entities/id-Car/versions', () =>
+        json(200, [
+          {
+            updatedBy: 'admin',
+            versionDate: '2026-01-01T00:00:00Z',
+            document: entity('Car', 'Vehicles'),
+          },
+        ]),
+      );
+    renderApp('/entities/edit/id-Car', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Version history' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Versions of Car' });
+    expect(await within(dialog).findByText('admin', { exact: false })).toBeInTheDocument();
+  });
+
+  it("shows 'Error editing entity' when the save fails", async () => {
+    new FetchStub()
+      .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
+      .on('PUT /api/entities/id-Car', () => json(500, { message: 'x' }));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/edit/id-Car', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(/^Error editing entity: /)).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+});

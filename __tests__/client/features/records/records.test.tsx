@@ -1,0 +1,112 @@
+import { GridRowModes } from '@mui/x-data-grid';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { cancelRow, editingRow, saveRow, startEditing } from '@/features/records/recordRows';
+import { FetchStub, json } from '../../helpers/fetchStub';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+describe('the record-row edit rules', () => {
+  it('makes the started row the editing one and sends the previous one back to be saved', () => {
+    const one = startEditing({}, 'a', 'make');
+    expect(one).toEqual({ a: { mode: GridRowModes.Edit, fieldToFocus: 'make' } });
+    expect(editingRow(one)).toBe('a');
+    const two = startEditing(one, 'b');
+    expect(two).toEqual({ a: { mode: GridRowModes.View }, b: { mode: GridRowModes.Edit } });
+    expect(editingRow(two)).toBe('b');
+  });
+
+  it('saves by leaving edit mode, and cancels by dropping the edits', () => {
+    expect(saveRow(startEditing({}, 'a'), 'a')).toEqual({ a: { mode: GridRowModes.View } });
+    expect(cancelRow(startEditing({}, 'a'), 'a')).toEqual({
+      a: { mode: GridRowModes.View, ignoreModifications: true },
+    });
+  });
+});
+
+describe('/entities/:entityName', () => {
+  const car = {
+    _id: 'id-Car',
+    name: 'Car',
+    description: '',
+    category: 'Vehicles',
+    fields: [
+      { name: 'make', label: 'Make' },
+      { name: 'colour', label: 'Colour' },
+    ],
+  };
+  let network: FetchStub;
+  beforeEach(() => {
+    network = new FetchStub()
+      .on('GET /api/entities/Car', () => json(200, car))
+      .on('GET /api/entity-records/Car', () =>
+        json(200, [
+          { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+          { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' } },
+        ]),
+      )
+      .on('POST /api/entity-records/Car', async (request) =>
+        json(201, { _id: (await request.json())._id }),
+      )
+      .on('PUT /api/entity-records/Car/r1', async (request) =>
+        json(200, { _id: 'r1', entity_name: 'Car', ...(await request.json()) }),
+      )
+      .on('PUT /api/entity-records/Car/r2', async (request) =>
+        json(200, { _id: 'r2', entity_name: 'Car', ...(await request.json()) }),
+      );
+  });
+
+  const openGrid = async () => {
+    renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    await within(grid).findByText('Ford');
+    return grid;
+  };
+
+  it('shows a column per field label', async () => {
+    const grid = await openGrid();
+    expect(within(grid).getByRole('columnheader', { name: 'Make' })).toBeInTheDocument();
+    expect(within(grid).getByRole('columnheader', { name: 'Colour' })).toBeInTheDocument();
+  });
+
+  it('appends a blank row in edit mode, and saves it as a new record', async () => {
+    const grid = await openGrid();
+    await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+    expect(await within(grid).findByRole('button', { name: 'Save record 3' })).toBeInTheDocument();
+    const inputs = within(grid).getAllByRole('textbox');
+    expect(inputs.map((i) => (i as HTMLInputElement).value)).toEqual(['', '']);
+    await userEvent.type(inputs[0]!, 'Volvo');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 3' }));
+    await waitFor(() => expect(network.calls('POST /api/entity-records/Car')).toHaveLength(1));
+    const body = await network.calls('POST /api/entity-records/Car')[0]!.json();
+    expect(body).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      entity_name: 'Car',
+      fields: { make: 'Volvo', colour: '' },
+    });
+  });
+
+  it('starting to edit another row saves the current one', async () => {
+    const grid = await openGrid();
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
+    const make = await within(grid).findByDisplayValue('Ford');
+    await userEvent.clear(make);
+    await userEvent.type(make, 'Ford Motor');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 2' }));
+    await waitFor(() => expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1));
+    expect(await network.calls('PUT /api/entity-records/Car/r1')[0]!.json()).toEqual({
+      fields: { make: 'Ford Motor', colour: 'red' },
+    });
+    expect(await within(grid).findByDisplayValue('Fiat')).toBeInTheDocument();
+    expect(within(grid).getByRole('button', { name: 'Edit record 1' })).toBeInTheDocument();
+  });
+
+  it('cancel drops a new row and sends nothing', async () => {
+    const grid = await openGrid();
+    await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+    await userEvent.click(await within(grid).findByRole('button', { name: 'Cancel record 3' }));
+    await waitFor(() =>
+      expect(within(grid).queryByRole('button', { name: /record 3/ })).toBeNull(),
+    );
+    expect(network.calls('POST /api/entity-records/Car')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,240 @@
+import AddIcon from '@mui/icons-material/Add';
+import CancelIcon from '@mui/icons-material/Close';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/Edit';
+import HistoryIcon from '@mui/icons-material/History';
+import SaveIcon from '@mui/icons-material/Save';
+import { Alert, Box, Button, LinearProgress } from '@mui/material';
+import {
+  DataGrid,
+  GridActionsCell,
+  GridActionsCellItem,
+  type GridColDef,
+  type GridRowModesModel,
+  GridRowModes,
+} from '@mui/x-data-grid';
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { messages } from '@common/messages';
+import type { Entity, EntityRecord } from '@common/schemas/entities';
+import { useGetEntityQuery } from '@/api/entities.api';
+import { reportError } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { PageHeader } from '@/components/PageHeader';
+import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
+import { randomUuid } from '@/lib/uuid';
+import { cancelRow, editingRow, saveRow, startEditing } from './recordRows';
+import {
+  useCreateRecordMutation,
+  useDeleteRecordMutation,
+  useListRecordVersionsQuery,
+  useListRecordsQuery,
+  useUpdateRecordMutation,
+} from './records.api';
+
+/** A grid row: a record's values, and whether it is new (not saved yet). */
+interface RecordRow {
+  _id: string;
+  isNew: boolean;
+  values: Record<string, string>;
+}
+
+const toRow = (record: EntityRecord): RecordRow => ({
+  _id: record._id,
+  isNew: false,
+  values: record.fields,
+});
+
+function RecordVersions({
+  entityName,
+  id,
+  onClose,
+}: {
+  entityName: string;
+  id: string;
+  onClose(): void;
+}) {
+  const { data, isLoading, isError } = useListRecordVersionsQuery({ entityName, id });
+  return (
+    <VersionHistoryDialog
+      title="Record versions"
+      versions={data}
+      isLoading={isLoading}
+      failed={isError}
+      onClose={onClose}
+    />
+  );
+}
+
+function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord[] }) {
+  const entityName = entity.name;
+  const [createRecord] = useCreateRecordMutation();
+  const [updateRecord] = useUpdateRecordMutation();
+  const [deleteRecord] = useDeleteRecordMutation();
+  // The grid owns its rows once loaded: new rows live here until saved.
+  const [rows, setRows] = useState<RecordRow[]>(() => records.map(toRow));
+  const [modes, setModes] = useState<GridRowModesModel>({});
+  const [historyOf, setHistoryOf] = useState<string>();
+  const [toDelete, setToDelete] = useState<RecordRow>();
+
+  const firstField = entity.fields[0]?.name;
+
+  function addRecord() {
+    const id = randomUuid();
+    const values = Object.fromEntries(entity.fields.map((field) => [field.name, '']));
+    setRows((current) => [...current, { _id: id, isNew: true, values }]);
+    setModes((current) => startEditing(current, id, firstField));
+  }
+
+  function cancel(row: RecordRow) {
+    setModes((current) => cancelRow(current, row._id));
+    if (row.isNew) setRows((current) => current.filter((r) => r._id !== row._id));
+  }
+
+  async function save(row: RecordRow, previous: RecordRow): Promise<RecordRow> {
+    const unchanged = !row.isNew && JSON.stringify(row.values) === JSON.stringify(previous.values);
+    if (unchanged) return row;
+    if (row.isNew) await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
+    else await updateRecord({ entityName, id: row._id, fields: row.values }).unwrap();
+    const saved = { ...row, isNew: false };
+    setRows((current) => current.map((r) => (r._id === row._id ? saved : r)));
+    return saved;
+  }
+
+  async function confirmDelete() {
+    const row = toDelete!;
+    setToDelete(undefined);
+    try {
+      if (!row.isNew) await deleteRecord({ entityName, id: row._id }).unwrap();
+      setRows((current) => current.filter((r) => r._id !== row._id));
+    } catch (failure) {
+      reportError(messages.records.deleteContext, failure);
+    }
+  }
+
+  const columns: GridColDef<RecordRow>[] = [
+    ...entity.fields.map((field): GridColDef<RecordRow> => ({
+      field: `value:${field.name}`,
+      headerName: field.label,
+      flex: 1,
+      minWidth: 140,
+      editable: true,
+      valueGetter: (_value, row) => row.values[field.name] ?? '',
+      valueSetter: (value, row) => ({
+        ...row,
+        values: { ...row.values, [field.name]: String(value ?? '') },
+      }),
+    })),
+    {
+      field: 'actions',
+      type: 'actions',
+      headerName: 'Actions',
+      width: 160,
+      getActions: () => [],
+      renderCell: (params) => {
+        const row = params.row;
+        const n = rows.findIndex((r) => r._id === row._id) + 1;
+        return (
+          <GridActionsCell {...params}>
+            {modes[row._id]?.mode === GridRowModes.Edit ? (
+              <>
+                <GridActionsCellItem
+                  icon={<SaveIcon />}
+                  label={`Save record ${n}`}
+                  onClick={() => setModes((current) => saveRow(current, row._id))}
+                />
+                <GridActionsCellItem
+                  icon={<CancelIcon />}
+                  label={`Cancel record ${n}`}
+                  onClick={() => cancel(row)}
+                />
+              </>
+            ) : (
+              <>
+                <GridActionsCellItem
+                  icon={<EditIcon />}
+                  label={`Edit record ${n}`}
+                  onClick={() => setModes((current) => startEditing(current, row._id, firstField))}
+                />
+                <GridActionsCellItem
+                  icon={<HistoryIcon />}
+                  label={`Versions of record ${n}`}
+                  onClick={() => setHistoryOf(row._id)}
+                />
+                <GridActionsCellItem
+                  icon={<DeleteIcon />}
+                  label={`Delete record ${n}`}
+                  onClick={() => setToDelete(row)}
+                />
+              </>
+            )}
+          </GridActionsCell>
+        );
+      },
+    },
+  ];
+
+  return (
+    <Box>
+      <PageHeader title={entity.name}>
+        <Button variant="contained" startIcon={<AddIcon />} onClick={addRecord}>
+          Add record
+        </Button>
+      </PageHeader>
+      {entity.description && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {entity.description}
+        </Alert>
+      )}
+      <Box sx={{ height: 520 }}>
+        <DataGrid
+          aria-label={`${entity.name} records`}
+          rows={rows}
+          columns={columns}
+          getRowId={(row) => row._id}
+          editMode="row"
+          rowModesModel={modes}
+          onRowModesModelChange={(next) => {
+            // Keep the one-editing-row rule when the grid starts an edit itself (double click).
+            const started = editingRow(next);
+            setModes(
+              started && started !== editingRow(modes) ? startEditing(modes, started) : next,
+            );
+          }}
+          processRowUpdate={save}
+          onProcessRowUpdateError={(failure) => reportError(messages.records.saveContext, failure)}
+          disableRowSelectionOnClick
+        />
+      </Box>
+      {historyOf && (
+        <RecordVersions
+          entityName={entityName}
+          id={historyOf}
+          onClose={() => setHistoryOf(undefined)}
+        />
+      )}
+      <ConfirmDialog
+        open={Boolean(toDelete)}
+        title="Delete record"
+        message="Delete this record?"
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(undefined)}
+      />
+    </Box>
+  );
+}
+
+/** `/entities/:entityName`: the records of one entity in a grid, edited inline. */
+export function RecordsPage() {
+  const { entityName = '' } = useParams();
+  const { data: entity, error: entityError, isLoading } = useGetEntityQuery(entityName);
+  const { data: records, error: recordsError } = useListRecordsQuery(entityName);
+  const error = entityError ?? recordsError;
+  useEffect(() => {
+    if (error) reportError(messages.records.fetchContext, error);
+  }, [error]);
+  if (error)
+    return <Alert severity="error">The records of {entityName} could not be loaded.</Alert>;
+  if (isLoading || !entity || !records) return <LinearProgress aria-label="Loading records" />;
+  return <RecordGrid key={entity._id} entity={entity} records={records} />;
+}

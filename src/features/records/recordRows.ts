@@ -1,0 +1,35 @@
+import { type GridRowModesModel, GridRowModes } from '@mui/x-data-grid';
+
+/**
+ * The record grid's edit rules (spec section 4): one row is the editing one. Starting to
+ * edit another row saves the current one (its mode goes back to view, which makes the
+ * grid save it) and makes the new row the editing one.
+ */
+export function startEditing(
+  modes: GridRowModesModel,
+  id: string,
+  fieldToFocus?: string,
+): GridRowModesModel {
+  const next: GridRowModesModel = {};
+  for (const [rowId, mode] of Object.entries(modes)) {
+    if (rowId !== id && mode.mode === GridRowModes.Edit) next[rowId] = { mode: GridRowModes.View };
+  }
+  next[id] = { mode: GridRowModes.Edit, fieldToFocus };
+  return next;
+}
+
+/** Leaves edit mode keeping the edits: the grid saves the row. */
+export const saveRow = (modes: GridRowModesModel, id: string): GridRowModesModel => ({
+  ...modes,
+  [id]: { mode: GridRowModes.View },
+});
+
+/** Leaves edit mode dropping the edits. */
+export const cancelRow = (modes: GridRowModesModel, id: string): GridRowModesModel => ({
+  ...modes,
+  [id]: { mode: GridRowModes.View, ignoreModifications: true },
+});
+
+/** The row being edited, if any. */
+export const editingRow = (modes: GridRowModesModel): string | undefined =>
+  Object.entries(modes).find(([, mode]) => mode.mode === GridRowModes.Edit)?.[0];
