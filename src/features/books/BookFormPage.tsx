@@ -1,52 +1,28 @@
 import { Alert, Button, Paper, Stack, TextField } from '@mui/material';
-import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { bookInputSchema } from '@common/schemas/books';
-import { errorMessage, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
-import { type FieldErrors, fieldErrorsOf, zodFieldErrors } from '@/lib/fieldErrors';
+import { useCreateForm } from '@/hooks/useCreateForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateBookMutation } from './books.api';
 
 /** `/book`: a new book; only the title is required. */
 export function BookFormPage() {
-  const [form, setForm] = useState({ title: '', author: '', isbn: '' });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string>();
   const [createBook, { isLoading }] = useCreateBookMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-
-  const field = (name: keyof typeof form) => ({
-    name,
-    value: form[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) =>
-      setForm({ ...form, [name]: e.target.value }),
-    error: Boolean(fieldErrors[name]),
-    helperText: fieldErrors[name],
-  });
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFailure(undefined);
-    const checked = bookInputSchema.safeParse(form);
-    if (!checked.success) {
-      setFieldErrors(zodFieldErrors(checked.error));
-      return;
-    }
-    setFieldErrors({});
-    try {
-      const book = await createBook(form).unwrap();
+  const { field, failure, submit } = useCreateForm({
+    initial: { title: '', author: '', isbn: '' },
+    schema: bookInputSchema,
+    send: async (input) => {
+      const book = await createBook(input).unwrap();
       dispatch(toastQueued(`Added ${book.title}`, 'success'));
       void navigate('/books');
-    } catch (error) {
-      reportError(messages.books.addContext, error);
-      setFieldErrors(fieldErrorsOf(error));
-      setFailure(errorMessage(error));
-    }
-  }
+    },
+    errorContext: messages.books.addContext,
+  });
 
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>

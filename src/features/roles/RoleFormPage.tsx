@@ -1,38 +1,28 @@
 import { Alert, Button, Paper, Stack, TextField } from '@mui/material';
-import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { createRoleSchema } from '@common/schemas/roles';
-import { errorMessage, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
+import { useCreateForm } from '@/hooks/useCreateForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateRoleMutation } from './roles.api';
 
 /** `/role`: a new role, by name. */
 export function RoleFormPage() {
-  const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string>();
-  const [failure, setFailure] = useState<string>();
   const [createRole, { isLoading }] = useCreateRoleMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFailure(undefined);
-    const checked = createRoleSchema.safeParse({ name });
-    setNameError(checked.error?.issues[0]?.message);
-    if (!checked.success) return;
-    try {
-      const role = await createRole(checked.data).unwrap();
+  const { field, fieldErrors, failure, submit } = useCreateForm({
+    initial: { name: '' },
+    schema: createRoleSchema,
+    send: async (input) => {
+      const role = await createRole(input).unwrap();
       dispatch(toastQueued(`Added the role ${role.name}`, 'success'));
       void navigate('/roles');
-    } catch (error) {
-      reportError(messages.roles.addContext, error);
-      setFailure(errorMessage(error));
-    }
-  }
+    },
+    errorContext: messages.roles.addContext,
+  });
 
   return (
     <Paper component="section" sx={{ maxWidth: 480, p: 3 }}>
@@ -41,13 +31,10 @@ export function RoleFormPage() {
         {failure && <Alert severity="error">{failure}</Alert>}
         <TextField
           label="Name"
-          name="name"
           required
           autoFocus
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={Boolean(nameError)}
-          helperText={nameError ?? 'Letters, digits, _ and -'}
+          {...field('name')}
+          helperText={fieldErrors.name ?? 'Letters, digits, _ and -'}
         />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isLoading}>

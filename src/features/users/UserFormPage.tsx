@@ -11,59 +11,36 @@ import {
   Stack,
   TextField,
 } from '@mui/material';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { createUserSchema } from '@common/schemas/users';
-import { errorMessage, reportError } from '@/api/errors';
 
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
-import { type FieldErrors, fieldErrorsOf, zodFieldErrors } from '@/lib/fieldErrors';
+import { useCreateForm } from '@/hooks/useCreateForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateUserMutation } from './users.api';
 
 /** `/users/add`: a new user with a password and roles. */
 export function UserFormPage() {
-  const [form, setForm] = useState({ username: '', email: '', password: '' });
   const [roleIds, setRoleIds] = useState<string[]>([]);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string>();
   const { data: roles = [] } = useListRolesQuery();
   const [createUser, { isLoading }] = useCreateUserMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-
-  const field = (name: keyof typeof form) => ({
-    name,
-    value: form[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) =>
-      setForm({ ...form, [name]: e.target.value }),
-    error: Boolean(fieldErrors[name]),
-    helperText: fieldErrors[name],
-  });
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFailure(undefined);
-    const input = { ...form, roles: roleIds };
-    const checked = createUserSchema.safeParse(input);
-    if (!checked.success) {
-      setFieldErrors(zodFieldErrors(checked.error));
-      return;
-    }
-    setFieldErrors({});
-    try {
+  const { field, fieldErrors, failure, submit } = useCreateForm({
+    initial: { username: '', email: '', password: '' },
+    schema: createUserSchema,
+    toInput: (values) => ({ ...values, roles: roleIds }),
+    send: async (input) => {
       const created = await createUser(input).unwrap();
       dispatch(toastQueued(`Added ${created.username}`, 'success'));
       void navigate('/users');
-    } catch (error) {
-      reportError(messages.users.addContext, error);
-      setFieldErrors(fieldErrorsOf(error));
-      setFailure(errorMessage(error));
-    }
-  }
+    },
+    errorContext: messages.users.addContext,
+  });
 
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
