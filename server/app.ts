@@ -10,6 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { booksRoutes } from './modules/books/books.routes';
 import { entitiesRoutes } from './modules/entities/entities.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
@@ -68,6 +69,7 @@ export async function buildApp(
   await app.register(booksRoutes, { prefix: '/api', config });
   await app.register(entitiesRoutes, { prefix: '/api' });
   await app.register(recordsRoutes, { prefix: '/api' });
+  await app.register(jobsRoutes, { prefix: '/api' });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

@@ -97,6 +97,14 @@ const envSchema = z.object({
       .max(60_000, 'must be at most 60000')
       .default(5000),
   ),
+  SEED_JOBS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .default(10_000),
+  ),
   AUTH_RATE_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -138,6 +146,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Attempts per minute at login, registration and refresh, per client address. */
   authRateLimit: number;
+  /** How many laboratory jobs the first start generates. */
+  seedJobs: number;
   /** The book lookup service (Google Books volumes API or one answering in its format). */
   booksApi: { url: string; apiKey: string | undefined; timeoutMs: number };
 }
@@ -186,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     redisUrl: e.REDIS_URL,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    seedJobs: e.SEED_JOBS,
     booksApi: { url: e.BOOKS_API_URL, apiKey: e.BOOKS_API_KEY, timeoutMs: e.BOOKS_API_TIMEOUT_MS },
   };
 }

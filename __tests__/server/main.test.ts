@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pgliteExtensions } from '@server/db/client';
 import { projectRoot } from '@server/paths';
 import { createTestPostgres } from './helpers/testDatabase';
 
@@ -51,7 +52,9 @@ function tempDataDir() {
 }
 
 async function countUsers(dataDir: string): Promise<number> {
-  const client = await PGlite.create(path.join(dataDir, 'pglite'));
+  const client = await PGlite.create(path.join(dataDir, 'pglite'), {
+    extensions: pgliteExtensions,
+  });
   const { rows } = await client.query<{ n: number }>('select count(*)::int as n from users');
   await client.close();
   return rows[0]!.n;

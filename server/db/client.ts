@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -14,6 +16,11 @@ import { lockDataDir } from './dataDirLock';
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type DbKind = 'pglite' | 'postgres';
 
+/** The rows of a raw SQL query (both drivers answer `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
 /** An open database: the query builder, which engine serves it, and how to close it. */
 export interface Database {
   db: Db;
@@ -27,6 +34,9 @@ export interface Database {
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+/** The extensions the migrations need (PGlite loads them only when asked). */
+export const pgliteExtensions = { pg_trgm };
 
 /** Wraps an open PGlite instance; `onClose` runs after it is closed. */
 export function fromPglite(client: PGlite, onClose: () => void = () => {}): Database {
@@ -125,7 +135,9 @@ export async function openDatabase(
   if (config.databaseUrl) return openPostgres(config.databaseUrl, onError);
   const release = lockDataDir(config.dataDir);
   try {
-    const client = await PGlite.create(path.join(config.dataDir, 'pglite'));
+    const client = await PGlite.create(path.join(config.dataDir, 'pglite'), {
+      extensions: pgliteExtensions,
+    });
     return fromPglite(client, release);
   } catch (error) {
     release();

@@ -5,6 +5,7 @@ import { ADMIN_ROLE, ADMIN_USERNAME, DEFAULT_ROLES, DEMO_ACCOUNTS } from '@commo
 import type { Config } from '../config';
 import { hashPassword } from '../lib/password';
 import { recordVersion } from '../lib/versions';
+import { loadJobs } from '../modules/jobs/jobs.service';
 import { SEED_BOOKS } from './seedBooks';
 import type { Db } from './client';
 import { books } from './schema/books';
@@ -93,13 +94,19 @@ const booksStep: SeedStep = {
   },
 };
 
+/** The laboratory jobs (SEED_JOBS of them, generated deterministically). */
+const jobsStep = (count: number): SeedStep => ({
+  name: 'jobs',
+  prepare: async () => (tx) => loadJobs(tx, 1, count),
+});
+
 /**
  * Seeds what a new database needs: each step once, in its own transaction together with
  * the row that marks it done, so a crash mid-seed leaves nothing half-written and the
  * next start finishes the job. Safe when several servers start at once (advisory lock).
  */
 export async function seedDatabase(db: Db, config: Config, log: FastifyBaseLogger): Promise<void> {
-  const steps = [accountsStep(config, log), booksStep];
+  const steps = [accountsStep(config, log), booksStep, jobsStep(config.seedJobs)];
   const done = await db
     .select({ name: seedSteps.name })
     .from(seedSteps)

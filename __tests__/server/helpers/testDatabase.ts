@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { type Database, type DbKind, fromPglite, openPostgres } from '@server/db/client';
+import {
+  type Database,
+  type DbKind,
+  fromPglite,
+  openPostgres,
+  pgliteExtensions,
+} from '@server/db/client';
 import { templatePath } from '../setup/templatePath';
 
 /** The engines server tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
@@ -13,7 +19,7 @@ export const testDbKinds: DbKind[] = process.env.TEST_DATABASE_URL
 /** A migrated, empty PGlite database in memory, loaded from the template. */
 export async function openTestPglite(): Promise<Database> {
   const loadDataDir = new Blob([readFileSync(templatePath())]);
-  return fromPglite(await PGlite.create({ loadDataDir }));
+  return fromPglite(await PGlite.create({ loadDataDir, extensions: pgliteExtensions }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { fromPglite } from '../../../server/db/client';
+import { fromPglite, pgliteExtensions } from '../../../server/db/client';
 import { templatePath } from './templatePath';
 
 /**
@@ -10,7 +10,7 @@ import { templatePath } from './templatePath';
 export default async function globalSetup(): Promise<void> {
   const target = templatePath();
   if (existsSync(target)) return;
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: pgliteExtensions });
   const database = fromPglite(client);
   await database.migrate();
   const dump = await client.dumpDataDir('none');

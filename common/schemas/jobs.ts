@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { DEFAULT_JOB_PAGE_SIZE, JOB_PAGE_SIZES } from '../constants';
+
+export const JOB_SORT_COLUMNS = ['friendlyNumber', 'status', 'conclusion', 'description'] as const;
+
+/** `GET /api/LIMS/jobs`: every parameter optional, anything unknown refused by name. */
+export const jobListQuerySchema = z.object({
+  filter: z.string().max(200, 'must be at most 200 characters').default(''),
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(1),
+  perPage: z.coerce
+    .number()
+    .refine((n) => (JOB_PAGE_SIZES as readonly number[]).includes(n), 'must be 20, 50 or 100')
+    .default(DEFAULT_JOB_PAGE_SIZE),
+  sortColumn: z
+    .enum(JOB_SORT_COLUMNS, { error: `must be one of ${JOB_SORT_COLUMNS.join(', ')}` })
+    .default('friendlyNumber'),
+  sortOrder: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc'),
+});
+
+/** A job's list fields (spec section 3, without samples). */
+export const jobSummarySchema = z.object({
+  _id: z.string(),
+  friendlyNumber: z.string(),
+  status: z.string(),
+  conclusion: z.string(),
+  description: z.string(),
+});
+
+export const jobListSchema = z.object({
+  jobs: z.array(jobSummarySchema),
+  totalJobs: z.number().int(),
+  /** True when the total is an estimate (a broad filter over many jobs). */
+  totalIsEstimate: z.boolean(),
+});
+
+const resultSchema = z.object({
+  analyte: z.string(),
+  formatted: z.string(),
+  conclusion: z.string(),
+});
+export const jobSchema = jobSummarySchema.extend({
+  samples: z.array(
+    z.object({
+      friendlyNumber: z.string(),
+      tasks: z.array(z.object({ name: z.string(), results: z.array(resultSchema) })),
+    }),
+  ),
+});
+
+export type JobListQuery = z.infer<typeof jobListQuerySchema>;
+export type JobSummary = z.infer<typeof jobSummarySchema>;
+export type JobList = z.infer<typeof jobListSchema>;
+export type Job = z.infer<typeof jobSchema>;

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import { jobListQuerySchema, jobListSchema, jobSchema } from '@common/schemas/jobs';
+import { getJob, listJobs } from './jobs.service';
+
+/** The laboratory job list and its details. */
+export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/LIMS/jobs',
+    {
+      schema: {
+        querystring: jobListQuerySchema,
+        response: { 200: jobListSchema, 400: apiErrorSchema },
+      },
+    },
+    async (request) => listJobs(app.db, request.query),
+  );
+
+  app.get(
+    '/LIMS/jobs/:id',
+    {
+      schema: {
+        params: z.object({ id: z.uuid('must be a job id') }),
+        response: { 200: jobSchema, 400: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request) => getJob(app.db, request.params.id),
+  );
+};
