@@ -46,6 +46,11 @@ export const messages = {
     saveContext: 'Error saving record',
     deleteContext: 'Error deleting record',
   },
+  jobs: {
+    fetchContext: 'Error fetching jobs:',
+    detailsContext: 'Error fetching job details:',
+    noData: 'No job data available',
+  },
   users: {
     cannotDeleteAdmin: 'Cannot delete admin. Good try.',
     fetchContext: 'Error fetching users',

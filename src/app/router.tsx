@@ -85,6 +85,7 @@ export const routes: RouteObject[] = [
         'entities/:entityName',
         async () => (await import('@/features/records/RecordsPage')).RecordsPage,
       ),
+      privateRoute('lims/jobs', async () => (await import('@/features/jobs/JobsPage')).JobsPage),
       privateRoute('users', async () => (await import('@/features/users/UsersPage')).UsersPage),
       privateRoute(
         'users/add',

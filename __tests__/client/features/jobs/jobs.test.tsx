@@ -1,0 +1,151 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { messages } from '@common/messages';
+import {
+  paramsFromView,
+  sortedBy,
+  viewFromParams,
+  withFilter,
+  withPageSize,
+} from '@/features/jobs/jobListState';
+import { FetchStub, json } from '../../helpers/fetchStub';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+const defaults = viewFromParams(new URLSearchParams());
+
+describe('the job list state rules', () => {
+  it('defaults to page 1 of 50, by friendly number ascending, and ignores invalid values', () => {
+    expect(defaults).toEqual({
+      filter: '',
+      page: 1,
+      perPage: 50,
+      sortColumn: 'friendlyNumber',
+      sortOrder: 'asc',
+    });
+    expect(
+      viewFromParams(new URLSearchParams('page=0&perPage=30&sortColumn=samples&sortOrder=up')),
+    ).toEqual(defaults);
+  });
+
+  it('round-trips through the URL, leaving defaults out', () => {
+    const view = {
+      filter: 'lead',
+      page: 3,
+      perPage: 20,
+      sortColumn: 'status' as const,
+      sortOrder: 'desc' as const,
+    };
+    expect(viewFromParams(paramsFromView(view))).toEqual(view);
+    expect(paramsFromView(defaults).toString()).toBe('');
+  });
+
+  it('toggles asc/desc on the same column and starts a new column asc', () => {
+    const byStatus = sortedBy(defaults, 'status');
+    expect(byStatus).toMatchObject({ sortColumn: 'status', sortOrder: 'asc' });
+    expect(sortedBy(byStatus, 'status').sortOrder).toBe('desc');
+    expect(sortedBy(sortedBy(byStatus, 'status'), 'status').sortOrder).toBe('asc');
+    expect(sortedBy(sortedBy(byStatus, 'status'), 'description')).toMatchObject({
+      sortColumn: 'description',
+      sortOrder: 'asc',
+    });
+  });
+
+  it('goes back to page 1 when the page size or the filter changes', () => {
+    const onPage4 = { ...defaults, page: 4 };
+    expect(withPageSize(onPage4, 100)).toMatchObject({ perPage: 100, page: 1 });
+    expect(withPageSize(onPage4, 50)).toBe(onPage4);
+    expect(withFilter(onPage4, 'fail')).toMatchObject({ filter: 'fail', page: 1 });
+  });
+});
+
+describe('/lims/jobs', () => {
+  const job = (n: number) => ({
+    _id: `job-${n}`,
+    friendlyNumber: `J-000000${n}`,
+    status: 'Completed',
+    conclusion: 'Pass',
+    description: `Job number ${n}`,
+  });
+  let network: FetchStub;
+  beforeEach(() => {
+    network = new FetchStub()
+      .on('GET /api/LIMS/jobs', () =>
+        json(200, { jobs: [job(1), job(2)], totalJobs: 123456, totalIsEstimate: true }),
+      )
+      .on('GET /api/LIMS/jobs/job-1', () =>
+        json(200, {
+          ...job(1),
+          samples: [
+            {
+              friendlyNumber: 'J-0000001-S1',
+              tasks: [
+                {
+                  name: 'Heavy metals',
+                  results: [{ analyte: 'Lead', formatted: '3.20 mg/kg', conclusion: 'Pass' }],
+                },
+              ],
+            },
+          ],
+        }),
+      )
+      .on('GET /api/LIMS/jobs/job-2', () => json(200, { ...job(2), samples: [] }));
+  });
+  const queries = () =>
+    network.calls('GET /api/LIMS/jobs').map((r) => Object.fromEntries(new URL(r.url).searchParams));
+
+  it('asks for the default view and shows the estimated total as "about"', async () => {
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    const grid = await screen.findByRole('grid', { name: 'Jobs' });
+    expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
+    expect(queries()[0]).toEqual({
+      filter: '',
+      page: '1',
+      perPage: '50',
+      sortColumn: 'friendlyNumber',
+      sortOrder: 'asc',
+    });
+    expect(screen.getByText(/of about 123,456/)).toBeInTheDocument();
+  });
+
+  it('expands a job to show its samples, tasks and results, and collapses it', async () => {
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    await userEvent.click(await screen.findByRole('button', { name: 'Expand J-0000001' }));
+    const details = await screen.findByRole('region', { name: 'Details of J-0000001' });
+    expect(details).toHaveTextContent('Sample J-0000001-S1');
+    expect(
+      within(details).getByRole('table', { name: 'Results of J-0000001-S1' }),
+    ).toHaveTextContent('Heavy metalsLead3.20 mg/kgPass');
+    await userEvent.click(screen.getByRole('button', { name: 'Collapse J-0000001' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Details of J-0000001' })).toBeNull(),
+    );
+  });
+
+  it("shows 'No job data available' for a job without samples", async () => {
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    await userEvent.click(await screen.findByRole('button', { name: 'Expand J-0000002' }));
+    expect(await screen.findByText(messages.jobs.noData)).toBeInTheDocument();
+  });
+
+  it('reads the view from the URL and sends a typed filter, from page 1', async () => {
+    const { router } = renderApp(
+      '/lims/jobs?page=3&sortColumn=status&sortOrder=desc',
+      signedInAs('viewer', ['viewer']),
+    );
+    await screen.findByRole('grid', { name: 'Jobs' });
+    expect(queries()[0]).toMatchObject({ page: '3', sortColumn: 'status', sortOrder: 'desc' });
+    await userEvent.type(screen.getByLabelText('Filter'), 'lead');
+    await waitFor(() => expect(queries().at(-1)).toMatchObject({ filter: 'lead', page: '1' }));
+    expect(router.state.location.search).toBe('?filter=lead&sortColumn=status&sortOrder=desc');
+  });
+
+  it("logs 'Error fetching jobs:' when the list fails", async () => {
+    network.on('GET /api/LIMS/jobs', () => json(500, { message: 'x' }));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(messages.jobs.fetchContext, expect.anything()),
+    );
+    consoleError.mockRestore();
+  });
+});

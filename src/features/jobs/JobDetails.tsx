@@ -1,0 +1,64 @@
+import {
+  Alert,
+  Box,
+  LinearProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useEffect } from 'react';
+import { messages } from '@common/messages';
+import { reportError } from '@/api/errors';
+import { useGetJobQuery } from './jobs.api';
+
+/** A job's samples, their tasks and results, loaded when the job is expanded. */
+export function JobDetails({ id, friendlyNumber }: { id: string; friendlyNumber: string }) {
+  const { data: job, error, isLoading } = useGetJobQuery(id);
+  useEffect(() => {
+    if (error) reportError(messages.jobs.detailsContext, error);
+  }, [error]);
+
+  if (isLoading) return <LinearProgress aria-label={`Loading ${friendlyNumber}`} sx={{ my: 1 }} />;
+  if (error)
+    return <Alert severity="error">The details of {friendlyNumber} could not be loaded.</Alert>;
+  if (!job || job.samples.length === 0)
+    return <Typography sx={{ py: 1 }}>{messages.jobs.noData}</Typography>;
+  return (
+    <Box sx={{ py: 1, width: '100%' }} aria-label={`Details of ${friendlyNumber}`} role="region">
+      {job.samples.map((sample) => (
+        <Box key={sample.friendlyNumber} sx={{ mb: 1.5 }}>
+          <Typography variant="subtitle2">Sample {sample.friendlyNumber}</Typography>
+          <Table size="small" aria-label={`Results of ${sample.friendlyNumber}`}>
+            <TableHead>
+              <TableRow>
+                <TableCell>Task</TableCell>
+                <TableCell>Analyte</TableCell>
+                <TableCell>Result</TableCell>
+                <TableCell>Conclusion</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {sample.tasks.flatMap((task, t) =>
+                task.results.map((result, r) => (
+                  <TableRow key={`${t}-${r}`}>
+                    <TableCell>{r === 0 ? task.name : ''}</TableCell>
+                    <TableCell>{result.analyte}</TableCell>
+                    <TableCell>{result.formatted}</TableCell>
+                    <TableCell
+                      sx={{ color: result.conclusion === 'Fail' ? 'error.main' : undefined }}
+                    >
+                      {result.conclusion}
+                    </TableCell>
+                  </TableRow>
+                )),
+              )}
+            </TableBody>
+          </Table>
+        </Box>
+      ))}
+    </Box>
+  );
+}

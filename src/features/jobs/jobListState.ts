@@ -1,0 +1,48 @@
+import { DEFAULT_JOB_PAGE_SIZE, JOB_PAGE_SIZES } from '@common/constants';
+import { JOB_SORT_COLUMNS, type JobListQuery } from '@common/schemas/jobs';
+
+/**
+ * The job list's view (filter, page, size, sort) lives in the page's URL, so a link or a
+ * reload shows the same view. These are its rules (spec section 4).
+ */
+
+/** The view a URL describes; anything missing or invalid takes its default. */
+export function viewFromParams(params: URLSearchParams): JobListQuery {
+  const page = Number(params.get('page'));
+  const perPage = Number(params.get('perPage'));
+  const sortColumn = params.get('sortColumn') as JobListQuery['sortColumn'];
+  return {
+    filter: params.get('filter') ?? '',
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    perPage: (JOB_PAGE_SIZES as readonly number[]).includes(perPage)
+      ? perPage
+      : DEFAULT_JOB_PAGE_SIZE,
+    sortColumn: JOB_SORT_COLUMNS.includes(sortColumn) ? sortColumn : 'friendlyNumber',
+    sortOrder: params.get('sortOrder') === 'desc' ? 'desc' : 'asc',
+  };
+}
+
+/** The URL of a view, leaving defaults out. */
+export function paramsFromView(view: JobListQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (view.filter) params.set('filter', view.filter);
+  if (view.page !== 1) params.set('page', String(view.page));
+  if (view.perPage !== DEFAULT_JOB_PAGE_SIZE) params.set('perPage', String(view.perPage));
+  if (view.sortColumn !== 'friendlyNumber') params.set('sortColumn', view.sortColumn);
+  if (view.sortOrder !== 'asc') params.set('sortOrder', view.sortOrder);
+  return params;
+}
+
+/** Clicking a column: the same column toggles asc/desc; a new column starts asc. */
+export function sortedBy(view: JobListQuery, column: JobListQuery['sortColumn']): JobListQuery {
+  const sortOrder = view.sortColumn === column && view.sortOrder === 'asc' ? 'desc' : 'asc';
+  return { ...view, sortColumn: column, sortOrder };
+}
+
+/** Another page size starts again at page 1. */
+export const withPageSize = (view: JobListQuery, perPage: number): JobListQuery =>
+  perPage === view.perPage ? view : { ...view, perPage, page: 1 };
+
+/** Another filter starts again at page 1. */
+export const withFilter = (view: JobListQuery, filter: string): JobListQuery =>
+  filter === view.filter ? view : { ...view, filter, page: 1 };
