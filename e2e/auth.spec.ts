@@ -1,5 +1,5 @@
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, signIn, test } from './fixtures';
+import { expect, signIn, submitLogin, test } from './fixtures';
 
 const unsignedToken = (claims: object) =>
   `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.x`;
@@ -29,7 +29,7 @@ test.describe('signing in and out', () => {
   });
 
   test('a wrong password says authentication failed', async ({ page }) => {
-    await signIn(page, 'viewer', 'wrong-password');
+    await submitLogin(page, 'viewer', 'wrong-password');
     await expect(
       page.getByText('Authentication failed. Please check your credentials.'),
     ).toBeVisible();

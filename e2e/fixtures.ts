@@ -27,10 +27,16 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
-/** Signs in through the login form, as a person would. */
-export async function signIn(page: Page, username: string, password: string) {
+/** Fills the login form and submits it, as a person would. */
+export async function submitLogin(page: Page, username: string, password: string) {
   await page.goto('/login');
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
+}
+
+/** Signs in through the login form and waits until the app has let the user in. */
+export async function signIn(page: Page, username: string, password: string) {
+  await submitLogin(page, username, password);
+  await page.waitForURL((url) => url.pathname !== '/login');
 }

@@ -1,0 +1,45 @@
+import { expect, signIn, test } from './fixtures';
+
+test('the job list: filter, page size, sort, and a job expanded to its results', async ({
+  page,
+}) => {
+  await signIn(page, 'viewer', 'viewer123');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Experimental' })
+    .click();
+  await page.getByRole('menuitem', { name: 'Job' }).click();
+  const grid = page.getByRole('grid', { name: 'Jobs' });
+  const jobCells = grid.locator('[data-field="friendlyNumber"][role="gridcell"]');
+  await expect(jobCells.first()).toHaveText('J-0000001');
+  // The grid renders only the rows in view: the pagination tells the page's size.
+  await expect(page.getByText(/^1–50 of /)).toBeVisible();
+
+  // Page size 20.
+  await page.getByRole('combobox', { name: /Rows per page/ }).click();
+  await page.getByRole('option', { name: '20' }).click();
+  await expect(page.getByText(/^1–20 of /)).toBeVisible();
+  await expect(page).toHaveURL(/perPage=20/);
+
+  // Sort by job number, descending (a second click on the same column).
+  await grid.getByRole('columnheader', { name: 'Job' }).click();
+  await expect(jobCells.first()).toHaveText('J-0010000');
+  await expect(page).toHaveURL(/sortOrder=desc/);
+
+  // Filter by a job number: exactly one.
+  await page.getByLabel('Filter').fill('J-0000042');
+  await expect(jobCells).toHaveCount(1);
+  await expect(jobCells.first()).toHaveText('J-0000042');
+  await expect(page.getByText('1–1 of 1')).toBeVisible();
+
+  // Expand it: its samples, tasks and results.
+  await grid.getByRole('button', { name: 'Expand J-0000042' }).click();
+  const details = page.getByRole('region', { name: 'Details of J-0000042' });
+  await expect(details).toContainText('Sample J-0000042-S1');
+  await expect(details.getByRole('table').first().getByRole('row')).not.toHaveCount(0);
+
+  // A reload shows the same view.
+  await page.reload();
+  await expect(jobCells).toHaveCount(1);
+  await expect(page.getByLabel('Filter')).toHaveValue('J-0000042');
+});
