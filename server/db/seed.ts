@@ -5,7 +5,7 @@ import { ADMIN_ROLE, ADMIN_USERNAME, DEFAULT_ROLES, DEMO_ACCOUNTS } from '@commo
 import type { Config } from '../config';
 import { hashPassword } from '../lib/password';
 import { recordVersion } from '../lib/versions';
-import { loadJobs } from '../modules/jobs/jobs.service';
+import { lastJobNumber, loadJobs } from '../modules/jobs/jobs.service';
 import { SEED_BOOKS } from './seedBooks';
 import type { Db } from './client';
 import { books } from './schema/books';
@@ -94,10 +94,15 @@ const booksStep: SeedStep = {
   },
 };
 
-/** The laboratory jobs (SEED_JOBS of them, generated deterministically). */
+/**
+ * The laboratory jobs (SEED_JOBS of them, generated deterministically), unless jobs were
+ * loaded already (`npm run seed:jobs` before the first start).
+ */
 const jobsStep = (count: number): SeedStep => ({
   name: 'jobs',
-  prepare: async () => (tx) => loadJobs(tx, 1, count),
+  prepare: async () => async (tx) => {
+    if ((await lastJobNumber(tx)) === 0) await loadJobs(tx, 1, count);
+  },
 });
 
 /**

@@ -3,10 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { ADMIN_USERNAME } from '@common/constants';
 import type { Database } from '@server/db/client';
+import { jobs } from '@server/db/schema/jobs';
 import { roles } from '@server/db/schema/roles';
 import { seedDatabase } from '@server/db/seed';
 import { userRoles, users } from '@server/db/schema/users';
 import { verifyPassword } from '@server/lib/password';
+import { loadJobs } from '@server/modules/jobs/jobs.service';
 import { testConfig, TEST_ADMIN_PASSWORD } from '../helpers/testApp';
 import { openTestDatabase, testDbKinds } from '../helpers/testDatabase';
 
@@ -84,6 +86,17 @@ describe.each(testDbKinds)('seedDatabase on %s', (kind) => {
     expect(after.map((a) => a.username)).toEqual(['admin', 'contributor']);
     expect(after.find((a) => a.username === ADMIN_USERNAME)!.passwordHash).toBe('changed');
     expect(await database.db.$count(roles)).toBe(3);
+  });
+
+  it('seeds SEED_JOBS jobs, unless jobs were loaded before the first start', async () => {
+    await seedDatabase(database.db, testConfig({ SEED_JOBS: '25' }), silent);
+    expect(await database.db.$count(jobs)).toBe(25);
+
+    const other = await openTestDatabase(kind);
+    await loadJobs(other.db, 1, 5);
+    await seedDatabase(other.db, testConfig({ SEED_JOBS: '25' }), silent);
+    expect(await other.db.$count(jobs)).toBe(5);
+    await other.close();
   });
 
   it('completes when two servers seed the same database at once', async () => {

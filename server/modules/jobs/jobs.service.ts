@@ -89,7 +89,7 @@ export async function getJob(db: Db, id: string): Promise<Job> {
 }
 
 /** The highest job position loaded so far (0 when there are none). */
-export async function lastJobNumber(db: Db): Promise<number> {
+export async function lastJobNumber(db: Pick<Db, 'select'>): Promise<number> {
   const [row] = await db
     .select({ max: sql<string | null>`max(${jobs.friendlyNumber})` })
     .from(jobs);

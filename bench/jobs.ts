@@ -1,0 +1,187 @@
+/**
+ * `npm run bench:jobs`: the job list under load, at 1,000,000 jobs on PostgreSQL.
+ * Loads jobs into BENCH_DATABASE_URL until there are 1,000,000, starts the built server on
+ * it, drives it with autocannon (50 connections, 30 s, a fixed seeded mix of requests) and
+ * then runs the same mix straight against the database, so the API's overhead shows.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { JOB_SORT_COLUMNS, type JobListQuery } from '../common/schemas/jobs';
+import { openPostgres, queryRows } from '../server/db/client';
+import { JOB_CONCLUSIONS, JOB_STATUSES, VOCABULARY } from '../server/modules/jobs/jobGenerator';
+import { getJob, lastJobNumber, listJobs, loadJobs } from '../server/modules/jobs/jobs.service';
+
+const TARGET_JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000);
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 30);
+
+/** A seeded PRNG, so every run sends the same mix. */
+function prng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type BenchRequest = { kind: 'list'; query: JobListQuery } | { kind: 'job'; id: string };
+
+/** The mix: 40 % unfiltered pages, 40 % word filters, 10 % number prefixes, 10 % details. */
+function mix(random: () => number, jobIds: string[]): () => BenchRequest {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const sort = () => ({
+    sortColumn: pick(JOB_SORT_COLUMNS),
+    sortOrder: pick(['asc', 'desc'] as const),
+  });
+  const terms = [...VOCABULARY, ...JOB_STATUSES, ...JOB_CONCLUSIONS];
+  return () => {
+    const roll = random();
+    if (roll < 0.4) {
+      return {
+        kind: 'list',
+        query: { filter: '', page: 1 + Math.floor(random() * 20), perPage: 50, ...sort() },
+      };
+    }
+    if (roll < 0.8) {
+      return {
+        kind: 'list',
+        query: { filter: pick(terms), page: 1 + Math.floor(random() * 5), perPage: 50, ...sort() },
+      };
+    }
+    if (roll < 0.9) {
+      const prefix = `J-${String(Math.floor(random() * 1000)).padStart(4, '0')}`;
+      return { kind: 'list', query: { filter: prefix, page: 1, perPage: 50, ...sort() } };
+    }
+    return { kind: 'job', id: pick(jobIds) };
+  };
+}
+
+const toPath = (request: BenchRequest) =>
+  request.kind === 'job'
+    ? `/api/LIMS/jobs/${request.id}`
+    : `/api/LIMS/jobs?${new URLSearchParams(Object.entries(request.query).map(([k, v]) => [k, String(v)]))}`;
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function main() {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url)
+    throw new Error('Set BENCH_DATABASE_URL to a PostgreSQL database the benchmark may fill');
+  const database = openPostgres(url);
+  await database.migrate();
+
+  const loaded = await lastJobNumber(database.db);
+  if (loaded < TARGET_JOBS) {
+    console.log(`Loading jobs ${loaded + 1} to ${TARGET_JOBS}…`);
+    const started = Date.now();
+    await loadJobs(database.db, loaded + 1, TARGET_JOBS, (done) => {
+      if (done % 50_000 === 0)
+        process.stdout.write(
+          `  ${done} jobs, ${Math.round(done / ((Date.now() - started) / 1000))}/s\n`,
+        );
+    });
+    await database.db.execute(sql`analyze jobs`);
+    console.log(
+      `Loaded ${TARGET_JOBS - loaded} jobs in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }
+  const jobIds = (
+    await queryRows<{ id: string }>(
+      database.db,
+      sql`select id from jobs tablesample system (1) limit 2000`,
+    )
+  ).map((row) => row.id);
+
+  const port = await freePort();
+  const server = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SEED_JOBS: '0',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      if (tries > 300) throw new Error('The server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'viewer', password: 'viewer123' }),
+  });
+  const { jwt } = (await login.json()) as { jwt: string };
+
+  const nextRequest = mix(prng(42), jobIds);
+  console.log(
+    `\nautocannon: ${CONNECTIONS} connections, ${DURATION_S} s, against ${TARGET_JOBS} jobs`,
+  );
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { authorization: `Bearer ${jwt}` },
+    requests: [{ setupRequest: (request) => ({ ...request, path: toPath(nextRequest()) }) }],
+  });
+  server.kill('SIGTERM');
+
+  // The same mix straight against the database, through the same service functions.
+  const direct = mix(prng(42), jobIds);
+  const latencies: number[] = [];
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (Date.now() - started < 10_000) {
+        const request = direct();
+        const t0 = performance.now();
+        if (request.kind === 'job') await getJob(database.db, request.id);
+        else await listJobs(database.db, request.query);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  await database.close();
+
+  console.log('\nThrough the API (HTTP, auth, permission check, validation, JSON):');
+  console.log(
+    `  requests/s ${Math.round(result.requests.average)}   total ${result.requests.total}`,
+  );
+  console.log(
+    `  latency p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms`,
+  );
+  console.log(`  non-2xx ${result.non2xx}   errors ${result.errors}   timeouts ${result.timeouts}`);
+  console.log('Straight against PostgreSQL (same queries, 10 concurrent, 10 s):');
+  console.log(`  queries/s ${Math.round(latencies.length / 10)}`);
+  console.log(
+    `  latency p50 ${percentile(latencies, 50).toFixed(1)} ms   p97.5 ${percentile(latencies, 97.5).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
