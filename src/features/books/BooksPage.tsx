@@ -20,6 +20,7 @@ import { isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { useNearBottom } from '@/hooks/useNearBottom';
 import { toastQueued } from '@/ui/ui.slice';
@@ -90,7 +91,6 @@ export function BooksPage() {
   const [deleteBook] = useDeleteBookMutation();
   const [results, setResults] = useState<Record<string, BookLookupResult[]>>({});
   const [historyOf, setHistoryOf] = useState<Book>();
-  const [toDelete, setToDelete] = useState<Book>();
   const dispatch = useAppDispatch();
 
   useEffect(() => {
@@ -125,16 +125,10 @@ export function BooksPage() {
     }
   }
 
-  async function confirmDelete() {
-    const book = toDelete!;
-    setToDelete(undefined);
-    try {
-      await deleteBook(book._id).unwrap();
-      dispatch(toastQueued(`Deleted ${book.title}`, 'success'));
-    } catch (failure) {
-      reportError(messages.books.deleteContext, failure);
-    }
-  }
+  const removal = useConfirmedAction(async (book: Book) => {
+    await deleteBook(book._id).unwrap();
+    dispatch(toastQueued(`Deleted ${book.title}`, 'success'));
+  }, messages.books.deleteContext);
 
   return (
     <Box>
@@ -185,7 +179,7 @@ export function BooksPage() {
                 size="small"
                 color="error"
                 startIcon={<DeleteIcon />}
-                onClick={() => setToDelete(book)}
+                onClick={() => removal.ask(book)}
               >
                 Delete
               </Button>
@@ -201,11 +195,9 @@ export function BooksPage() {
       )}
       {historyOf && <BookVersions book={historyOf} onClose={() => setHistoryOf(undefined)} />}
       <ConfirmDialog
-        open={Boolean(toDelete)}
+        {...removal.dialog}
         title="Delete book"
-        message={`Delete ${toDelete?.title ?? ''}?`}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(undefined)}
+        message={`Delete ${removal.pending?.title ?? ''}?`}
       />
     </Box>
   );

@@ -11,7 +11,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
@@ -20,6 +20,7 @@ import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteEntityMutation } from './entities.api';
 
@@ -27,23 +28,16 @@ import { useDeleteEntityMutation } from './entities.api';
 export function EntitiesPage() {
   const { data: entities = [], error, isLoading } = useListEntitiesQuery();
   const [deleteEntity] = useDeleteEntityMutation();
-  const [toDelete, setToDelete] = useState<Entity>();
   const dispatch = useAppDispatch();
 
   useEffect(() => {
     if (error) reportError(messages.entities.fetchContext, error);
   }, [error]);
 
-  async function confirmDelete() {
-    const entity = toDelete!;
-    setToDelete(undefined);
-    try {
-      await deleteEntity(entity._id).unwrap();
-      dispatch(toastQueued(`Deleted ${entity.name} and its records`, 'success'));
-    } catch (failure) {
-      reportError(messages.entities.deleteContext, failure);
-    }
-  }
+  const removal = useConfirmedAction(async (entity: Entity) => {
+    await deleteEntity(entity._id).unwrap();
+    dispatch(toastQueued(`Deleted ${entity.name} and its records`, 'success'));
+  }, messages.entities.deleteContext);
 
   return (
     <Box>
@@ -94,7 +88,7 @@ export function EntitiesPage() {
                 <Button size="small" component={RouterLink} to={`/entities/edit/${entity._id}`}>
                   Edit
                 </Button>
-                <Button size="small" color="error" onClick={() => setToDelete(entity)}>
+                <Button size="small" color="error" onClick={() => removal.ask(entity)}>
                   Delete
                 </Button>
               </CardActions>
@@ -103,11 +97,9 @@ export function EntitiesPage() {
         ))}
       </Grid>
       <ConfirmDialog
-        open={Boolean(toDelete)}
+        {...removal.dialog}
         title="Delete entity"
-        message={`Delete ${toDelete?.name ?? ''} and all its records?`}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(undefined)}
+        message={`Delete ${removal.pending?.name ?? ''} and all its records?`}
       />
     </Box>
   );

@@ -21,6 +21,7 @@ import { useGetEntityQuery } from '@/api/entities.api';
 import { reportError } from '@/api/errors';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { randomUuid } from '@/lib/uuid';
 import { cancelRow, editingRow, saveRow, startEditing } from './recordRows';
@@ -75,7 +76,6 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   const [rows, setRows] = useState<RecordRow[]>(() => records.map(toRow));
   const [modes, setModes] = useState<GridRowModesModel>({});
   const [historyOf, setHistoryOf] = useState<string>();
-  const [toDelete, setToDelete] = useState<RecordRow>();
 
   const firstField = entity.fields[0]?.name;
 
@@ -101,16 +101,10 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     return saved;
   }
 
-  async function confirmDelete() {
-    const row = toDelete!;
-    setToDelete(undefined);
-    try {
-      if (!row.isNew) await deleteRecord({ entityName, id: row._id }).unwrap();
-      setRows((current) => current.filter((r) => r._id !== row._id));
-    } catch (failure) {
-      reportError(messages.records.deleteContext, failure);
-    }
-  }
+  const removal = useConfirmedAction(async (row: RecordRow) => {
+    if (!row.isNew) await deleteRecord({ entityName, id: row._id }).unwrap();
+    setRows((current) => current.filter((r) => r._id !== row._id));
+  }, messages.records.deleteContext);
 
   const columns: GridColDef<RecordRow>[] = [
     ...entity.fields.map((field): GridColDef<RecordRow> => ({
@@ -164,7 +158,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
                 <GridActionsCellItem
                   icon={<DeleteIcon />}
                   label={`Delete record ${n}`}
-                  onClick={() => setToDelete(row)}
+                  onClick={() => removal.ask(row)}
                 />
               </>
             )}
@@ -213,13 +207,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           onClose={() => setHistoryOf(undefined)}
         />
       )}
-      <ConfirmDialog
-        open={Boolean(toDelete)}
-        title="Delete record"
-        message="Delete this record?"
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(undefined)}
-      />
+      <ConfirmDialog {...removal.dialog} title="Delete record" message="Delete this record?" />
     </Box>
   );
 }

@@ -11,7 +11,7 @@ import {
   ListItemText,
   Paper,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
@@ -21,6 +21,7 @@ import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteRoleMutation } from './roles.api';
 
@@ -28,23 +29,16 @@ import { useDeleteRoleMutation } from './roles.api';
 export function RolesPage() {
   const { data: roles = [], error, isLoading } = useListRolesQuery();
   const [deleteRole] = useDeleteRoleMutation();
-  const [toDelete, setToDelete] = useState<Role>();
   const dispatch = useAppDispatch();
 
   useEffect(() => {
     if (error) reportError(messages.roles.fetchContext, error);
   }, [error]);
 
-  async function confirmDelete() {
-    const role = toDelete!;
-    setToDelete(undefined);
-    try {
-      await deleteRole(role._id).unwrap();
-      dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
-    } catch (failure) {
-      reportError(messages.roles.deleteContext, failure);
-    }
-  }
+  const removal = useConfirmedAction(async (role: Role) => {
+    await deleteRole(role._id).unwrap();
+    dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
+  }, messages.roles.deleteContext);
 
   return (
     <Box>
@@ -73,7 +67,7 @@ export function RolesPage() {
                     edge="end"
                     aria-label={`Delete ${role.name}`}
                     disabled={role.name === ADMIN_ROLE}
-                    onClick={() => setToDelete(role)}
+                    onClick={() => removal.ask(role)}
                   >
                     <DeleteIcon />
                   </IconButton>
@@ -86,11 +80,9 @@ export function RolesPage() {
         </List>
       </Paper>
       <ConfirmDialog
-        open={Boolean(toDelete)}
+        {...removal.dialog}
         title="Delete role"
-        message={`Delete the role ${toDelete?.name ?? ''}? Its users lose it, and so do the routes that allow it.`}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(undefined)}
+        message={`Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it.`}
       />
     </Box>
   );

@@ -22,6 +22,7 @@ import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteUserMutation, useListUsersQuery, useUpdateUserMutation } from './users.api';
 
@@ -31,7 +32,6 @@ export function UsersPage() {
   const [updateUser] = useUpdateUserMutation();
   const [deleteUser] = useDeleteUserMutation();
   const [rowModes, setRowModes] = useState<GridRowModesModel>({});
-  const [toDelete, setToDelete] = useState<User>();
   const dispatch = useAppDispatch();
 
   useEffect(() => {
@@ -46,18 +46,7 @@ export function UsersPage() {
       console.log(messages.users.cannotDeleteAdmin);
       return;
     }
-    setToDelete(user);
-  }
-
-  async function confirmDelete() {
-    const user = toDelete!;
-    setToDelete(undefined);
-    try {
-      await deleteUser(user._id).unwrap();
-      dispatch(toastQueued(`Deleted ${user.username}`, 'success'));
-    } catch (failure) {
-      reportError(messages.users.deleteContext, failure);
-    }
+    removal.ask(user);
   }
 
   async function saveRow(row: User, previous: User): Promise<User> {
@@ -134,6 +123,11 @@ export function UsersPage() {
     },
   ];
 
+  const removal = useConfirmedAction(async (user: User) => {
+    await deleteUser(user._id).unwrap();
+    dispatch(toastQueued(`Deleted ${user.username}`, 'success'));
+  }, messages.users.deleteContext);
+
   return (
     <Box>
       <PageHeader title="Users">
@@ -157,11 +151,9 @@ export function UsersPage() {
         />
       </Box>
       <ConfirmDialog
-        open={Boolean(toDelete)}
+        {...removal.dialog}
         title="Delete user"
-        message={`Delete ${toDelete?.username ?? ''}? This cannot be undone.`}
-        onConfirm={confirmDelete}
-        onCancel={() => setToDelete(undefined)}
+        message={`Delete ${removal.pending?.username ?? ''}? This cannot be undone.`}
       />
     </Box>
   );
