@@ -1,4 +1,4 @@
-import { addListener, createAction, createListenerMiddleware } from '@reduxjs/toolkit';
+import { createAction, createListenerMiddleware } from '@reduxjs/toolkit';
 import type { AppDispatch, RootState } from './store';
 
 /** The listener middleware that runs the app's side effects (session, storage). */
@@ -9,8 +9,6 @@ export const startAppListening = listenerMiddleware.startListening.withTypes<
   AppDispatch
 >();
 export type AppStartListening = typeof startAppListening;
-
-export const addAppListener = addListener.withTypes<RootState, AppDispatch>();
 
 /** The app has started in a browser tab (dispatched once, by index.tsx). */
 export const appStarted = createAction('app/started');

@@ -42,12 +42,9 @@ export const authSlice = createSlice({
   },
   selectors: {
     selectCurrentUser: (state) => state.user,
-    selectAccessToken: (state) => state.accessToken,
-    selectRefreshToken: (state) => state.refreshToken,
     selectIsAuthenticated: (state) => state.accessToken !== null,
   },
 });
 
 export const { loggedIn, tokenRefreshed, userIdentified, loggedOut } = authSlice.actions;
-export const { selectCurrentUser, selectAccessToken, selectRefreshToken, selectIsAuthenticated } =
-  authSlice.selectors;
+export const { selectCurrentUser, selectIsAuthenticated } = authSlice.selectors;
