@@ -187,6 +187,24 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
     });
   });
 
+  (kind === 'postgres' ? it : it.skip)(
+    'keeps following changes after its listening connection drops',
+    async () => {
+      const other = await t.startAnother();
+      const route = await routeOf('GET', '/api/routes');
+      const contributorOn = (app: FastifyInstance) =>
+        app.inject({ method: 'GET', url: '/api/routes', headers: bearer(tokens.contributor) });
+      // Drop every LISTEN connection, as a database restart would.
+      await t.database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %' and datname = current_database()`,
+      );
+      await putRoute(route._id, ['admin', 'contributor']);
+      await eventually(async () => expect((await contributorOn(other)).statusCode).toBe(200));
+      await putRoute(route._id, ['admin'], other);
+      await eventually(async () => expect((await contributorOn(t.app)).statusCode).toBe(403));
+    },
+  );
+
   describe('the sync at start', () => {
     it('keeps edited grants, restores missing routes and removes routes that no longer exist', async () => {
       const route = await routeOf('GET', '/api/routes');
