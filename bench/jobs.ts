@@ -96,7 +96,6 @@ async function main() {
           `  ${done} jobs, ${Math.round(done / ((Date.now() - started) / 1000))}/s\n`,
         );
     });
-    await database.db.execute(sql`analyze jobs`);
     console.log(
       `Loaded ${TARGET_JOBS - loaded} jobs in ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );

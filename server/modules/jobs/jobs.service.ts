@@ -137,4 +137,6 @@ export async function loadJobs(
     await insertJobs(db, batch);
     onProgress(end - from + 1);
   }
+  // Fresh statistics: the total shown beyond the exact-count cap is the planner's estimate.
+  await db.execute(sql`analyze jobs`);
 }
