@@ -15,6 +15,8 @@ import { lockDataDir } from './dataDirLock';
 /** The query builder, the same type over PGlite and over a PostgreSQL server. */
 export type Db = PgDatabase<PgQueryResultHKT>;
 export type DbKind = 'pglite' | 'postgres';
+/** A transaction's query builder, as `db.transaction` hands it to its callback. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The rows of a raw SQL query (both drivers answer `{ rows }`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {

@@ -7,13 +7,11 @@ import { hashPassword } from '../lib/password';
 import { recordVersion } from '../lib/versions';
 import { lastJobNumber, loadJobs } from '../modules/jobs/jobs.service';
 import { SEED_BOOKS } from './seedBooks';
-import type { Db } from './client';
+import type { Db, Tx } from './client';
 import { books } from './schema/books';
 import { roles } from './schema/roles';
 import { seedSteps } from './schema/seedSteps';
 import { userRoles, users } from './schema/users';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * One part of the first-start data. `prepare` does the slow work that needs no

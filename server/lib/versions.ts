@@ -1,9 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Version } from '@common/schemas/versions';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { versions } from '../db/schema/versions';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The kinds of document that keep a version history. */
 export type VersionedResource = 'books' | 'entities' | 'entity-records';

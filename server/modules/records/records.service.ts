@@ -1,13 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { EntityRecord } from '@common/schemas/entities';
 import type { Version } from '@common/schemas/versions';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/pgErrors';
 import { listVersions, recordVersion } from '../../lib/versions';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {

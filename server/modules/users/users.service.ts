@@ -2,14 +2,12 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { isUniqueViolation } from '../../lib/pgErrors';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Users with their roles, by username (or just the one of `id`). */
 async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
