@@ -12,7 +12,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
@@ -20,6 +20,7 @@ import { isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { useNearBottom } from '@/hooks/useNearBottom';
@@ -93,9 +94,7 @@ export function BooksPage() {
   const [historyOf, setHistoryOf] = useState<Book>();
   const dispatch = useAppDispatch();
 
-  useEffect(() => {
-    if (error && !isRequestCanceled(error)) reportError(messages.books.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.books.fetchContext, error);
 
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   const books = data?.pages.flat() ?? [];

@@ -11,15 +11,14 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
 import { useListEntitiesQuery } from '@/api/entities.api';
-import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteEntityMutation } from './entities.api';
@@ -30,9 +29,7 @@ export function EntitiesPage() {
   const [deleteEntity] = useDeleteEntityMutation();
   const dispatch = useAppDispatch();
 
-  useEffect(() => {
-    if (error) reportError(messages.entities.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.entities.fetchContext, error);
 
   const removal = useConfirmedAction(async (entity: Entity) => {
     await deleteEntity(entity._id).unwrap();

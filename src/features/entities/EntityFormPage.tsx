@@ -10,7 +10,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
 import { messages } from '@common/messages';
@@ -19,6 +19,7 @@ import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { errorMessage, reportError } from '@/api/errors';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import {
   useCreateEntityMutation,
@@ -224,9 +225,7 @@ export function AddEntityPage() {
 export function EditEntityPage() {
   const { entityId = '' } = useParams();
   const { data: entity, error, isLoading } = useGetEntityQuery(entityId);
-  useEffect(() => {
-    if (error) reportError(messages.entities.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.entities.fetchContext, error);
   if (isLoading) return <LinearProgress aria-label="Loading entity" />;
   if (!entity) return <Alert severity="error">This entity could not be loaded.</Alert>;
   return <EntityForm key={entity._id} entity={entity} />;

@@ -9,17 +9,14 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useEffect } from 'react';
 import { messages } from '@common/messages';
-import { reportError } from '@/api/errors';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useGetJobQuery } from './jobs.api';
 
 /** A job's samples, their tasks and results, loaded when the job is expanded. */
 export function JobDetails({ id, friendlyNumber }: { id: string; friendlyNumber: string }) {
   const { data: job, error, isLoading } = useGetJobQuery(id);
-  useEffect(() => {
-    if (error) reportError(messages.jobs.detailsContext, error);
-  }, [error]);
+  useReportedError(messages.jobs.detailsContext, error);
 
   if (isLoading) return <LinearProgress aria-label={`Loading ${friendlyNumber}`} sx={{ my: 1 }} />;
   if (error)

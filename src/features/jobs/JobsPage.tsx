@@ -8,8 +8,8 @@ import { useSearchParams } from 'react-router-dom';
 import { JOB_PAGE_SIZES } from '@common/constants';
 import { messages } from '@common/messages';
 import { JOB_SORT_COLUMNS, type JobListQuery, type JobSummary } from '@common/schemas/jobs';
-import { reportError } from '@/api/errors';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { JobDetails } from './JobDetails';
 import { paramsFromView, sortedBy, viewFromParams, withFilter, withPageSize } from './jobListState';
 import { useListJobsQuery } from './jobs.api';
@@ -28,9 +28,7 @@ export function JobsPage() {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [typed, setTyped] = useState(view.filter);
 
-  useEffect(() => {
-    if (error) reportError(messages.jobs.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.jobs.fetchContext, error);
 
   // The filter goes to the server once typing pauses; a new filter starts at page 1.
   useEffect(() => {

@@ -13,10 +13,11 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { RoutePermission } from '@common/schemas/permissions';
 import { reportError } from '@/api/errors';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
 import { toastQueued } from '@/ui/ui.slice';
@@ -112,9 +113,7 @@ export function RoutesPage() {
   // The role names are only needed to edit, which needs the routes first.
   const { data: roles } = useListRolesQuery(undefined, { skip: !routes });
 
-  useEffect(() => {
-    if (error) reportError(messages.permissions.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.permissions.fetchContext, error);
 
   const groups = useMemo(() => {
     const byEntity = new Map<string, RoutePermission[]>();

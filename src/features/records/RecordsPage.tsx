@@ -13,7 +13,7 @@ import {
   type GridRowModesModel,
   GridRowModes,
 } from '@mui/x-data-grid';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
@@ -21,6 +21,7 @@ import { useGetEntityQuery } from '@/api/entities.api';
 import { reportError } from '@/api/errors';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { randomUuid } from '@/lib/uuid';
@@ -218,9 +219,7 @@ export function RecordsPage() {
   const { data: entity, error: entityError, isLoading } = useGetEntityQuery(entityName);
   const { data: records, error: recordsError } = useListRecordsQuery(entityName);
   const error = entityError ?? recordsError;
-  useEffect(() => {
-    if (error) reportError(messages.records.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.records.fetchContext, error);
   if (error)
     return <Alert severity="error">The records of {entityName} could not be loaded.</Alert>;
   if (isLoading || !entity || !records) return <LinearProgress aria-label="Loading records" />;

@@ -1,10 +1,10 @@
 import { LinearProgress, List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
-import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { RoleUser } from '@common/schemas/roles';
 import { reportError } from '@/api/errors';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useGetRoleQuery, useListRoleUsersQuery, useToggleRoleUserMutation } from './roles.api';
 
 /** `/role/:id/edit`: every user, with a switch for whether they hold the role. */
@@ -14,12 +14,8 @@ export function RoleUsersPage() {
   const { data: users = [], error: usersError, isLoading } = useListRoleUsersQuery(id);
   const [toggle, { isLoading: isSaving }] = useToggleRoleUserMutation();
 
-  useEffect(() => {
-    if (roleError) reportError(messages.roles.fetchOneContext, roleError);
-  }, [roleError]);
-  useEffect(() => {
-    if (usersError) reportError(messages.users.fetchOneContext, usersError);
-  }, [usersError]);
+  useReportedError(messages.roles.fetchOneContext, roleError);
+  useReportedError(messages.users.fetchOneContext, usersError);
 
   async function flip(user: RoleUser) {
     try {

@@ -11,16 +11,15 @@ import {
   ListItemText,
   Paper,
 } from '@mui/material';
-import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
-import { reportError } from '@/api/errors';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteRoleMutation } from './roles.api';
@@ -31,9 +30,7 @@ export function RolesPage() {
   const [deleteRole] = useDeleteRoleMutation();
   const dispatch = useAppDispatch();
 
-  useEffect(() => {
-    if (error) reportError(messages.roles.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.roles.fetchContext, error);
 
   const removal = useConfirmedAction(async (role: Role) => {
     await deleteRole(role._id).unwrap();

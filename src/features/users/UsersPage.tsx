@@ -13,7 +13,7 @@ import {
   type GridRowModesModel,
   GridRowModes,
 } from '@mui/x-data-grid';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
@@ -22,6 +22,7 @@ import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteUserMutation, useListUsersQuery, useUpdateUserMutation } from './users.api';
@@ -34,9 +35,7 @@ export function UsersPage() {
   const [rowModes, setRowModes] = useState<GridRowModesModel>({});
   const dispatch = useAppDispatch();
 
-  useEffect(() => {
-    if (error) reportError(messages.users.fetchContext, error);
-  }, [error]);
+  useReportedError(messages.users.fetchContext, error);
 
   const setMode = (id: GridRowId, mode: GridRowModesModel[GridRowId]) =>
     setRowModes((current) => ({ ...current, [id]: mode }));
