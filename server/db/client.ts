@@ -23,6 +23,20 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * A query built once per database and run as a prepared statement: on the hot paths
+ * (every request's identity, the job list) building the query each time costs more
+ * than running it.
+ */
+export function preparedQuery<Query>(build: (db: Db) => Query): (db: Db) => Query {
+  const built = new WeakMap<Db, Query>();
+  return (db) => {
+    let query = built.get(db);
+    if (!query) built.set(db, (query = build(db)));
+    return query;
+  };
+}
+
 /** An open database: the query builder, which engine serves it, and how to close it. */
 export interface Database {
   db: Db;

@@ -30,8 +30,14 @@ export interface AccessClaims {
   roles: string[];
 }
 
+/** Past this many tokens the verified-token cache starts over, so its memory stays bounded. */
+const MAX_VERIFIED = 10_000;
+
 /** Signs and checks access tokens (HS256, 5 minutes) against the given clock. */
 export class AccessTokens {
+  /** Tokens already checked, with their claims and expiry (ms): checking costs more than the rest of a request. */
+  private readonly verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
+
   constructor(
     private readonly key: Uint8Array,
     private readonly now: () => Date,
@@ -49,18 +55,23 @@ export class AccessTokens {
 
   /** The token's claims, or undefined when it is malformed, forged or expired. */
   async verify(token: string): Promise<AccessClaims | undefined> {
+    const known = this.verified.get(token);
+    if (known && this.now().getTime() < known.expiresAt) return known.claims;
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         currentDate: this.now(),
         requiredClaims: ['sub', 'exp', 'iat'],
       });
-      return {
+      const claims = {
         sub: payload.sub!,
         username: String(payload.username),
         email: typeof payload.email === 'string' ? payload.email : null,
         roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
       };
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      this.verified.set(token, { claims, expiresAt: payload.exp! * 1000 });
+      return claims;
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;

@@ -6,7 +6,8 @@ import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
 import { AccessTokens, loadSigningKey } from '../lib/tokens';
-import { findIdentity, type SessionContext } from '../modules/auth/session.service';
+import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
+import type { SessionContext } from '../modules/auth/session.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,13 +54,29 @@ export const authPlugin = fp(
     app.decorate('rateLimitStore', rateLimitStore);
     app.decorateRequest('user', null);
 
+    // Roles come from the database, not the token, so a role taken away counts at once:
+    // every server forgets its cached identities on the trigger's NOTIFY, and this one
+    // also after each write it answers, before the writer can ask again.
+    const identities = new IdentityCache(app.db);
+    let stopListening: (() => Promise<void>) | undefined;
+    app.addHook('onReady', async () => {
+      stopListening = await app.database.listen(IDENTITIES_CHANNEL, () => identities.invalidate());
+    });
+    app.addHook('onClose', async () => {
+      await stopListening?.().catch((error: unknown) =>
+        app.log.warn({ err: error }, 'Could not stop listening for identity changes'),
+      );
+    });
+    app.addHook('onSend', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') identities.invalidate();
+    });
+
     app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
       const header = request.headers.authorization;
       const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
       if (!token) throw unauthorized(messages.server.signInRequired);
       const claims = await tokens.verify(token);
-      // Roles come from the database, not the token: a role taken away counts at once.
-      const identity = claims && (await findIdentity(app.db, claims.sub));
+      const identity = claims && (await identities.find(claims.sub));
       if (!identity) throw unauthorized(messages.server.invalidAccessToken);
       return identity;
     });

@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { messages } from '@common/messages';
 import type { Identity, LoginResponse, RefreshResponse } from '@common/schemas/auth';
-import type { Db } from '../../db/client';
+import { type Db, preparedQuery } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -26,8 +26,8 @@ export const REFRESH_GRACE_MS = 30_000;
 const DAY_MS = 86_400_000;
 
 /** The user with their role names, or undefined when there is no such user. */
-export async function findIdentity(db: Db, userId: string): Promise<Identity | undefined> {
-  const rows = await db
+const identityQuery = preparedQuery((db) =>
+  db
     .select({
       id: users.id,
       username: users.username,
@@ -37,7 +37,12 @@ export async function findIdentity(db: Db, userId: string): Promise<Identity | u
     .from(users)
     .leftJoin(userRoles, eq(userRoles.userId, users.id))
     .leftJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(users.id, userId));
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('find_identity'),
+);
+
+export async function findIdentity(db: Db, userId: string): Promise<Identity | undefined> {
+  const rows = await identityQuery(db).execute({ userId });
   const [first] = rows;
   if (!first) return undefined;
   return {

@@ -122,12 +122,26 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
         .select()
         .from(users)
         .where(eq(users.username, 'viewer'));
-      await t.database.db.delete(userRoles).where(eq(userRoles.userId, viewerUser!.id));
+      const toggleViewerRole = () =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/roles/${viewerRole!.id}/users/${viewerUser!.id}`,
+          headers: bearer(tokens.admin),
+        });
+      // Through the API: the very next request sees it.
+      expect((await toggleViewerRole()).json()).toEqual({ hasRole: false });
       expect((await asViewer()).statusCode).toBe(403);
+      expect((await toggleViewerRole()).json()).toEqual({ hasRole: true });
+      expect((await asViewer()).statusCode).toBe(200);
+
+      // Straight in the database (another tool): the trigger's NOTIFY reaches the server.
+      await t.database.db.delete(userRoles).where(eq(userRoles.userId, viewerUser!.id));
+      await eventually(async () => expect((await asViewer()).statusCode).toBe(403));
 
       await t.database.db
         .insert(userRoles)
         .values({ userId: viewerUser!.id, roleId: viewerRole!.id });
+      await eventually(async () => expect((await asViewer()).statusCode).toBe(200));
       await putRoute(granted._id, ['admin']);
       expect((await asViewer()).statusCode).toBe(403);
     });
