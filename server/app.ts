@@ -51,6 +51,9 @@ export async function buildApp(
     },
     // Behind a proxy, set trustProxy there; here the peer address is the client.
     trustProxy: false,
+    // Start-up work grows with the data (seeding SEED_JOBS, building the job search index,
+    // ~15 s at a million jobs): no time limit on it.
+    pluginTimeout: 0,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,9 +1,13 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Job, JobList, JobListQuery } from '@common/schemas/jobs';
-import { type Db, queryRows } from '../../db/client';
+import { type Db, preparedQuery, queryRows } from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
 import { notFound } from '../../lib/errors';
 import { type GeneratedJob, generateJob } from './jobGenerator';
+import type { JobSearchIndex } from './jobSearchIndex';
+
+/** The NOTIFY channel that tells every server the jobs changed (its search index is stale). */
+export const JOBS_CHANNEL = 'jobs_changed';
 
 /** Counted exactly up to here; beyond, the total is an estimate (an exact count of a broad filter costs ~0.6 s at 1M jobs). */
 export const EXACT_COUNT_CAP = 1000;
@@ -37,16 +41,38 @@ async function countJobs(db: Db, where: ReturnType<typeof sql> | undefined) {
 
 /**
  * A page of jobs (list fields only), filtered by a case-insensitive substring of the
- * number, status, conclusion or description (served by the trigram index), in a stable
- * order (ties broken by the unique friendly number).
+ * number, status, conclusion or description, in a stable order (ties broken by the unique
+ * friendly number). The search index answers when it can, with an exact total; otherwise
+ * the database does.
  */
-export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
+export async function listJobs(
+  db: Db,
+  query: JobListQuery,
+  index?: JobSearchIndex,
+): Promise<JobList> {
+  const matches = index?.match(query.filter);
+  if (!index || !matches) return listJobsFromDatabase(db, query);
+  const offset = (query.page - 1) * query.perPage;
+  return {
+    jobs: index.summaries(
+      index.page(matches, query.sortColumn, query.sortOrder, offset, query.perPage),
+    ),
+    totalJobs: matches.length,
+    totalIsEstimate: false,
+  };
+}
+
+/**
+ * The same page straight from the database: the filter is served by the trigram index on
+ * the stored lower-case search text, the sort by the column's index.
+ */
+export async function listJobsFromDatabase(db: Db, query: JobListQuery): Promise<JobList> {
   const where = query.filter ? sql`${jobs.search} like ${likePattern(query.filter)}` : undefined;
   const order = query.sortOrder === 'asc' ? asc : desc;
   const sortColumn = columns[query.sortColumn];
   const rows = await db
     .select({
-      id: jobs.id,
+      _id: jobs.id,
       friendlyNumber: jobs.friendlyNumber,
       status: jobs.status,
       conclusion: jobs.conclusion,
@@ -62,20 +88,21 @@ export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
     .limit(query.perPage)
     .offset((query.page - 1) * query.perPage);
   const { totalJobs, totalIsEstimate } = await countJobs(db, where);
-  return {
-    jobs: rows.map(({ id, ...fields }) => ({ _id: id, ...fields })),
-    totalJobs,
-    totalIsEstimate,
-  };
+  return { jobs: rows, totalJobs, totalIsEstimate };
 }
 
-/** One job with its samples. @throws 404. */
-export async function getJob(db: Db, id: string): Promise<Job> {
-  const [row] = await db
+const jobQuery = preparedQuery((db) =>
+  db
     .select()
     .from(jobs)
     .leftJoin(jobDetails, eq(jobDetails.jobId, jobs.id))
-    .where(eq(jobs.id, id));
+    .where(eq(jobs.id, sql.placeholder('id')))
+    .prepare('job'),
+);
+
+/** One job with its samples. @throws 404. */
+export async function getJob(db: Db, id: string): Promise<Job> {
+  const [row] = await jobQuery(db).execute({ id });
   if (!row) throw notFound('Job');
   const { id: _id, friendlyNumber, status, conclusion, description } = row.jobs;
   return {
@@ -139,4 +166,5 @@ export async function loadJobs(
   }
   // Fresh statistics: the total shown beyond the exact-count cap is the planner's estimate.
   await db.execute(sql`analyze jobs`);
+  await db.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`);
 }
