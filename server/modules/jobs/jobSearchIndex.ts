@@ -8,10 +8,13 @@ type SortOrder = JobListQuery['sortOrder'];
 /** Rows read per FETCH while building. */
 const FETCH_SIZE = 20_000;
 /**
- * Matches up to this share of all jobs are paged by sorting their ranks; more by walking
- * the column's order, which finds a page after about (offset + limit) / share jobs.
+ * Matches up to this share of all jobs are sorted by their ranks; more by walking the
+ * column's order (a million steps, about as costly as sorting 15,000 ranks).
  */
 const SORT_MATCHES_UP_TO_SHARE = 1 / 64;
+/** How many sorted slots (4 bytes each), and how many filters, the cache of recent ones keeps. */
+const CACHED_SLOTS = 8_000_000;
+const CACHED_FILTERS = 10_000;
 
 /** A growable list of integers (slots or terms). */
 class IntList {
@@ -64,6 +67,24 @@ class StringColumn {
   get(index: number): string {
     return this.bytes.toString('utf8', index ? this.ends[index - 1] : 0, this.ends[index]);
   }
+
+  /** The indexes of the strings that contain `part` (not empty), ascending. */
+  indexesContaining(part: string): IntList {
+    const found = new IntList();
+    const needle = Buffer.from(part);
+    let index = 0;
+    for (let at = this.bytes.indexOf(needle); at !== -1;) {
+      while (this.ends[index]! <= at) index++;
+      // A hit across the end of one string and the start of the next is no hit.
+      if (at + needle.length <= this.ends[index]!) {
+        found.push(index);
+        at = this.bytes.indexOf(needle, this.ends[index]!);
+      } else {
+        at = this.bytes.indexOf(needle, at + 1);
+      }
+    }
+    return found;
+  }
 }
 
 /** The jobs in one sort order (`order[i]` is the i-th slot), and each slot's place in it. */
@@ -76,6 +97,22 @@ function orderingOf(order: Int32Array): Ordering {
   const rank = new Int32Array(order.length);
   for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
   return { order, rank };
+}
+
+/** The values in both ascending lists. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const both = new Int32Array(Math.min(a.length, b.length));
+  let count = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      both[count++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return both.subarray(0, count);
 }
 
 const formatUuid = (hex: string) =>
@@ -99,18 +136,28 @@ export class JobSearchIndex {
   /** How many jobs there are: slots run from 0 to size - 1. */
   readonly size: number;
   private readonly rows: IndexRows;
-  /** Terms 0 to size - 1 are the jobs' numbers (term n occurs in slot n only); then the rest. */
-  private readonly terms: string[];
+  /**
+   * Terms 0 to size - 1 are the jobs' numbers in lower case (term n occurs in slot n only),
+   * kept in one buffer: a million strings on the heap made every full garbage collection
+   * pause the server for ~50 ms.
+   */
+  private readonly numberTerms: StringColumn;
+  /** Terms size and on: description words, statuses and conclusions. */
+  private readonly otherTerms: string[];
   /** The slots of the terms after the numbers, ascending. */
   private readonly postings: Int32Array[];
   /** Trigram → the terms that contain it, ascending. */
   private readonly trigrams: Map<string, Int32Array>;
   private readonly orderings: Record<SortColumn, Ordering>;
+  /** Recent filters' matches in a column's order, by column and filter; oldest first. */
+  private readonly recent = new Map<string, Int32Array>();
+  private recentSlots = 0;
 
   private constructor(parts: IndexParts) {
     ({
       rows: this.rows,
-      terms: this.terms,
+      numberTerms: this.numberTerms,
+      otherTerms: this.otherTerms,
       postings: this.postings,
       trigrams: this.trigrams,
       orderings: this.orderings,
@@ -164,41 +211,74 @@ export class JobSearchIndex {
     if (!text) return this.orderings.friendlyNumber.order;
     // Every occurrence of the text holds its longest space-free part within a single term.
     const part = text.split(' ').reduce((a, b) => (b.length > a.length ? b : a));
+    if (!part) return undefined;
     const found = this.termsContaining(part).toArray();
-    if (part !== text && found.some((term) => !this.terms[term]!.includes(text))) return undefined;
+    if (part !== text && found.some((term) => !this.termText(term).includes(text)))
+      return undefined;
     return this.union(found);
   }
 
-  /** The slots of one page of `matches` (from `match`), sorted by a column, ties by number. */
+  /**
+   * The slots of one page of the jobs matching `filter` (see `match`), sorted by a column,
+   * ties by number, and how many match; undefined when `match` is. A filter's matches in
+   * each order are kept for a while, so paging through them costs nothing.
+   */
   page(
-    matches: Int32Array,
+    filter: string,
     column: SortColumn,
     direction: SortOrder,
     offset: number,
     limit: number,
-  ): number[] {
-    const total = matches.length;
+  ): { slots: number[]; total: number } | undefined {
+    const sorted = filter ? this.sortedMatches(filter, column) : this.orderings[column].order;
+    if (!sorted) return undefined;
+    const total = sorted.length;
     const count = Math.max(0, Math.min(limit, total - offset));
-    const { order, rank } = this.orderings[column];
-    const ascending = (i: number) => (direction === 'asc' ? i : total - 1 - i);
-    const positions = Array.from({ length: count }, (_, i) => ascending(offset + i));
-    if (total === this.size) return positions.map((p) => order[p]!);
-    if (total <= this.size * SORT_MATCHES_UP_TO_SHARE) {
-      const ranks = new Int32Array(total);
-      for (let i = 0; i < total; i++) ranks[i] = rank[matches[i]!]!;
-      ranks.sort();
-      return positions.map((p) => order[ranks[p]!]!);
+    const slots = Array.from({ length: count }, (_, i) =>
+      direction === 'asc' ? sorted[offset + i]! : sorted[total - 1 - offset - i]!,
+    );
+    return { slots, total };
+  }
+
+  /** The slots matching `filter`, in the column's order (cached). */
+  private sortedMatches(filter: string, column: SortColumn): Int32Array | undefined {
+    const key = `${column} ${filter.toLowerCase()}`;
+    const cached = this.recent.get(key);
+    if (cached) {
+      // Most recently used last, so the oldest go first.
+      this.recent.delete(key);
+      this.recent.set(key, cached);
+      return cached;
     }
-    // Many matches: walk the whole order, counting matches, until the page is full.
+    const matches = this.match(filter);
+    if (!matches) return undefined;
+    const sorted = this.sort(matches, column);
+    this.recentSlots += sorted.length;
+    this.recent.set(key, sorted);
+    for (const [oldKey, old] of this.recent) {
+      if (this.recentSlots <= CACHED_SLOTS && this.recent.size <= CACHED_FILTERS) break;
+      this.recent.delete(oldKey);
+      this.recentSlots -= old.length;
+    }
+    return sorted;
+  }
+
+  private sort(matches: Int32Array, column: SortColumn): Int32Array {
+    // Slots are in friendly-number order already.
+    if (column === 'friendlyNumber') return matches;
+    const { order, rank } = this.orderings[column];
+    const sorted = new Int32Array(matches.length);
+    if (matches.length <= this.size * SORT_MATCHES_UP_TO_SHARE) {
+      for (let i = 0; i < matches.length; i++) sorted[i] = rank[matches[i]!]!;
+      sorted.sort();
+      for (let i = 0; i < sorted.length; i++) sorted[i] = order[sorted[i]!]!;
+      return sorted;
+    }
     const isMatch = new Uint8Array(this.size);
     for (const slot of matches) isMatch[slot] = 1;
-    const slots: number[] = [];
-    let seen = 0;
-    for (let i = 0; i < this.size && slots.length < count; i++) {
-      const slot = order[direction === 'asc' ? i : this.size - 1 - i]!;
-      if (isMatch[slot] && seen++ >= offset) slots.push(slot);
-    }
-    return slots;
+    let at = 0;
+    for (const slot of order) if (isMatch[slot]) sorted[at++] = slot;
+    return sorted;
   }
 
   /** The list fields of the jobs in these slots. */
@@ -214,21 +294,34 @@ export class JobSearchIndex {
     }));
   }
 
+  private termText(term: number): string {
+    return term < this.size ? this.numberTerms.get(term) : this.otherTerms[term - this.size]!;
+  }
+
   private termsContaining(part: string): IntList {
-    const found = new IntList();
     if (part.length < 3) {
-      for (let term = 0; term < this.terms.length; term++) {
-        if (this.terms[term]!.includes(part)) found.push(term);
-      }
+      const found = this.numberTerms.indexesContaining(part);
+      this.otherTerms.forEach((term, i) => {
+        if (term.includes(part)) found.push(this.size + i);
+      });
       return found;
     }
-    let fewest: Int32Array | undefined;
+    const found = new IntList();
+    // The terms holding every trigram of the part: intersect the lists, shortest first.
+    const lists: Int32Array[] = [];
     for (let i = 0; i + 3 <= part.length; i++) {
       const terms = this.trigrams.get(part.slice(i, i + 3));
       if (!terms) return found;
-      if (!fewest || terms.length < fewest.length) fewest = terms;
+      lists.push(terms);
     }
-    for (const term of fewest!) if (this.terms[term]!.includes(part)) found.push(term);
+    lists.sort((a, b) => a.length - b.length);
+    let candidates = lists[0]!;
+    for (const list of lists.slice(1)) {
+      // Checking a few candidates beats merging them with a far longer list.
+      if (list.length > candidates.length * 16) break;
+      candidates = intersect(candidates, list);
+    }
+    for (const term of candidates) if (this.termText(term).includes(part)) found.push(term);
     return found;
   }
 
@@ -281,7 +374,8 @@ interface IndexRows {
 
 interface IndexParts {
   rows: IndexRows;
-  terms: string[];
+  numberTerms: StringColumn;
+  otherTerms: string[];
   postings: Int32Array[];
   trigrams: Map<string, Int32Array>;
   orderings: Record<SortColumn, Ordering>;
@@ -327,8 +421,9 @@ class DistinctValues {
 class Builder {
   readonly statuses = new DistinctValues();
   readonly conclusions = new DistinctValues();
+  private size = 0;
   private readonly ids: string[] = [];
-  private readonly numberTerms: string[] = [];
+  private readonly numberTerms = new StringColumn();
   private readonly friendlyNumbers = new StringColumn();
   private readonly descriptions = new StringColumn();
   private readonly slotByNumber = new Map<string, number>();
@@ -336,11 +431,14 @@ class Builder {
   private readonly wordSlots: IntList[] = [];
   private readonly statusOf = new IntList();
   private readonly conclusionOf = new IntList();
+  private readonly trigramTerms = new Map<string, IntList>();
 
   add(row: JobRow) {
-    const slot = this.numberTerms.length;
+    const slot = this.size++;
+    const numberTerm = row.friendly_number.toLowerCase();
     this.ids.push(row.id.replaceAll('-', ''));
-    this.numberTerms.push(row.friendly_number.toLowerCase());
+    this.numberTerms.push(numberTerm);
+    this.addTrigrams(numberTerm, slot);
     this.friendlyNumbers.push(row.friendly_number);
     this.descriptions.push(row.description);
     this.slotByNumber.set(row.friendly_number, slot);
@@ -357,12 +455,22 @@ class Builder {
     return this.slotByNumber.get(friendlyNumber)!;
   }
 
+  /** Terms arrive in ascending order, so each trigram's list stays ascending. */
+  private addTrigrams(term: string, id: number) {
+    for (let i = 0; i + 3 <= term.length; i++) {
+      const trigram = term.slice(i, i + 3);
+      let list = this.trigramTerms.get(trigram);
+      if (!list) this.trigramTerms.set(trigram, (list = new IntList()));
+      if (list.last() !== id) list.push(id);
+    }
+  }
+
   /** `statuses` and `conclusions` hold the distinct values in the database's order. */
   finish(statuses: string[], conclusions: string[], byDescription: Int32Array): IndexParts {
-    const size = this.numberTerms.length;
+    const size = this.size;
     const ids = Buffer.alloc(size * 16);
     this.ids.forEach((hex, slot) => ids.write(hex, slot * 16, 'hex'));
-    const terms = [...this.numberTerms, ...this.words.values];
+    const otherTerms = [...this.words.values];
     const postings = this.wordSlots.map((slots) => slots.toArray());
 
     // Each status is a term too, and the status order is the slots grouped by status.
@@ -375,7 +483,7 @@ class Builder {
       let at = 0;
       groups.forEach((group, g) => {
         const slots = group.toArray();
-        terms.push(sorted[g]!.toLowerCase());
+        otherTerms.push(sorted[g]!.toLowerCase());
         postings.push(slots);
         order.set(slots, at);
         at += slots.length;
@@ -385,16 +493,7 @@ class Builder {
     };
     const status = grouped(statuses, this.statusOf, this.statuses);
     const conclusion = grouped(conclusions, this.conclusionOf, this.conclusions);
-
-    const trigramTerms = new Map<string, IntList>();
-    terms.forEach((term, id) => {
-      for (let i = 0; i + 3 <= term.length; i++) {
-        const trigram = term.slice(i, i + 3);
-        let list = trigramTerms.get(trigram);
-        if (!list) trigramTerms.set(trigram, (list = new IntList()));
-        if (list.last() !== id) list.push(id);
-      }
-    });
+    otherTerms.forEach((term, i) => this.addTrigrams(term, size + i));
 
     return {
       rows: {
@@ -406,9 +505,12 @@ class Builder {
         conclusionOf: conclusion.valueOf,
         conclusions,
       },
-      terms,
+      numberTerms: this.numberTerms.seal(),
+      otherTerms,
       postings,
-      trigrams: new Map(Array.from(trigramTerms, ([trigram, list]) => [trigram, list.toArray()])),
+      trigrams: new Map(
+        Array.from(this.trigramTerms, ([trigram, list]) => [trigram, list.toArray()]),
+      ),
       orderings: {
         friendlyNumber: orderingOf(Int32Array.from({ length: size }, (_, i) => i)),
         status: status.ordering,

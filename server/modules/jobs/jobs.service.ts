@@ -50,16 +50,10 @@ export async function listJobs(
   query: JobListQuery,
   index?: JobSearchIndex,
 ): Promise<JobList> {
-  const matches = index?.match(query.filter);
-  if (!index || !matches) return listJobsFromDatabase(db, query);
   const offset = (query.page - 1) * query.perPage;
-  return {
-    jobs: index.summaries(
-      index.page(matches, query.sortColumn, query.sortOrder, offset, query.perPage),
-    ),
-    totalJobs: matches.length,
-    totalIsEstimate: false,
-  };
+  const found = index?.page(query.filter, query.sortColumn, query.sortOrder, offset, query.perPage);
+  if (!index || !found) return listJobsFromDatabase(db, query);
+  return { jobs: index.summaries(found.slots), totalJobs: found.total, totalIsEstimate: false };
 }
 
 /**
