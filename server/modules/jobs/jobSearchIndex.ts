@@ -8,8 +8,8 @@ type SortOrder = JobListQuery['sortOrder'];
 /** Rows read per FETCH while building. */
 const FETCH_SIZE = 20_000;
 /**
- * Matches up to this share of all jobs are sorted by their ranks; more by walking the
- * column's order (a million steps, about as costly as sorting 15,000 ranks).
+ * Matches up to this share of all jobs are sorted by their description ranks; more by
+ * walking the description order (a million steps, about as costly as sorting 15,000 ranks).
  */
 const SORT_MATCHES_UP_TO_SHARE = 1 / 64;
 /** How many sorted slots (4 bytes each), and how many filters, the cache of recent ones keeps. */
@@ -87,16 +87,11 @@ class StringColumn {
   }
 }
 
-/** The jobs in one sort order (`order[i]` is the i-th slot), and each slot's place in it. */
-interface Ordering {
-  order: Int32Array;
-  rank: Int32Array;
-}
-
-function orderingOf(order: Int32Array): Ordering {
+/** Each slot's place in `order` (its inverse). */
+function ranksOf(order: Int32Array): Int32Array {
   const rank = new Int32Array(order.length);
   for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
-  return { order, rank };
+  return rank;
 }
 
 /** The values in both ascending lists. */
@@ -148,8 +143,11 @@ export class JobSearchIndex {
   private readonly postings: Int32Array[];
   /** Trigram → the terms that contain it, ascending. */
   private readonly trigrams: Map<string, Int32Array>;
-  private readonly orderings: Record<SortColumn, Ordering>;
-  /** Recent filters' matches in a column's order, by column and filter; oldest first. */
+  /** Every slot in each column's order (`orders.status[i]` is the i-th job by status). */
+  private readonly orders: Record<SortColumn, Int32Array>;
+  /** Each slot's place in the description order. */
+  private readonly descriptionRank: Int32Array;
+  /** Recent filters' matches in a column's order, by column and filter, oldest first. */
   private readonly recent = new Map<string, Int32Array>();
   private recentSlots = 0;
 
@@ -160,9 +158,10 @@ export class JobSearchIndex {
       otherTerms: this.otherTerms,
       postings: this.postings,
       trigrams: this.trigrams,
-      orderings: this.orderings,
+      orders: this.orders,
     } = parts);
     this.size = this.rows.statusOf.length;
+    this.descriptionRank = ranksOf(this.orders.description);
   }
 
   /** Reads every job in one snapshot and builds the index. */
@@ -208,7 +207,7 @@ export class JobSearchIndex {
    */
   match(filter: string): Int32Array | undefined {
     const text = filter.toLowerCase();
-    if (!text) return this.orderings.friendlyNumber.order;
+    if (!text) return this.orders.friendlyNumber;
     // Every occurrence of the text holds its longest space-free part within a single term.
     const part = text.split(' ').reduce((a, b) => (b.length > a.length ? b : a));
     if (!part) return undefined;
@@ -230,7 +229,7 @@ export class JobSearchIndex {
     offset: number,
     limit: number,
   ): { slots: number[]; total: number } | undefined {
-    const sorted = filter ? this.sortedMatches(filter, column) : this.orderings[column].order;
+    const sorted = filter ? this.sortedMatches(filter, column) : this.orders[column];
     if (!sorted) return undefined;
     const total = sorted.length;
     const count = Math.max(0, Math.min(limit, total - offset));
@@ -244,20 +243,16 @@ export class JobSearchIndex {
   private sortedMatches(filter: string, column: SortColumn): Int32Array | undefined {
     const key = `${column} ${filter.toLowerCase()}`;
     const cached = this.recent.get(key);
-    if (cached) {
-      // Most recently used last, so the oldest go first.
-      this.recent.delete(key);
-      this.recent.set(key, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const matches = this.match(filter);
     if (!matches) return undefined;
     const sorted = this.sort(matches, column);
-    this.recentSlots += sorted.length;
     this.recent.set(key, sorted);
-    for (const [oldKey, old] of this.recent) {
-      if (this.recentSlots <= CACHED_SLOTS && this.recent.size <= CACHED_FILTERS) break;
-      this.recent.delete(oldKey);
+    this.recentSlots += sorted.length;
+    // First in, first out: reordering on every hit would leave the map full of holes.
+    while (this.recentSlots > CACHED_SLOTS || this.recent.size > CACHED_FILTERS) {
+      const [oldest, old] = this.recent.entries().next().value!;
+      this.recent.delete(oldest);
       this.recentSlots -= old.length;
     }
     return sorted;
@@ -266,18 +261,30 @@ export class JobSearchIndex {
   private sort(matches: Int32Array, column: SortColumn): Int32Array {
     // Slots are in friendly-number order already.
     if (column === 'friendlyNumber') return matches;
-    const { order, rank } = this.orderings[column];
     const sorted = new Int32Array(matches.length);
+    if (column === 'status' || column === 'conclusion') {
+      // A few values, in the database's order: count, then place each slot after the
+      // slots of the values before its own, keeping number order within a value.
+      const { statusOf, statuses, conclusionOf, conclusions } = this.rows;
+      const [valueOf, values] =
+        column === 'status' ? [statusOf, statuses] : [conclusionOf, conclusions];
+      const next = new Int32Array(values.length + 1);
+      for (let i = 0; i < matches.length; i++) next[valueOf[matches[i]!]! + 1]!++;
+      for (let v = 1; v < next.length; v++) next[v]! += next[v - 1]!;
+      for (let i = 0; i < matches.length; i++) sorted[next[valueOf[matches[i]!]!]!++] = matches[i]!;
+      return sorted;
+    }
+    const order = this.orders.description;
     if (matches.length <= this.size * SORT_MATCHES_UP_TO_SHARE) {
+      const rank = this.descriptionRank;
       for (let i = 0; i < matches.length; i++) sorted[i] = rank[matches[i]!]!;
       sorted.sort();
       for (let i = 0; i < sorted.length; i++) sorted[i] = order[sorted[i]!]!;
       return sorted;
     }
     const isMatch = new Uint8Array(this.size);
-    for (const slot of matches) isMatch[slot] = 1;
-    let at = 0;
-    for (const slot of order) if (isMatch[slot]) sorted[at++] = slot;
+    for (let i = 0; i < matches.length; i++) isMatch[matches[i]!] = 1;
+    for (let i = 0, at = 0; i < order.length; i++) if (isMatch[order[i]!]) sorted[at++] = order[i]!;
     return sorted;
   }
 
@@ -366,9 +373,9 @@ interface IndexRows {
   friendlyNumbers: StringColumn;
   descriptions: StringColumn;
   /** Each slot's status, as an index into `statuses`. */
-  statusOf: Int32Array;
+  statusOf: Uint8Array | Uint16Array | Int32Array;
   statuses: string[];
-  conclusionOf: Int32Array;
+  conclusionOf: Uint8Array | Uint16Array | Int32Array;
   conclusions: string[];
 }
 
@@ -378,7 +385,7 @@ interface IndexParts {
   otherTerms: string[];
   postings: Int32Array[];
   trigrams: Map<string, Int32Array>;
-  orderings: Record<SortColumn, Ordering>;
+  orders: Record<SortColumn, Int32Array>;
 }
 
 interface JobRow {
@@ -488,8 +495,13 @@ class Builder {
         order.set(slots, at);
         at += slots.length;
       });
-      for (let slot = 0; slot < size; slot++) valueOf[slot] = sortedIndex[valueOf[slot]!]!;
-      return { ordering: orderingOf(order), valueOf };
+      // One byte per slot when it can: the sort reads these at random, and small arrays
+      // stay in the processor's cache.
+      const Values =
+        sorted.length <= 256 ? Uint8Array : sorted.length <= 65536 ? Uint16Array : Int32Array;
+      const valueOfSlot = new Values(size);
+      for (let slot = 0; slot < size; slot++) valueOfSlot[slot] = sortedIndex[valueOf[slot]!]!;
+      return { order, valueOf: valueOfSlot };
     };
     const status = grouped(statuses, this.statusOf, this.statuses);
     const conclusion = grouped(conclusions, this.conclusionOf, this.conclusions);
@@ -511,11 +523,11 @@ class Builder {
       trigrams: new Map(
         Array.from(this.trigramTerms, ([trigram, list]) => [trigram, list.toArray()]),
       ),
-      orderings: {
-        friendlyNumber: orderingOf(Int32Array.from({ length: size }, (_, i) => i)),
-        status: status.ordering,
-        conclusion: conclusion.ordering,
-        description: orderingOf(byDescription),
+      orders: {
+        friendlyNumber: Int32Array.from({ length: size }, (_, i) => i),
+        status: status.order,
+        conclusion: conclusion.order,
+        description: byDescription,
       },
     };
   }
