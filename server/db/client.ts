@@ -19,7 +19,7 @@ export type DbKind = 'pglite' | 'postgres';
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** The rows of a raw SQL query (both drivers answer `{ rows }`). */
-export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { JobListQuery, JobSummary } from '@common/schemas/jobs';
 import { type Db, queryRows } from '../../db/client';
 
@@ -167,8 +167,7 @@ export class JobSearchIndex {
   /** Reads every job in one snapshot and builds the index. */
   static async build(db: Db): Promise<JobSearchIndex> {
     return db.transaction(
-      async (transaction) => {
-        const tx = transaction as unknown as Db;
+      async (tx) => {
         const builder = new Builder();
         for await (const rows of fetchAll<JobRow>(
           tx,
@@ -397,7 +396,7 @@ interface JobRow {
 }
 
 /** Runs a query through a cursor, yielding its rows FETCH_SIZE at a time. */
-async function* fetchAll<T>(tx: Db, query: ReturnType<typeof sql>) {
+async function* fetchAll<T>(tx: Pick<Db, 'execute'>, query: SQL) {
   const cursor = sql.identifier(`jobs_index_${Math.random().toString(36).slice(2)}`);
   await tx.execute(sql`declare ${cursor} no scroll cursor for ${query}`);
   for (;;) {

@@ -14,25 +14,24 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
   let index: JobSearchIndex | undefined;
   let rebuilding: Promise<void> | undefined;
   let stale = false;
-  const build = async () => {
-    const started = performance.now();
-    index = await JobSearchIndex.build(app.db);
-    app.log.info(
-      { jobs: index.size, ms: Math.round(performance.now() - started) },
-      'Built the job search index',
-    );
-  };
-  // Notices that arrive during a rebuild are folded into one more rebuild after it.
+  // One build at a time, so an older snapshot never replaces a newer one; notices that
+  // arrive during a build are folded into one more build after it. Until the first build
+  // (or if building fails), the database answers instead.
   const rebuild = () => {
     stale = true;
     rebuilding ??= (async () => {
       while (stale) {
         stale = false;
-        await build();
+        const started = performance.now();
+        index = await JobSearchIndex.build(app.db);
+        app.log.info(
+          { jobs: index.size, ms: Math.round(performance.now() - started) },
+          'Built the job search index',
+        );
       }
     })()
       .catch((error: unknown) =>
-        app.log.error({ err: error }, 'Rebuilding the job search index failed'),
+        app.log.error({ err: error }, 'Building the job search index failed'),
       )
       .finally(() => {
         rebuilding = undefined;
@@ -41,10 +40,13 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
   let stopListening: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopListening = await app.database.listen(JOBS_CHANNEL, rebuild);
-    await build();
+    rebuild();
+    await rebuilding;
   });
   app.addHook('onClose', async () => {
-    await stopListening?.().catch(() => {});
+    await stopListening?.().catch((error: unknown) =>
+      app.log.warn({ err: error }, 'Could not stop listening for job loads'),
+    );
     await rebuilding;
   });
 
