@@ -67,24 +67,6 @@ class StringColumn {
   get(index: number): string {
     return this.bytes.toString('utf8', index ? this.ends[index - 1] : 0, this.ends[index]);
   }
-
-  /** The indexes of the strings that contain `part` (not empty), ascending. */
-  indexesContaining(part: string): IntList {
-    const found = new IntList();
-    const needle = Buffer.from(part);
-    let index = 0;
-    for (let at = this.bytes.indexOf(needle); at !== -1;) {
-      while (this.ends[index]! <= at) index++;
-      // A hit across the end of one string and the start of the next is no hit.
-      if (at + needle.length <= this.ends[index]!) {
-        found.push(index);
-        at = this.bytes.indexOf(needle, this.ends[index]!);
-      } else {
-        at = this.bytes.indexOf(needle, at + 1);
-      }
-    }
-    return found;
-  }
 }
 
 /** Each slot's place in `order` (its inverse). */
@@ -143,6 +125,8 @@ export class JobSearchIndex {
   private readonly postings: Int32Array[];
   /** Trigram → the terms that contain it, ascending. */
   private readonly trigrams: Map<string, Int32Array>;
+  /** The terms shorter than a trigram. */
+  private readonly shortTerms: Int32Array;
   /** Every slot in each column's order (`orders.status[i]` is the i-th job by status). */
   private readonly orders: Record<SortColumn, Int32Array>;
   /** Each slot's place in the description order. */
@@ -158,6 +142,7 @@ export class JobSearchIndex {
       otherTerms: this.otherTerms,
       postings: this.postings,
       trigrams: this.trigrams,
+      shortTerms: this.shortTerms,
       orders: this.orders,
     } = parts);
     this.size = this.rows.statusOf.length;
@@ -306,10 +291,14 @@ export class JobSearchIndex {
 
   private termsContaining(part: string): IntList {
     if (part.length < 3) {
-      const found = this.numberTerms.indexesContaining(part);
-      this.otherTerms.forEach((term, i) => {
-        if (term.includes(part)) found.push(this.size + i);
-      });
+      // A term of three characters or more holds the part inside one of its trigrams.
+      const isFound = new Uint8Array(this.size + this.otherTerms.length);
+      for (const [trigram, terms] of this.trigrams) {
+        if (trigram.includes(part)) for (let i = 0; i < terms.length; i++) isFound[terms[i]!] = 1;
+      }
+      for (const term of this.shortTerms) if (this.termText(term).includes(part)) isFound[term] = 1;
+      const found = new IntList();
+      for (let term = 0; term < isFound.length; term++) if (isFound[term]) found.push(term);
       return found;
     }
     const found = new IntList();
@@ -384,6 +373,7 @@ interface IndexParts {
   otherTerms: string[];
   postings: Int32Array[];
   trigrams: Map<string, Int32Array>;
+  shortTerms: Int32Array;
   orders: Record<SortColumn, Int32Array>;
 }
 
@@ -438,6 +428,7 @@ class Builder {
   private readonly statusOf = new IntList();
   private readonly conclusionOf = new IntList();
   private readonly trigramTerms = new Map<string, IntList>();
+  private readonly shortTerms = new IntList();
 
   add(row: JobRow) {
     const slot = this.size++;
@@ -463,6 +454,7 @@ class Builder {
 
   /** Terms arrive in ascending order, so each trigram's list stays ascending. */
   private addTrigrams(term: string, id: number) {
+    if (term.length < 3) this.shortTerms.push(id);
     for (let i = 0; i + 3 <= term.length; i++) {
       const trigram = term.slice(i, i + 3);
       let list = this.trigramTerms.get(trigram);
@@ -519,6 +511,7 @@ class Builder {
       numberTerms: this.numberTerms.seal(),
       otherTerms,
       postings,
+      shortTerms: this.shortTerms.toArray(),
       trigrams: new Map(
         Array.from(this.trigramTerms, ([trigram, list]) => [trigram, list.toArray()]),
       ),

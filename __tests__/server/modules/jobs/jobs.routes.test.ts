@@ -192,6 +192,8 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
       word.slice(1, -1).toUpperCase(),
       word.slice(0, 2),
       'e',
+      '0',
+      'j-',
       job.friendlyNumber.toLowerCase(),
       '000011',
       'J-00001',
