@@ -56,8 +56,9 @@ export const authPlugin = fp(
 
     // Roles come from the database, not the token, so a role taken away counts at once:
     // every server forgets its cached identities on the trigger's NOTIFY, and this one
-    // also after each write it answers, before the writer can ask again.
-    const identities = new IdentityCache(app.db);
+    // also after each signed-in write it answers, before the writer can ask again (every
+    // change to users or roles is a signed-in write).
+    const identities = new IdentityCache(app.db, now);
     let stopListening: (() => Promise<void>) | undefined;
     app.addHook('onReady', async () => {
       stopListening = await app.database.listen(IDENTITIES_CHANNEL, () => identities.invalidate());
@@ -68,7 +69,8 @@ export const authPlugin = fp(
       );
     });
     app.addHook('onSend', async (request) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') identities.invalidate();
+      if (request.user && request.method !== 'GET' && request.method !== 'HEAD')
+        identities.invalidate();
     });
 
     app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {

@@ -7,28 +7,37 @@ export const IDENTITIES_CHANNEL = 'identities_changed';
 
 /** Past this many users the cache starts over, so its memory stays bounded. */
 const MAX_CACHED = 10_000;
+/**
+ * How long an identity is trusted without a word from the database: a bound on how stale
+ * it can get should the LISTEN connection drop unnoticed and a NOTIFY be lost.
+ */
+export const IDENTITY_TTL_MS = 30_000;
 
 /**
  * Who each signed-in user is (roles included), read from the database once and kept until
- * anything about users or roles changes: every request needs it, and asking the database
- * each time cost a round trip per request.
+ * anything about users or roles changes (or IDENTITY_TTL_MS passes): every request needs
+ * it, and asking the database each time cost a round trip per request.
  */
 export class IdentityCache {
-  private identities = new Map<string, Identity>();
+  private identities = new Map<string, { identity: Identity; readAt: number }>();
   /** Counts invalidations, so a read that raced one is not kept. */
   private generation = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date,
+  ) {}
 
   /** The user's identity, or undefined when there is no such user. */
   async find(userId: string): Promise<Identity | undefined> {
+    const readAt = this.now().getTime();
     const cached = this.identities.get(userId);
-    if (cached) return cached;
+    if (cached && readAt - cached.readAt < IDENTITY_TTL_MS) return cached.identity;
     const generation = this.generation;
     const identity = await findIdentity(this.db, userId);
     if (identity && generation === this.generation) {
       if (this.identities.size >= MAX_CACHED) this.identities.clear();
-      this.identities.set(userId, identity);
+      this.identities.set(userId, { identity, readAt });
     }
     return identity;
   }
