@@ -195,10 +195,8 @@ export class JobSearchIndex {
     // Every occurrence of the text holds its longest space-free part within a single term.
     const part = text.split(' ').reduce((a, b) => (b.length > a.length ? b : a));
     if (!part) return undefined;
-    const found = this.termsContaining(part).toArray();
-    if (part !== text && found.some((term) => !this.termText(term).includes(text)))
-      return undefined;
-    return this.union(found);
+    const found = this.termsContaining(part, text);
+    return found && this.union(found.toArray());
   }
 
   /**
@@ -289,7 +287,15 @@ export class JobSearchIndex {
     return term < this.size ? this.numberTerms.get(term) : this.otherTerms[term - this.size]!;
   }
 
-  private termsContaining(part: string): IntList {
+  /**
+   * The terms that contain `part`, which all contain `text` too (`part` is `text` or its
+   * longest space-free part); undefined as soon as one does not, so a filter that cannot
+   * be settled here costs little.
+   */
+  private termsContaining(part: string, text: string): IntList | undefined {
+    const found = new IntList();
+    const holdsText =
+      part === text ? () => true : (term: number) => this.termText(term).includes(text);
     if (part.length < 3) {
       // A term of three characters or more holds the part inside one of its trigrams.
       const isFound = new Uint8Array(this.size + this.otherTerms.length);
@@ -297,11 +303,13 @@ export class JobSearchIndex {
         if (trigram.includes(part)) for (let i = 0; i < terms.length; i++) isFound[terms[i]!] = 1;
       }
       for (const term of this.shortTerms) if (this.termText(term).includes(part)) isFound[term] = 1;
-      const found = new IntList();
-      for (let term = 0; term < isFound.length; term++) if (isFound[term]) found.push(term);
+      for (let term = 0; term < isFound.length; term++) {
+        if (!isFound[term]) continue;
+        if (!holdsText(term)) return undefined;
+        found.push(term);
+      }
       return found;
     }
-    const found = new IntList();
     // The terms holding every trigram of the part: intersect the lists, shortest first.
     const lists: Int32Array[] = [];
     for (let i = 0; i + 3 <= part.length; i++) {
@@ -316,7 +324,11 @@ export class JobSearchIndex {
       if (list.length > candidates.length * 16) break;
       candidates = intersect(candidates, list);
     }
-    for (const term of candidates) if (this.termText(term).includes(part)) found.push(term);
+    for (const term of candidates) {
+      if (!this.termText(term).includes(part)) continue;
+      if (!holdsText(term)) return undefined;
+      found.push(term);
+    }
     return found;
   }
 

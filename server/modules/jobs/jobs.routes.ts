@@ -1,27 +1,39 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import { jobListQuerySchema, jobListSchema, jobSchema } from '@common/schemas/jobs';
 import { JobSearchIndex } from './jobSearchIndex';
-import { getJob, JOBS_CHANNEL, listJobs } from './jobs.service';
+import { getJob, listJobs } from './jobs.service';
+
+/** The NOTIFY channel a trigger on the jobs table fires on any change (0007_jobs_notify.sql). */
+const JOBS_CHANNEL = 'jobs_changed';
+/** A load notifies after every batch: the index is rebuilt once they stop for this long. */
+const QUIET_BEFORE_REBUILD_MS = 1000;
 
 /**
  * The laboratory job list and its details. The list is searched in this server's
  * in-memory index, built when the server is ready and rebuilt in the background whenever
- * jobs are loaded (on any server or by `npm run seed:jobs`, through LISTEN/NOTIFY).
+ * the jobs change (on any server, by `npm run seed:jobs` or by hand, through LISTEN/NOTIFY).
  */
 export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
   let index: JobSearchIndex | undefined;
   let rebuilding: Promise<void> | undefined;
   let stale = false;
+  let closing = false;
   // One build at a time, so an older snapshot never replaces a newer one; notices that
-  // arrive during a build are folded into one more build after it. Until the first build
-  // (or if building fails), the database answers instead.
+  // arrive during a build, or while waiting for quiet, fold into one more build. Until the
+  // first build, and after a failed one until the next change, the database answers.
   const rebuild = () => {
     stale = true;
     rebuilding ??= (async () => {
       while (stale) {
-        stale = false;
+        do {
+          stale = false;
+          // Without an index every list is a slow database query: build at once.
+          if (index) await sleep(QUIET_BEFORE_REBUILD_MS);
+        } while (stale);
+        if (closing) return;
         const started = performance.now();
         index = await JobSearchIndex.build(app.db);
         app.log.info(
@@ -30,9 +42,11 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
     })()
-      .catch((error: unknown) =>
-        app.log.error({ err: error }, 'Building the job search index failed'),
-      )
+      .catch((error: unknown) => {
+        // A stale index would answer wrongly; the database answers right, if slowly.
+        index = undefined;
+        app.log.error({ err: error }, 'Building the job search index failed');
+      })
       .finally(() => {
         rebuilding = undefined;
       });
@@ -44,8 +58,9 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
     await rebuilding;
   });
   app.addHook('onClose', async () => {
+    closing = true;
     await stopListening?.().catch((error: unknown) =>
-      app.log.warn({ err: error }, 'Could not stop listening for job loads'),
+      app.log.warn({ err: error }, 'Could not stop listening for job changes'),
     );
     await rebuilding;
   });

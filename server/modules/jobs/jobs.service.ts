@@ -6,9 +6,6 @@ import { notFound } from '../../lib/errors';
 import { type GeneratedJob, generateJob } from './jobGenerator';
 import type { JobSearchIndex } from './jobSearchIndex';
 
-/** The NOTIFY channel that tells every server the jobs changed (its search index is stale). */
-export const JOBS_CHANNEL = 'jobs_changed';
-
 /** Counted exactly up to here; beyond, the total is an estimate (an exact count of a broad filter costs ~0.6 s at 1M jobs). */
 export const EXACT_COUNT_CAP = 1000;
 
@@ -160,5 +157,4 @@ export async function loadJobs(
   }
   // Fresh statistics: the total shown beyond the exact-count cap is the planner's estimate.
   await db.execute(sql`analyze jobs`);
-  await db.execute(sql`select pg_notify(${JOBS_CHANNEL}, '')`);
 }

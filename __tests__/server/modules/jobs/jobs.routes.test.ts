@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { JOB_SORT_COLUMNS, type Job, type JobList } from '@common/schemas/jobs';
 import { JOB_CONCLUSIONS, JOB_STATUSES, generateJob } from '@server/modules/jobs/jobGenerator';
 import { JobSearchIndex } from '@server/modules/jobs/jobSearchIndex';
@@ -10,6 +11,7 @@ import {
   loadJobs,
 } from '@server/modules/jobs/jobs.service';
 import { bearer, login } from '../../helpers/auth';
+import { eventually } from '../../helpers/eventually';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -231,16 +233,50 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
   it('inserts in bulk, continues numbering where the last load stopped, and the list follows', async () => {
     await loadJobs(t.database.db, SEEDED + 1, SEEDED + 3);
     const newest = `J-${String(SEEDED + 3).padStart(7, '0')}`;
-    // The server rebuilds its index on the NOTIFY that the load sends.
-    for (let tries = 0; ; tries++) {
+    // The server rebuilds its index on the NOTIFY of the trigger on jobs.
+    await eventually(async () => {
       const last = await list('?sortOrder=desc&perPage=20');
-      if (last.jobs[0]!.friendlyNumber === newest) {
-        expect(last.totalJobs).toBe(SEEDED + 3);
-        break;
-      }
-      if (tries > 100) throw new Error('The job list did not follow the load');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      expect(last.jobs[0]!.friendlyNumber).toBe(newest);
+      expect(last.totalJobs).toBe(SEEDED + 3);
+    });
     await expect(insertJobs(t.database.db, [generateJob(1)])).rejects.toThrow();
+  });
+
+  // One word, so the index answers (a filter with spaces may go to the database).
+  it('follows a change made by plain SQL', async () => {
+    await t.database.db.execute(
+      sql`update jobs set description = 'Changedbyhand' where friendly_number = 'J-0000002'`,
+    );
+    await eventually(async () =>
+      expect((await list('?filter=changedbyhand')).jobs.map((j) => j.friendlyNumber)).toEqual([
+        'J-0000002',
+      ]),
+    );
+    await t.database.db.execute(
+      sql`update jobs set description = ${generateJob(2).description} where friendly_number = 'J-0000002'`,
+    );
+    await eventually(async () => expect((await list('?filter=changedbyhand')).totalJobs).toBe(0));
+  });
+
+  it('answers from the database, not a stale index, when a rebuild fails', async () => {
+    // While the table has another name, the change's rebuild fails (and so does the database).
+    await t.database.db.execute(sql`alter table jobs rename to jobs_away`);
+    await t.database.db.execute(
+      sql`update jobs_away set description = 'Changedwhileaway' where friendly_number = 'J-0000003'`,
+    );
+    await eventually(async () =>
+      expect((await t.app.inject({ url: '/api/LIMS/jobs', headers: viewer })).statusCode).toBe(500),
+    );
+    // Back under its name, with no notice: only the database knows of the change.
+    await t.database.db.execute(sql`alter table jobs_away rename to jobs`);
+    expect((await list('?filter=changedwhileaway')).jobs.map((j) => j.friendlyNumber)).toEqual([
+      'J-0000003',
+    ]);
+    await t.database.db.execute(
+      sql`update jobs set description = ${generateJob(3).description} where friendly_number = 'J-0000003'`,
+    );
+    await eventually(async () =>
+      expect((await list('?filter=changedwhileaway')).totalJobs).toBe(0),
+    );
   });
 });

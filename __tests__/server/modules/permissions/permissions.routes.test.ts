@@ -8,21 +8,9 @@ import { routes } from '@server/db/schema/routes';
 import { userRoles, users } from '@server/db/schema/users';
 import { defaultAllowedRoles } from '@server/modules/permissions/permissions.service';
 import { bearer, login, registerUser } from '../../helpers/auth';
+import { eventually } from '../../helpers/eventually';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
-
-/** Waits until `check` passes (a change made through another server arriving). */
-async function eventually(check: () => Promise<void>, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe.each(testDbKinds)('route permissions on %s', (kind) => {
   let t: TestApp;

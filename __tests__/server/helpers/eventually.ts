@@ -1,0 +1,12 @@
+/** Waits until `check` passes (a change arriving through NOTIFY, or a rebuild finishing). */
+export async function eventually(check: () => Promise<void>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
