@@ -239,7 +239,11 @@ export class JobSearchIndex {
     const key = `${column} ${filter.toLowerCase()}`;
     const cached = this.recent.get(key);
     if (cached) return cached;
-    const matches = this.match(filter);
+    // The matches come in number order: other orders sort that (cached) list.
+    const matches =
+      column === 'friendlyNumber'
+        ? this.match(filter)
+        : this.sortedMatches(filter, 'friendlyNumber');
     if (!matches) return undefined;
     const sorted = this.sort(matches, column);
     this.recent.set(key, sorted);
