@@ -1,5 +1,5 @@
 /** Waits until `check` passes (a change arriving through NOTIFY, or a rebuild finishing). */
-export async function eventually(check: () => Promise<void>, timeoutMs = 10_000) {
+export async function eventually(check: () => Promise<void>, timeoutMs = 5000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

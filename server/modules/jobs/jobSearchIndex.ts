@@ -70,7 +70,7 @@ class StringColumn {
 
   /**
    * Whether the string at `index` contains `needle` (its UTF-8 bytes), read in place: for
-   * a broad filter this runs over a million numbers, and decoding each cost ~180 ms.
+   * a broad filter this runs over a million numbers, and decoding them all took ~180 ms.
    */
   includes(index: number, needle: Buffer): boolean {
     const last = this.ends[index]! - needle.length;
