@@ -49,8 +49,9 @@ export async function buildApp(
         }),
       },
     },
-    // Behind a proxy, set trustProxy there; here the peer address is the client.
-    trustProxy: false,
+    // Rate limits and logs use the client's address: behind a proxy (TRUST_PROXY), the one
+    // it forwards.
+    trustProxy: config.trustProxy,
     // Start-up work grows with the data (seeding SEED_JOBS, building the job search index,
     // ~15 s at a million jobs): no time limit on it.
     pluginTimeout: 0,

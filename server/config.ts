@@ -1,9 +1,21 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { defaultStaticDir } from './paths';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+
+/** An address, a CIDR range (`10.0.0.0/8`), or one of proxy-addr's names for ranges. */
+const isProxyAddress = (entry: string) => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  return (
+    prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+};
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(
@@ -51,6 +63,23 @@ const envSchema = z.object({
           .filter(Boolean),
       )
       .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins' }))),
+  ),
+  // The proxies that may tell the client's address in X-Forwarded-For. Unset: none, the
+  // peer is the client.
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) => (value === undefined ? false : value.split(',').map((e) => e.trim())))
+      .pipe(
+        z.union([
+          z.literal(false),
+          z.array(z.string()).refine((entries) => entries.every(isProxyAddress), {
+            error: 'must be comma-separated addresses or CIDR ranges of proxies',
+          }),
+        ]),
+      ),
   ),
   STATIC_DIR: optionalString,
   JWT_SECRET: z.preprocess(
@@ -135,6 +164,8 @@ export interface Config {
   adminPassword: string | undefined;
   logLevel: string;
   corsOrigins: string[];
+  /** The proxies whose X-Forwarded-For is believed (Fastify's `trustProxy`), or false. */
+  trustProxy: false | string[];
   /** Folder of the built web app. */
   staticDir: string;
   /** Key that signs access tokens; unset: one generated once and kept in the database. */
@@ -182,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
+    trustProxy: e.TRUST_PROXY,
     staticDir: path.resolve(e.STATIC_DIR ?? defaultStaticDir),
     jwtSecret: e.JWT_SECRET,
     refreshTokenDays: e.REFRESH_TOKEN_DAYS,

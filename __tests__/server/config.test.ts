@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       adminPassword: undefined,
       corsOrigins: [],
+      trustProxy: false,
     });
     expect(config.dataDir).toBe(`${process.cwd()}/data`);
   });
@@ -23,6 +24,7 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: 'a-long-password',
       LOG_LEVEL: 'debug',
       CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '10.0.0.0/8, 192.0.2.1, ::1, loopback',
       STATIC_DIR: '/srv/app',
     });
     expect(config).toMatchObject({
@@ -33,6 +35,7 @@ describe('loadConfig', () => {
       adminPassword: 'a-long-password',
       logLevel: 'debug',
       corsOrigins: ['https://a.example', 'https://b.example'],
+      trustProxy: ['10.0.0.0/8', '192.0.2.1', '::1', 'loopback'],
       staticDir: '/srv/app',
     });
   });
@@ -42,6 +45,9 @@ describe('loadConfig', () => {
     ['PORT', '70000'],
     ['LOG_LEVEL', 'loud'],
     ['CORS_ORIGINS', 'https://a.example, not an origin'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1, proxy.example'],
     ['DATABASE_URL', 'mysql://db.example/app'],
     ['ADMIN_PASSWORD', 'short'],
   ])('rejects %s=%s with a message naming the variable', (variable, value) => {

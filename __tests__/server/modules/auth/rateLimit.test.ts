@@ -77,3 +77,31 @@ describe('the in-memory window', () => {
     await t.close();
   });
 });
+
+describe('behind a proxy (TRUST_PROXY)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('pglite', { AUTH_RATE_LIMIT: '1', TRUST_PROXY: '192.0.2.0/24' });
+  });
+  afterAll(() => t.close());
+
+  it('counts the client address a trusted proxy forwards, and ignores it from anyone else', async () => {
+    const from = (peer: string, forwardedFor: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: randomName(), password: 'wrong-password' },
+        remoteAddress: peer,
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+    const [client, otherClient] = [randomIp(), randomIp()];
+    expect((await from('192.0.2.7', client)).statusCode).toBe(401);
+    // Another client through the same proxy has a count of its own.
+    expect((await from('192.0.2.7', otherClient)).statusCode).toBe(401);
+    expect((await from('192.0.2.7', client)).statusCode).toBe(429);
+    // A peer that is not a trusted proxy cannot choose the address it is counted under.
+    const spoofer = randomIp();
+    expect((await from(spoofer, randomIp())).statusCode).toBe(401);
+    expect((await from(spoofer, randomIp())).statusCode).toBe(429);
+  });
+});
