@@ -20,6 +20,8 @@ export const BOOK_PAGE_SIZE = 10;
 /** Job list paging (spec section 9). */
 export const JOB_PAGE_SIZES = [20, 50, 100] as const;
 export const DEFAULT_JOB_PAGE_SIZE = 50;
+/** The longest job filter the list accepts. */
+export const JOB_FILTER_MAX_LENGTH = 200;
 
 /** Category given to an entity definition that names none. */
 export const DEFAULT_ENTITY_CATEGORY = 'Generic';

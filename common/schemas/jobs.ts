@@ -1,21 +1,47 @@
 import { z } from 'zod';
-import { DEFAULT_JOB_PAGE_SIZE, JOB_PAGE_SIZES } from '../constants';
+import { DEFAULT_JOB_PAGE_SIZE, JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '../constants';
 
 export const JOB_SORT_COLUMNS = ['friendlyNumber', 'status', 'conclusion', 'description'] as const;
 
+/** A number in a query string: digits only ('0x10', '1e3' or '' are not numbers here). */
+const queryNumber = (message: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && !/^\d+$/.test(value) ? Number.NaN : value),
+    z.coerce.number({ error: message }),
+  );
+
 /** `GET /api/LIMS/jobs`: every parameter optional, anything unknown refused by name. */
-export const jobListQuerySchema = z.object({
-  filter: z.string().max(200, 'must be at most 200 characters').default(''),
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(1),
-  perPage: z.coerce
-    .number()
-    .refine((n) => (JOB_PAGE_SIZES as readonly number[]).includes(n), 'must be 20, 50 or 100')
-    .default(DEFAULT_JOB_PAGE_SIZE),
-  sortColumn: z
-    .enum(JOB_SORT_COLUMNS, { error: `must be one of ${JOB_SORT_COLUMNS.join(', ')}` })
-    .default('friendlyNumber'),
-  sortOrder: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc'),
-});
+export const jobListQuerySchema = z.strictObject(
+  {
+    filter: z
+      .string()
+      .trim()
+      .max(JOB_FILTER_MAX_LENGTH, `must be at most ${JOB_FILTER_MAX_LENGTH} characters`)
+      .default(''),
+    page: queryNumber('must be a whole number')
+      .pipe(
+        z
+          .number()
+          .max(1_000_000_000, { error: 'must be at most 1000000000', abort: true })
+          .int('must be a whole number')
+          .min(1, 'must be at least 1'),
+      )
+      .default(1),
+    perPage: queryNumber('must be 20, 50 or 100')
+      .refine((n) => (JOB_PAGE_SIZES as readonly number[]).includes(n), 'must be 20, 50 or 100')
+      .default(DEFAULT_JOB_PAGE_SIZE),
+    sortColumn: z
+      .enum(JOB_SORT_COLUMNS, { error: `must be one of ${JOB_SORT_COLUMNS.join(', ')}` })
+      .default('friendlyNumber'),
+    sortOrder: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc'),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `has unknown parameters: ${issue.keys.join(', ')}`
+        : undefined,
+  },
+);
 
 /** A job's list fields (spec section 3, without samples). */
 export const jobSummarySchema = z.object({

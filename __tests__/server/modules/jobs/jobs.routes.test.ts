@@ -95,10 +95,27 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
     ['?sortColumn=samples', 'querystring.sortColumn'],
     ['?sortOrder=up', 'querystring.sortOrder'],
     ['?page=x', 'querystring.page'],
+    ['?page=0x10', 'querystring.page'],
+    ['?page=1e3', 'querystring.page'],
+    ['?page=9999999999999999999999', 'querystring.page'],
+    ['?perPage=0x14', 'querystring.perPage'],
+    [`?filter=${'x'.repeat(201)}`, 'querystring.filter'],
   ])('answers 400 for %s, naming the parameter', async (query, field) => {
     const res = await t.app.inject({ url: `/api/LIMS/jobs${query}`, headers: viewer });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.map((f: { field: string }) => f.field)).toContain(field);
+  });
+
+  it('answers 400 for a parameter it does not know, naming it', async () => {
+    const res = await t.app.inject({ url: '/api/LIMS/jobs?sortcolumn=status', headers: viewer });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/unknown parameters: sortcolumn/);
+  });
+
+  it('takes the filter without the spaces around it', async () => {
+    expect((await list('?filter=%20%20J-0000012%20')).jobs.map((j) => j.friendlyNumber)).toEqual([
+      'J-0000012',
+    ]);
   });
 
   it('filters by a case-insensitive substring of any list field, counting exactly when few match', async () => {
