@@ -43,3 +43,36 @@ test('the job list: filter, page size, sort, and a job expanded to its results',
   await expect(jobCells).toHaveCount(1);
   await expect(page.getByLabel('Filter')).toHaveValue('J-0000042');
 });
+
+test('the job list pages on and keeps its page on a reload; Space opens a job; phones pick a page size', async ({
+  page,
+}) => {
+  await signIn(page, 'viewer', 'viewer123');
+  await page.goto('/lims/jobs');
+  const grid = page.getByRole('grid', { name: 'Jobs' });
+  const jobCells = grid.locator('[data-field="friendlyNumber"][role="gridcell"]');
+  await expect(jobCells.first()).toHaveText('J-0000001');
+
+  await page.getByRole('button', { name: 'Go to next page' }).click();
+  await expect(page.getByText(/^51–100 of /)).toBeVisible();
+  await expect(jobCells.first()).toHaveText('J-0000051');
+  await page.reload();
+  await expect(page.getByText(/^51–100 of /)).toBeVisible();
+  await expect(jobCells.first()).toHaveText('J-0000051');
+  await expect(page).toHaveURL(/[?&]page=2\b/);
+
+  // The keyboard: Space on the toggle opens the job and closes it again.
+  await grid.getByRole('button', { name: 'Expand J-0000051' }).focus();
+  await page.keyboard.press('Space');
+  const details = page.getByRole('region', { name: 'Details of J-0000051' });
+  await expect(details).toContainText('Sample J-0000051-S1');
+  await expect(grid.getByRole('button', { name: 'Collapse J-0000051' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(details).toHaveCount(0);
+
+  // A phone's width: the page size can still be chosen.
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByRole('combobox', { name: /Rows per page/ }).click();
+  await page.getByRole('option', { name: '20' }).click();
+  await expect(page.getByText(/^1–20 of /)).toBeVisible();
+});

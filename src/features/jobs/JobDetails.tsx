@@ -28,7 +28,12 @@ export function JobDetails({ id, friendlyNumber }: { id: string; friendlyNumber:
       {job.samples.map((sample) => (
         <Box key={sample.friendlyNumber} sx={{ mb: 1.5 }}>
           <Typography variant="subtitle2">Sample {sample.friendlyNumber}</Typography>
-          <Table size="small" aria-label={`Results of ${sample.friendlyNumber}`}>
+          {/* Fixed layout: the columns line up from one sample's table to the next. */}
+          <Table
+            size="small"
+            aria-label={`Results of ${sample.friendlyNumber}`}
+            sx={{ tableLayout: 'fixed' }}
+          >
             <TableHead>
               <TableRow>
                 <TableCell>Task</TableCell>

@@ -5,13 +5,20 @@ import { Box, Button, IconButton, Stack, TextField } from '@mui/material';
 import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { JOB_PAGE_SIZES } from '@common/constants';
+import { JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '@common/constants';
 import { messages } from '@common/messages';
 import { JOB_SORT_COLUMNS, type JobListQuery, type JobSummary } from '@common/schemas/jobs';
 import { PageHeader } from '@/components/PageHeader';
 import { useReportedError } from '@/hooks/useReportedError';
 import { JobDetails } from './JobDetails';
-import { paramsFromView, sortedBy, viewFromParams, withFilter, withPageSize } from './jobListState';
+import {
+  cleanFilter,
+  paramsFromView,
+  sortedBy,
+  viewFromParams,
+  withFilter,
+  withPageSize,
+} from './jobListState';
 import { useListJobsQuery } from './jobs.api';
 
 /** A grid row: a job, or the details row spanning every column under an expanded job. */
@@ -22,19 +29,31 @@ const FILTER_DELAY_MS = 300;
 /** `/lims/jobs`: the job list, paged, sorted and filtered on the server, with expandable details. */
 export function JobsPage() {
   const [params, setParams] = useSearchParams();
-  const view = viewFromParams(params);
+  const view = useMemo(() => viewFromParams(params), [params]);
   const show = (next: JobListQuery) => setParams(paramsFromView(next), { replace: true });
   const { data, error, isFetching, refetch } = useListJobsQuery(view);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [typed, setTyped] = useState(view.filter);
+  // A filter that came from elsewhere (a link, the menu) replaces what was typed.
+  const [typedFor, setTypedFor] = useState(view.filter);
+  if (typedFor !== view.filter) {
+    setTypedFor(view.filter);
+    if (cleanFilter(typed) !== view.filter) setTyped(view.filter);
+  }
 
   useReportedError(messages.jobs.fetchContext, error);
+
+  // The URL shows the view as it is read: values it could not use are not left in it.
+  const canonical = paramsFromView(view).toString();
+  useEffect(() => {
+    if (params.toString() !== canonical) setParams(canonical, { replace: true });
+  }, [params, canonical, setParams]);
 
   // The filter goes to the server once typing pauses; a new filter starts at page 1.
   useEffect(() => {
     const timer = setTimeout(() => {
-      if (typed !== view.filter)
-        setParams(paramsFromView(withFilter(view, typed)), { replace: true });
+      const next = withFilter(view, typed);
+      if (next !== view) setParams(paramsFromView(next), { replace: true });
     }, FILTER_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed, view, setParams]);
@@ -46,12 +65,14 @@ export function JobsPage() {
       return next;
     });
 
+  // While a page loads the last one stays in view; after a failure, none does.
+  const shown = error ? undefined : data;
   const rows = useMemo<JobRow[]>(
     () =>
-      (data?.jobs ?? []).flatMap((job): JobRow[] =>
+      (shown?.jobs ?? []).flatMap((job): JobRow[] =>
         expanded.has(job._id) ? [job, { _id: `${job._id}-details`, detailOf: job }] : [job],
       ),
-    [data, expanded],
+    [shown, expanded],
   );
 
   const columns: GridColDef<JobRow>[] = [
@@ -60,6 +81,7 @@ export function JobsPage() {
       headerName: '',
       width: 56,
       sortable: false,
+      disableColumnMenu: true,
       colSpan: (_value, row) => (row.detailOf ? 5 : 1),
       renderCell: ({ row }) => {
         if (row.detailOf)
@@ -71,6 +93,10 @@ export function JobsPage() {
             aria-expanded={open}
             aria-label={`${open ? 'Collapse' : 'Expand'} ${row.friendlyNumber}`}
             onClick={() => toggle(row._id)}
+            // Space and Enter belong to the button; the grid would scroll or move on them.
+            onKeyDown={(event) => {
+              if (event.key === ' ' || event.key === 'Enter') event.stopPropagation();
+            }}
           >
             {open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
           </IconButton>
@@ -83,8 +109,17 @@ export function JobsPage() {
     { field: 'description', headerName: 'Description', flex: 1, minWidth: 240 },
   ];
 
-  const sortModel: GridSortModel = [{ field: view.sortColumn, sort: view.sortOrder }];
-  const estimate = data?.totalIsEstimate ?? false;
+  // The same objects while the view stands: the grid takes a new sort model for a change
+  // of sort, and goes back to the first page.
+  const sortModel = useMemo<GridSortModel>(
+    () => [{ field: view.sortColumn, sort: view.sortOrder }],
+    [view.sortColumn, view.sortOrder],
+  );
+  const paginationModel = useMemo(
+    () => ({ page: view.page - 1, pageSize: view.perPage }),
+    [view.page, view.perPage],
+  );
+  const estimate = shown?.totalIsEstimate ?? false;
 
   return (
     <Box>
@@ -99,6 +134,7 @@ export function JobsPage() {
           placeholder="Keyword: number, status, conclusion or description"
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
+          slotProps={{ htmlInput: { maxLength: JOB_FILTER_MAX_LENGTH } }}
           sx={{ flex: 1, maxWidth: 480 }}
         />
       </Stack>
@@ -114,9 +150,9 @@ export function JobsPage() {
           sortingMode="server"
           filterMode="server"
           disableColumnFilter
-          rowCount={data?.totalJobs ?? 0}
+          rowCount={shown?.totalJobs ?? 0}
           pageSizeOptions={[...JOB_PAGE_SIZES]}
-          paginationModel={{ page: view.page - 1, pageSize: view.perPage }}
+          paginationModel={paginationModel}
           onPaginationModelChange={({ page, pageSize }) =>
             show(
               pageSize !== view.perPage
@@ -131,10 +167,15 @@ export function JobsPage() {
             if (column && JOB_SORT_COLUMNS.includes(column)) show(sortedBy(view, column));
           }}
           localeText={{
+            noRowsLabel: error ? messages.jobs.listFailed : 'No jobs',
             paginationDisplayedRows: ({ from, to, count }) =>
               `${from}–${to} of ${estimate ? 'about ' : ''}${count.toLocaleString()}`,
           }}
           disableRowSelectionOnClick
+          // The grid hides the page-size choice on narrow screens; phones need it too.
+          sx={{
+            '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
+          }}
         />
       </Box>
     </Box>

@@ -1,4 +1,4 @@
-import { DEFAULT_JOB_PAGE_SIZE, JOB_PAGE_SIZES } from '@common/constants';
+import { DEFAULT_JOB_PAGE_SIZE, JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '@common/constants';
 import { JOB_SORT_COLUMNS, type JobListQuery } from '@common/schemas/jobs';
 
 /**
@@ -12,7 +12,7 @@ export function viewFromParams(params: URLSearchParams): JobListQuery {
   const perPage = Number(params.get('perPage'));
   const sortColumn = params.get('sortColumn') as JobListQuery['sortColumn'];
   return {
-    filter: params.get('filter') ?? '',
+    filter: cleanFilter(params.get('filter') ?? ''),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     perPage: (JOB_PAGE_SIZES as readonly number[]).includes(perPage)
       ? perPage
@@ -43,6 +43,11 @@ export function sortedBy(view: JobListQuery, column: JobListQuery['sortColumn'])
 export const withPageSize = (view: JobListQuery, perPage: number): JobListQuery =>
   perPage === view.perPage ? view : { ...view, perPage, page: 1 };
 
+/** The filter as it is sent: without spaces around it, and no longer than the server takes. */
+export const cleanFilter = (filter: string) => filter.trim().slice(0, JOB_FILTER_MAX_LENGTH);
+
 /** Another filter starts again at page 1. */
-export const withFilter = (view: JobListQuery, filter: string): JobListQuery =>
-  filter === view.filter ? view : { ...view, filter, page: 1 };
+export function withFilter(view: JobListQuery, typed: string): JobListQuery {
+  const filter = cleanFilter(typed);
+  return filter === view.filter ? view : { ...view, filter, page: 1 };
+}

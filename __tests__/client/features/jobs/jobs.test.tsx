@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { JOB_FILTER_MAX_LENGTH } from '@common/constants';
 import { messages } from '@common/messages';
 import {
   paramsFromView,
@@ -55,6 +56,15 @@ describe('the job list state rules', () => {
     expect(withPageSize(onPage4, 100)).toMatchObject({ perPage: 100, page: 1 });
     expect(withPageSize(onPage4, 50)).toBe(onPage4);
     expect(withFilter(onPage4, 'fail')).toMatchObject({ filter: 'fail', page: 1 });
+  });
+
+  it('sends the filter without spaces around it, and no longer than the server takes', () => {
+    const onPage4 = { ...defaults, page: 4, filter: 'fail' };
+    expect(withFilter(onPage4, '  fail ')).toBe(onPage4);
+    expect(withFilter(onPage4, ' in progress ').filter).toBe('in progress');
+    expect(viewFromParams(new URLSearchParams({ filter: ` ${'x'.repeat(300)}` })).filter).toBe(
+      'x'.repeat(JOB_FILTER_MAX_LENGTH),
+    );
   });
 });
 
@@ -132,20 +142,59 @@ describe('/lims/jobs', () => {
       '/lims/jobs?page=3&sortColumn=status&sortOrder=desc',
       signedInAs('viewer', ['viewer']),
     );
-    await screen.findByRole('grid', { name: 'Jobs' });
+    const grid = await screen.findByRole('grid', { name: 'Jobs' });
+    expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
+    // The grid once took each render's sort model for a new sort and went back to page 1.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(router.state.location.search).toBe('?page=3&sortColumn=status&sortOrder=desc');
+    expect(queries().map((q) => q.page)).toEqual(['3']);
     expect(queries()[0]).toMatchObject({ page: '3', sortColumn: 'status', sortOrder: 'desc' });
-    await userEvent.type(screen.getByLabelText('Filter'), 'lead');
+
+    await userEvent.type(screen.getByLabelText('Filter'), ' lead ');
     await waitFor(() => expect(queries().at(-1)).toMatchObject({ filter: 'lead', page: '1' }));
     expect(router.state.location.search).toBe('?filter=lead&sortColumn=status&sortOrder=desc');
+    expect(screen.getByLabelText('Filter')).toHaveAttribute(
+      'maxLength',
+      String(JOB_FILTER_MAX_LENGTH),
+    );
   });
 
-  it("logs 'Error fetching jobs:' when the list fails", async () => {
-    network.on('GET /api/LIMS/jobs', () => json(500, { message: 'x' }));
+  it('puts in the URL the view it shows, without the values it could not use', async () => {
+    const { router } = renderApp(
+      '/lims/jobs?perPage=33&page=-1&sortColumn=bogus&sortOrder=up&filter=%20lead%20',
+      signedInAs('viewer', ['viewer']),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe('?filter=lead'));
+    expect(queries()[0]).toMatchObject({ filter: 'lead', page: '1', perPage: '50' });
+  });
+
+  it('shows the filter of a link followed from the page itself, not the one typed before', async () => {
+    const { router } = renderApp('/lims/jobs?filter=pass', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByLabelText('Filter')).toHaveValue('pass');
+    await router.navigate('/lims/jobs');
+    await waitFor(() => expect(screen.getByLabelText('Filter')).toHaveValue(''));
+    // Once typing would have settled, the filter has not come back.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(router.state.location.search).toBe('');
+    expect(queries().at(-1)).toMatchObject({ filter: '' });
+  });
+
+  it("logs 'Error fetching jobs:' when the list fails, and shows no rows of another view", async () => {
+    network.on('GET /api/LIMS/jobs', (request) =>
+      new URL(request.url).searchParams.get('filter')
+        ? json(500, { message: 'x' })
+        : json(200, { jobs: [job(1), job(2)], totalJobs: 2, totalIsEstimate: false }),
+    );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    const grid = await screen.findByRole('grid', { name: 'Jobs' });
+    expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Filter'), 'zzz');
     await waitFor(() =>
       expect(consoleError).toHaveBeenCalledWith(messages.jobs.fetchContext, expect.anything()),
     );
+    expect(await within(grid).findByText(messages.jobs.listFailed)).toBeInTheDocument();
+    expect(within(grid).queryByText('J-0000001')).toBeNull();
     consoleError.mockRestore();
   });
 });
