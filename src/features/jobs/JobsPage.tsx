@@ -30,7 +30,8 @@ const FILTER_DELAY_MS = 300;
 export function JobsPage() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => viewFromParams(params), [params]);
-  const show = (next: JobListQuery) => setParams(paramsFromView(next), { replace: true });
+  // A page, size or sort the user picks is a step Back returns from; typing is not.
+  const show = (next: JobListQuery) => setParams(paramsFromView(next));
   const { data, error, isFetching, refetch } = useListJobsQuery(view);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [typed, setTyped] = useState(view.filter);

@@ -33,10 +33,13 @@ export function paramsFromView(view: JobListQuery): URLSearchParams {
   return params;
 }
 
-/** Clicking a column: the same column toggles asc/desc; a new column starts asc. */
+/**
+ * Clicking a column: the same column toggles asc/desc; a new column starts asc. Another
+ * order starts again at page 1 (where the grid goes too).
+ */
 export function sortedBy(view: JobListQuery, column: JobListQuery['sortColumn']): JobListQuery {
   const sortOrder = view.sortColumn === column && view.sortOrder === 'asc' ? 'desc' : 'asc';
-  return { ...view, sortColumn: column, sortOrder };
+  return { ...view, sortColumn: column, sortOrder, page: 1 };
 }
 
 /** Another page size starts again at page 1. */

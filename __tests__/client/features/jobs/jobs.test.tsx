@@ -49,6 +49,7 @@ describe('the job list state rules', () => {
       sortColumn: 'description',
       sortOrder: 'asc',
     });
+    expect(sortedBy({ ...defaults, page: 4 }, 'status').page).toBe(1);
   });
 
   it('goes back to page 1 when the page size or the filter changes', () => {
@@ -157,6 +158,28 @@ describe('/lims/jobs', () => {
       'maxLength',
       String(JOB_FILTER_MAX_LENGTH),
     );
+  });
+
+  it('makes each page or sort the user picks a step of the history, but not each filter', async () => {
+    network.on('GET /api/LIMS/jobs', () =>
+      json(200, { jobs: [job(1), job(2)], totalJobs: 500, totalIsEstimate: false }),
+    );
+    const { router } = renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    await userEvent.click(await screen.findByRole('button', { name: 'Go to next page' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    await userEvent.click(screen.getByRole('columnheader', { name: 'Status' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sortColumn=status'));
+    await userEvent.type(screen.getByLabelText('Filter'), 'lead');
+    await waitFor(() =>
+      expect(router.state.location.search).toBe('?filter=lead&sortColumn=status'),
+    );
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    // The filter typed before does not come back once typing would have settled.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(router.state.location.search).toBe('');
   });
 
   it('puts in the URL the view it shows, without the values it could not use', async () => {
