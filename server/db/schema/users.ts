@@ -1,17 +1,26 @@
-import { pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { roles } from './roles';
 
-export const users = pgTable('users', {
-  id: uuid().primaryKey().defaultRandom(),
-  username: text().notNull().unique(),
-  email: text(),
-  /** Argon2id hash; null for accounts that only sign in through an external provider. */
-  passwordHash: text(),
-  /** The subject (`sub`) of the account at the external sign-in provider, if linked. */
-  googleSubject: text().unique(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+/** The unique index on the lower-case email (its violations are told apart by name). */
+export const USERS_EMAIL_UNIQUE = 'users_email_lower_unique';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    username: text().notNull().unique(),
+    /** One account per email, whatever its capitals. */
+    email: text(),
+    /** Argon2id hash; null for accounts that only sign in through an external provider. */
+    passwordHash: text(),
+    /** The subject (`sub`) of the account at the external sign-in provider, if linked. */
+    googleSubject: text().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex(USERS_EMAIL_UNIQUE).on(sql`lower(${table.email})`)],
+);
 
 export const userRoles = pgTable(
   'user_roles',

@@ -4,7 +4,7 @@ import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import type { Db, Tx } from '../../db/client';
 import { roles } from '../../db/schema/roles';
-import { userRoles, users } from '../../db/schema/users';
+import { USERS_EMAIL_UNIQUE, userRoles, users } from '../../db/schema/users';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { isUniqueViolation } from '../../lib/pgErrors';
@@ -51,9 +51,16 @@ export async function countAdmins(db: Db | Tx): Promise<number> {
   return row?.count ?? 0;
 }
 
+/** A 409 naming what another account already has, for a write two accounts collided on. */
+function takenError(error: unknown): unknown {
+  if (isUniqueViolation(error, USERS_EMAIL_UNIQUE)) return conflict(messages.server.emailTaken);
+  if (isUniqueViolation(error)) return conflict(messages.server.usernameTaken);
+  return error;
+}
+
 /**
  * Creates a user with a password and the given roles (by id).
- * @throws 400 for unknown role ids; 409 when the username is taken.
+ * @throws 400 for unknown role ids; 409 when the username or the email is taken.
  */
 export async function createUser(
   db: Db,
@@ -74,19 +81,21 @@ export async function createUser(
     const [created] = await tx
       .insert(users)
       .values({ username: input.username, email: input.email ?? null, passwordHash })
-      .onConflictDoNothing()
-      .returning({ id: users.id });
-    if (!created) throw conflict(messages.server.usernameTaken);
+      .returning({ id: users.id })
+      .catch((error: unknown) => {
+        throw takenError(error);
+      });
+    const userId = created!.id;
     if (roleIds.length > 0) {
-      await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId: created.id, roleId })));
+      await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
     }
-    return (await selectUsers(tx, created.id))[0]!;
+    return (await selectUsers(tx, userId))[0]!;
   });
 }
 
 /**
  * Changes a user's username and email.
- * @throws 404 for an unknown user; 409 when the username is taken; 400 when renaming the
+ * @throws 404 for an unknown user; 409 when the username or email is taken; 400 when renaming the
  * admin user (the protections below are keyed by that name).
  */
 export async function updateUser(
@@ -105,8 +114,7 @@ export async function updateUser(
       .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
       .where(eq(users.id, id));
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(messages.server.usernameTaken);
-    throw error;
+    throw takenError(error);
   }
   return (await selectUsers(db, id))[0]!;
 }

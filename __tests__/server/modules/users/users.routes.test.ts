@@ -102,6 +102,32 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe(messages.server.usernameTaken);
     });
+
+    it('answers 409 for an email another account has, whatever its capitals', async () => {
+      const first = { username: 'mail-one', password: 'long-enough', email: 'shared@example.com' };
+      expect((await createUser(first)).statusCode).toBe(201);
+      const res = await createUser({ ...first, username: 'mail-two', email: 'Shared@Example.com' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(messages.server.emailTaken);
+      const { _id } = (
+        await createUser({ username: 'mail-three', password: 'long-enough' })
+      ).json();
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: `/api/users/${_id}`,
+        headers: admin,
+        payload: { username: 'mail-three', email: 'SHARED@example.com' },
+      });
+      expect(put.statusCode).toBe(409);
+      expect(put.json().message).toBe(messages.server.emailTaken);
+      // Registering that email is refused too, though no account has it as its username.
+      const register = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: 'shared@example.com', password: 'long-enough' },
+      });
+      expect(register.statusCode).toBe(409);
+    });
   });
 
   describe('PUT /api/users/:id', () => {
