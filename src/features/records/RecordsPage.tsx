@@ -13,7 +13,7 @@ import {
   type GridRowModesModel,
   GridRowModes,
 } from '@mui/x-data-grid';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
@@ -25,7 +25,7 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { randomUuid } from '@/lib/uuid';
-import { cancelRow, editingRow, saveRow, startEditing } from './recordRows';
+import { cancelRow, saveRow, startEditing } from './recordRows';
 import {
   useCreateRecordMutation,
   useDeleteRecordMutation,
@@ -77,6 +77,8 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   const [rows, setRows] = useState<RecordRow[]>(() => records.map(toRow));
   const [modes, setModes] = useState<GridRowModesModel>({});
   const [historyOf, setHistoryOf] = useState<string>();
+  // Rows whose last save failed (the grid is about to put them back in edit mode).
+  const failedSaves = useRef(new Set<string>());
 
   const firstField = entity.fields[0]?.name;
 
@@ -190,13 +192,25 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           editMode="row"
           rowModesModel={modes}
           onRowModesModelChange={(next) => {
-            // Keep the one-editing-row rule when the grid starts an edit itself (double click).
-            const started = editingRow(next);
-            setModes(
-              started && started !== editingRow(modes) ? startEditing(modes, started) : next,
+            // Keep the one-editing-row rule when the grid starts an edit itself (double
+            // click). A row whose save failed comes back to edit mode too: it stays, and
+            // no other row is sent off to be saved for it.
+            const started = Object.keys(next).filter(
+              (id) =>
+                next[id]!.mode === GridRowModes.Edit &&
+                modes[id]?.mode !== GridRowModes.Edit &&
+                !failedSaves.current.delete(id),
             );
+            setModes(started.length === 1 ? startEditing(modes, started[0]!) : next);
           }}
-          processRowUpdate={save}
+          processRowUpdate={async (row: RecordRow, previous: RecordRow) => {
+            try {
+              return await save(row, previous);
+            } catch (failure) {
+              failedSaves.current.add(row._id);
+              throw failure;
+            }
+          }}
           onProcessRowUpdateError={(failure) => reportError(messages.records.saveContext, failure)}
           disableRowSelectionOnClick
         />

@@ -29,7 +29,3 @@ export const cancelRow = (modes: GridRowModesModel, id: string): GridRowModesMod
   ...modes,
   [id]: { mode: GridRowModes.View, ignoreModifications: true },
 });
-
-/** The row being edited, if any. */
-export const editingRow = (modes: GridRowModesModel): string | undefined =>
-  Object.entries(modes).find(([, mode]) => mode.mode === GridRowModes.Edit)?.[0];
