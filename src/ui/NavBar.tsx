@@ -69,9 +69,10 @@ export function NavBar() {
         {isAuthenticated ? (
           <Button
             color="inherit"
-            onClick={() => {
+            onClick={async () => {
+              // Home first: signed out on a private page, its guard would send us to /login.
+              await navigate('/');
               dispatch(loggedOut());
-              void navigate('/');
             }}
           >
             Logout

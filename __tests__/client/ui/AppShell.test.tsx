@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@common/messages';
 import { ACCESS_TOKEN_KEY } from '@/auth/session';
+import { FetchStub, json } from '../helpers/fetchStub';
 import { renderApp, signedInAs } from '../helpers/render';
 
 describe('the shell', () => {
@@ -34,6 +35,15 @@ describe('the shell', () => {
     expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull();
     expect(router.state.location.pathname).toBe('/');
     expect(within(nav).getByRole('link', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('goes home on Logout from a private page too, not to the sign-in page', async () => {
+    new FetchStub().on('GET /api/roles', () => json(200, []));
+    const { store, router } = renderApp('/roles', signedInAs('ada', ['admin']));
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await userEvent.click(within(nav).getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(store.getState().auth.accessToken).toBeNull());
+    expect(router.state.location.pathname).toBe('/');
   });
 });
 
