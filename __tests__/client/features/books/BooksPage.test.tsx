@@ -109,6 +109,30 @@ describe('/books', () => {
     expect(pagesRequested()).toHaveLength(3);
   });
 
+  it('keeps a book whose deletion was refused, with no uncaught error', async () => {
+    network.on('DELETE /api/books/b1', () => json(403, { message: 'no' }));
+    const uncaught: unknown[] = [];
+    const onUnhandled = (reason: unknown) => uncaught.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      renderApp('/books', asContributor);
+      const book = await screen.findByRole('listitem', { name: 'Book 1' });
+      await userEvent.click(within(book).getByRole('button', { name: 'Delete' }));
+      await userEvent.click(
+        within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
+      );
+      await waitFor(() => expect(network.calls('DELETE /api/books/b1')).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(uncaught).toEqual([]);
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(screen.getByRole('listitem', { name: 'Book 1' })).toBeInTheDocument();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      consoleError.mockRestore();
+    }
+  });
+
   it('shows the versions with who, when and the snapshot', async () => {
     network.on('GET /api/books/b2/versions', () =>
       json(200, [
