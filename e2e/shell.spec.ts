@@ -42,6 +42,21 @@ test.describe('as a visitor', () => {
     await expect(page.getByRole('note')).toHaveText(banner);
   });
 
+  test("the countdown keeps 16 days a row within a phone's width", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto('/mexico');
+    const days = page.getByRole('list', { name: 'Jours avant le départ' }).getByRole('listitem');
+    await expect(days).toHaveCount(96);
+    const tops = await days.evaluateAll((cells) =>
+      cells.slice(0, 17).map((cell) => cell.getBoundingClientRect().top),
+    );
+    expect(new Set(tops.slice(0, 16)).size).toBe(1);
+    expect(tops[16]).toBeGreaterThan(tops[0]!);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+  });
+
   test('the home page does not load the chunks of the other screens', async ({ page }) => {
     const scriptsOf = async (url: string) => {
       const scripts: string[] = [];

@@ -29,7 +29,14 @@ export function MexicoPage() {
       </Typography>
       <Typography>Départ le {targetFormat.format(countdownTarget())}</Typography>
 
-      <Stack direction="row" spacing={2} role="timer" aria-label="Temps restant">
+      <Stack
+        direction="row"
+        spacing={2}
+        useFlexGap
+        sx={{ flexWrap: 'wrap' }}
+        role="timer"
+        aria-label="Temps restant"
+      >
         {units.map(([label, value]) => (
           <Paper key={label} sx={{ p: 2, minWidth: 88, textAlign: 'center' }}>
             <Typography variant="h4" component="span" data-unit={label}>
@@ -50,8 +57,9 @@ export function MexicoPage() {
         aria-label="Jours avant le départ"
         sx={{
           display: 'grid',
-          gridTemplateColumns: `repeat(${COUNTDOWN_CELLS_PER_ROW}, 1fr)`,
-          gap: 0.5,
+          // minmax(0, …): the cells shrink to fit a phone instead of widening the page.
+          gridTemplateColumns: `repeat(${COUNTDOWN_CELLS_PER_ROW}, minmax(0, 1fr))`,
+          gap: { xs: 0.25, sm: 0.5 },
         }}
       >
         {dayCells(now).map(({ date, passed }) => (
@@ -60,9 +68,10 @@ export function MexicoPage() {
             role="listitem"
             aria-label={`${dateFormat.format(date)}${passed ? ' (passé)' : ''}`}
             sx={{
-              p: 0.5,
+              p: { xs: 0.25, sm: 0.5 },
               textAlign: 'center',
-              fontSize: 12,
+              fontSize: { xs: 8, sm: 12 },
+              overflowWrap: 'anywhere',
               borderRadius: 1,
               bgcolor: passed ? 'success.light' : 'grey.200',
               textDecoration: passed ? 'line-through' : 'none',
