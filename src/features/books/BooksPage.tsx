@@ -152,6 +152,9 @@ export function BooksPage() {
                   fontSize: '1.15rem',
                   p: 0,
                   justifyContent: 'flex-start',
+                  textAlign: 'left',
+                  // A long title without spaces wraps instead of running off the card.
+                  overflowWrap: 'anywhere',
                 }}
                 title="Look this title up"
               >

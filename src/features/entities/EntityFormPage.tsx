@@ -14,11 +14,13 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
 import { messages } from '@common/messages';
-import type { Entity } from '@common/schemas/entities';
+import type { Entity, EntityInput } from '@common/schemas/entities';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { errorMessage, reportError } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useReportedError } from '@/hooks/useReportedError';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import {
@@ -98,6 +100,15 @@ function EntityForm({ entity }: { entity?: Entity }) {
       return;
     }
     setErrors({});
+    // Fields taken out of a definition take their values in every record with them.
+    const removed = (entity?.fields ?? [])
+      .map((field) => field.name)
+      .filter((name) => !input.fields.some((field) => field.name === name));
+    if (removed.length > 0) fieldRemoval.ask({ input, removed });
+    else await save(input);
+  }
+
+  async function save(input: EntityInput) {
     try {
       if (entity) {
         await updateEntity({ id: entity._id, ...input }).unwrap();
@@ -113,6 +124,11 @@ function EntityForm({ entity }: { entity?: Entity }) {
       setOutcome({ ok: false, text: `${failed}: ${errorMessage(error)}` });
     }
   }
+
+  const fieldRemoval = useConfirmedAction(
+    ({ input }: { input: EntityInput; removed: string[] }) => save(input),
+    messages.entities.saveFailed,
+  );
 
   return (
     <Paper component="section" sx={{ maxWidth: 720, p: 3 }}>
@@ -212,6 +228,12 @@ function EntityForm({ entity }: { entity?: Entity }) {
       {showVersions && entity && (
         <EntityVersions entity={entity} onClose={() => setShowVersions(false)} />
       )}
+      <ConfirmDialog
+        {...fieldRemoval.dialog}
+        title="Remove fields"
+        message={`Saving deletes the values of ${fieldRemoval.pending?.removed.join(', ')} from every record of ${entity?.name}.`}
+        confirmLabel="Save and remove"
+      />
     </Paper>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
@@ -152,6 +152,40 @@ describe('/entities/edit/:entityId', () => {
       name: 'Car',
       category: 'Fleet',
     });
+  });
+
+  it('asks before saving a definition without one of its fields, whose values would go', async () => {
+    const twoFields = {
+      ...entity('Car', 'Vehicles'),
+      fields: [
+        { name: 'title', label: 'Title' },
+        { name: 'colour', label: 'Colour' },
+      ],
+    };
+    const network = new FetchStub()
+      .on('GET /api/entities/id-Car', () => json(200, twoFields))
+      .on('PUT /api/entities/id-Car', async (request) =>
+        json(200, { _id: 'id-Car', ...(await request.json()) }),
+      );
+    renderApp('/entities/edit/id-Car', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Remove field 2' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove fields' });
+    expect(dialog).toHaveTextContent(
+      'Saving deletes the values of colour from every record of Car.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(network.calls('PUT /api/entities/id-Car')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save and remove' }),
+    );
+    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect((await network.calls('PUT /api/entities/id-Car')[0]!.json()).fields).toEqual([
+      { name: 'title', label: 'Title' },
+    ]);
   });
 
   it('requires field names on the edit form too', async () => {
