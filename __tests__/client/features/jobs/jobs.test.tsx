@@ -173,6 +173,8 @@ describe('/lims/jobs', () => {
     await waitFor(() =>
       expect(router.state.location.search).toBe('?filter=lead&sortColumn=status'),
     );
+    // The router's state moves first; the page has shown the filter once it asks for it.
+    await waitFor(() => expect(queries().at(-1)).toMatchObject({ filter: 'lead' }));
     await router.navigate(-1);
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
     await router.navigate(-1);
