@@ -3,7 +3,7 @@ import CancelIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import SaveIcon from '@mui/icons-material/Save';
-import { Box, Button, Chip, Stack } from '@mui/material';
+import { Alert, Box, Button, Chip, Stack } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -18,7 +18,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { reportError } from '@/api/errors';
+import { isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
@@ -134,6 +134,11 @@ export function UsersPage() {
           Add User
         </Button>
       </PageHeader>
+      {error && !isRequestCanceled(error) && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          The users could not be loaded.
+        </Alert>
+      )}
       <Box sx={{ height: 560 }}>
         <DataGrid
           aria-label="Users"

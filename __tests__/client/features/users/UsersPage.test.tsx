@@ -118,6 +118,8 @@ describe('/users', () => {
       expect(consoleError).toHaveBeenCalledWith(messages.users.fetchContext, expect.anything()),
     );
     expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    // Not an empty list, which would read as "there are no users".
+    expect(await screen.findByText('The users could not be loaded.')).toBeInTheDocument();
     consoleError.mockRestore();
   });
 });
