@@ -111,7 +111,8 @@ function EntityForm({ entity }: { entity?: Entity }) {
   async function save(input: EntityInput) {
     try {
       if (entity) {
-        await updateEntity({ id: entity._id, ...input }).unwrap();
+        // The form shows what was stored (an empty category became the default one).
+        setForm(fromEntity(await updateEntity({ id: entity._id, ...input }).unwrap()));
         setOutcome({ ok: true, text: messages.entities.saved });
       } else {
         await createEntity(input).unwrap();

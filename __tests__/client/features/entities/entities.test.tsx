@@ -136,9 +136,10 @@ describe('/entities/edit/:entityId', () => {
   it('keeps the name fixed, saves the rest and shows the success message', async () => {
     const network = new FetchStub()
       .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
-      .on('PUT /api/entities/id-Car', async (request) =>
-        json(200, { _id: 'id-Car', ...(await request.json()) }),
-      );
+      .on('PUT /api/entities/id-Car', async (request) => {
+        const body = await request.json();
+        return json(200, { _id: 'id-Car', ...body, category: `${body.category} (stored)` });
+      });
     renderApp('/entities/edit/id-Car', asAdmin);
     const name = await screen.findByLabelText(/^Name/);
     expect(name).toHaveValue('Car');
@@ -147,6 +148,8 @@ describe('/entities/edit/:entityId', () => {
     await userEvent.type(screen.getByLabelText(/^Category/), 'Fleet');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    // The form shows what the server stored.
+    expect(screen.getByLabelText(/^Category/)).toHaveValue('Fleet (stored)');
     expect(await network.calls('PUT /api/entities/id-Car')[0]!.json()).toMatchObject({
       entityId: 'id-Car',
       name: 'Car',
