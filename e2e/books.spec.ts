@@ -66,3 +66,20 @@ test("a viewer's delete is refused with the not-allowed toast", async ({ page, c
   await expect.poll(() => consoleErrors.join()).toMatch(/^Error deleting books/);
   consoleErrors.splice(0);
 });
+
+test('a long title without spaces wraps within its card, on a phone too', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, 'contributor', 'contributor123');
+  await page.goto('/book');
+  const title = `Longword${Date.now().toString(36)}${'x'.repeat(260)}`;
+  await page.getByLabel('Title').fill(title);
+  await page.getByRole('button', { name: 'Add Book' }).click();
+  const card = page.getByRole('listitem', { name: title, exact: true });
+  await expect(card).toBeVisible();
+  const overflow = await card.evaluate((item) =>
+    [item, ...item.querySelectorAll('*')].some(
+      (el) => el.getBoundingClientRect().right > item.getBoundingClientRect().right + 1,
+    ),
+  );
+  expect(overflow).toBe(false);
+});
