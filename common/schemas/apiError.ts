@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES } from '../errorCodes';
 
 /** One field that failed validation: where it is in the request, and what is wrong with it. */
 export const fieldErrorSchema = z.object({
@@ -6,10 +7,14 @@ export const fieldErrorSchema = z.object({
   message: z.string(),
 });
 
-/** The body of every error the API answers (DESIGN: `{ statusCode, error, message }`). */
+/**
+ * The body of every error the API answers (DESIGN: `{ statusCode, error, code, message }`):
+ * `code` from the catalogue in `common/errorCodes.ts`; a 400 also names its fields.
+ */
 export const apiErrorSchema = z.object({
   statusCode: z.number().int(),
   error: z.string(),
+  code: z.enum(ERROR_CODES),
   message: z.string(),
   fields: z.array(fieldErrorSchema).optional(),
 });

@@ -1,29 +1,39 @@
+import type { ErrorCode } from '@common/errorCodes';
 import type { FieldError } from '@common/schemas/apiError';
 
+interface AppErrorOptions extends ErrorOptions {
+  /** The fields at fault (400s). */
+  fields?: FieldError[];
+  /** Response headers that go with the error (e.g. Retry-After). */
+  headers?: Record<string, string>;
+}
+
 /**
- * An error the client may see: its status and message are sent as they are.
+ * An error the client may see: its status, code and message are sent as they are.
  * Services throw these; `plugins/errors.ts` turns them into the wire body.
  */
 export class AppError extends Error {
   override name = 'AppError';
+  readonly fields?: FieldError[];
+  readonly headers: Record<string, string>;
 
   constructor(
     readonly statusCode: number,
+    readonly code: ErrorCode,
     message: string,
-    readonly fields?: FieldError[],
-    options?: ErrorOptions & { headers?: Record<string, string> },
+    { fields, headers = {}, ...options }: AppErrorOptions = {},
   ) {
     super(message, options);
-    this.headers = options?.headers ?? {};
+    this.fields = fields;
+    this.headers = headers;
   }
-
-  /** Response headers that go with the error (e.g. Retry-After). */
-  readonly headers: Record<string, string>;
 }
 
-export const notFound = (what: string) => new AppError(404, `${what} not found`);
-export const conflict = (message: string) => new AppError(409, message);
-export const unauthorized = (message: string) => new AppError(401, message);
-export const forbidden = (message: string) => new AppError(403, message);
+export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (code: ErrorCode, message: string) => new AppError(409, code, message);
+export const unauthorized = (code: ErrorCode, message: string) => new AppError(401, code, message);
+export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);
 export const badRequest = (message: string, fields?: FieldError[]) =>
-  new AppError(400, message, fields);
+  new AppError(400, 'VALIDATION_FAILED', message, { fields });
+/** The admin user, the admin role and the admins' hold on the routes screen stay. */
+export const adminProtected = (message: string) => new AppError(400, 'ADMIN_PROTECTED', message);

@@ -71,7 +71,7 @@ export async function limitAttempts(
   const exceeded = hits.filter((h) => h.count > max);
   if (exceeded.length === 0) return;
   const seconds = Math.max(1, Math.ceil(Math.max(...exceeded.map((h) => h.resetInMs)) / 1000));
-  throw new AppError(429, messages.server.tooManyAttempts(seconds), undefined, {
+  throw new AppError(429, 'RATE_LIMITED', messages.server.tooManyAttempts(seconds), {
     headers: { 'retry-after': String(seconds) },
   });
 }

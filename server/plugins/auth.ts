@@ -76,10 +76,10 @@ export const authPlugin = fp(
     app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
       const header = request.headers.authorization;
       const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
-      if (!token) throw unauthorized(messages.server.signInRequired);
+      if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
       const claims = await tokens.verify(token);
       const identity = claims && (await identities.find(claims.sub));
-      if (!identity) throw unauthorized(messages.server.invalidAccessToken);
+      if (!identity) throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
       return identity;
     });
   },

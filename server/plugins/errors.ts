@@ -2,15 +2,22 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import type { ApiError, FieldError } from '@common/schemas/apiError';
 import { AppError } from '../lib/errors';
 import { pgErrorCode } from '../lib/pgErrors';
 
-function body(statusCode: number, message: string, fields?: FieldError[]): ApiError {
+function body(
+  statusCode: number,
+  code: ErrorCode,
+  message: string,
+  fields?: FieldError[],
+): ApiError {
   return {
     statusCode,
     error: STATUS_CODES[statusCode] ?? 'Error',
+    code,
     message,
     ...(fields ? { fields } : {}),
   };
@@ -33,23 +40,25 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
     }));
     return body(
       400,
+      'VALIDATION_FAILED',
       `${messages.server.invalidRequest}: ${fields.map((f) => `${f.field} ${f.message}`).join('; ')}`,
       fields,
     );
   }
-  if (error instanceof AppError) return body(error.statusCode, error.message, error.fields);
+  if (error instanceof AppError)
+    return body(error.statusCode, error.code, error.message, error.fields);
   if (pgConflictCodes.has(pgErrorCode(error) ?? '')) {
-    return body(409, 'This conflicts with existing data');
+    return body(409, 'CONFLICT', 'This conflicts with existing data');
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {
-    return body(status, error.message);
+    return body(status, 'MALFORMED_REQUEST', error.message);
   }
   request.log.error({ err: error }, 'Unhandled error');
-  return body(500, messages.server.internal);
+  return body(500, 'INTERNAL', messages.server.internal);
 }
 
-/** Sends every error as `{ statusCode, error, message }`. */
+/** Sends every error as `{ statusCode, error, code, message }`. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply: FastifyReply) => {

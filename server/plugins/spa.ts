@@ -36,9 +36,14 @@ export const spaPlugin = fp(
       if (!isPage) {
         return reply
           .status(404)
-          .send(apiErrorBody(404, messages.server.apiRouteNotFound(request.method, url)));
+          .send(
+            apiErrorBody(404, 'NOT_FOUND', messages.server.apiRouteNotFound(request.method, url)),
+          );
       }
-      if (!built) return reply.status(503).send(apiErrorBody(503, messages.server.clientNotBuilt));
+      if (!built)
+        return reply
+          .status(503)
+          .send(apiErrorBody(503, 'CLIENT_NOT_BUILT', messages.server.clientNotBuilt));
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   },

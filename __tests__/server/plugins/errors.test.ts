@@ -28,7 +28,7 @@ async function appWithFailingRoutes() {
     throw notFound('Book');
   });
   app.get('/teapot', async () => {
-    throw new AppError(418, 'I am a teapot');
+    throw new AppError(418, 'CONFLICT', 'I am a teapot');
   });
   app.get('/duplicate', async () => {
     const pgError = Object.assign(

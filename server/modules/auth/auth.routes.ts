@@ -97,7 +97,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       schema: { response: { 200: googleUrlSchema, 502: apiErrorSchema, 503: apiErrorSchema } },
     },
     async () => {
-      if (!google) throw new AppError(503, messages.server.googleNotConfigured);
+      if (!google)
+        throw new AppError(
+          503,
+          'SIGN_IN_PROVIDER_NOT_CONFIGURED',
+          messages.server.googleNotConfigured,
+        );
       return { url: await google.authorizationUrl(app.now()) };
     },
   );

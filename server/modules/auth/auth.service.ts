@@ -19,7 +19,8 @@ export async function login(ctx: SessionContext, input: LoginInput): Promise<Log
     .from(users)
     .where(eq(users.username, input.username));
   const matches = await verifyPassword(user?.passwordHash ?? (await decoyHash), input.password);
-  if (!user?.passwordHash || !matches) throw unauthorized(messages.server.invalidCredentials);
+  if (!user?.passwordHash || !matches)
+    throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
   return startSession(ctx, user.id);
 }
 
@@ -34,6 +35,6 @@ export async function register(ctx: SessionContext, input: RegisterInput): Promi
     .values({ username: input.email, email: input.email, passwordHash })
     .onConflictDoNothing()
     .returning({ id: users.id });
-  if (!created) throw conflict(messages.server.emailTaken);
+  if (!created) throw conflict('EMAIL_TAKEN', messages.server.emailTaken);
   return startSession(ctx, created.id);
 }

@@ -41,7 +41,9 @@ export class GoogleSignIn {
       )
       .catch((error: unknown) => {
         this.discovered = undefined;
-        throw new AppError(502, messages.server.googleUnavailable, undefined, { cause: error });
+        throw new AppError(502, 'SIGN_IN_PROVIDER_UNAVAILABLE', messages.server.googleUnavailable, {
+          cause: error,
+        });
       });
     return this.discovered;
   }

@@ -68,7 +68,7 @@ function accessClaims(identity: Identity) {
  */
 export async function startSession(ctx: SessionContext, userId: string): Promise<LoginResponse> {
   const identity = await findIdentity(ctx.db, userId);
-  if (!identity) throw unauthorized(messages.server.invalidCredentials);
+  if (!identity) throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
   const refreshToken = newRefreshToken();
   await ctx.db.insert(refreshTokens).values({
     userId,
@@ -124,10 +124,11 @@ export async function refreshSession(
     return { userId: token.userId, refreshToken: successor };
   });
   // The revocation above must commit, so the 401 is thrown only after the transaction.
-  if (!outcome || outcome === 'reused') throw unauthorized(messages.server.invalidRefreshToken);
+  if (!outcome || outcome === 'reused')
+    throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
 
   const identity = await findIdentity(ctx.db, outcome.userId);
-  if (!identity) throw unauthorized(messages.server.invalidRefreshToken);
+  if (!identity) throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
   return {
     accessToken: await ctx.tokens.sign(accessClaims(identity)),
     refreshToken: outcome.refreshToken,

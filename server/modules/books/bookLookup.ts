@@ -53,16 +53,20 @@ export async function lookUpBooks(
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new AppError(
       502,
+      'BOOK_LOOKUP_UNAVAILABLE',
       timedOut
         ? 'The book lookup service did not answer in time'
         : 'The book lookup service could not be reached or failed',
-      undefined,
       { cause: error },
     );
   }
   const parsed = volumesSchema.safeParse(body);
   if (!parsed.success) {
-    throw new AppError(502, 'The book lookup service answered something unexpected');
+    throw new AppError(
+      502,
+      'BOOK_LOOKUP_UNAVAILABLE',
+      'The book lookup service answered something unexpected',
+    );
   }
   return (parsed.data.items ?? []).slice(0, 10).map(({ volumeInfo = {} }) => {
     const ids = volumeInfo.industryIdentifiers ?? [];

@@ -50,7 +50,7 @@ export async function createEntity(db: Db, input: EntityInput, actor: string): P
       return entity;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('An entity with this name exists');
+    if (isUniqueViolation(error)) throw conflict('NAME_TAKEN', 'An entity with this name exists');
     throw error;
   }
 }

@@ -15,7 +15,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.db.execute(sql`select 1`);
       } catch (error) {
         request.log.error({ err: error }, 'Health check: the database did not answer');
-        throw new AppError(503, messages.server.databaseUnavailable);
+        throw new AppError(503, 'DATABASE_UNAVAILABLE', messages.server.databaseUnavailable);
       }
       return { status: 'ok' as const, db: app.database.kind };
     },

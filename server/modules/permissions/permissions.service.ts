@@ -5,7 +5,7 @@ import type { RoutePermission } from '@common/schemas/permissions';
 import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
-import { badRequest, notFound } from '../../lib/errors';
+import { adminProtected, badRequest, notFound } from '../../lib/errors';
 
 /** A route of the server's registry that needs a signed-in user. */
 export interface RegisteredRoute {
@@ -128,7 +128,8 @@ export async function updateRoutePermission(
     const guarded = ADMIN_ONLY_FOREVER.some(
       ({ verb, path }) => verb === route.routeVerb && path === route.routePath,
     );
-    if (guarded && !wanted.includes(ADMIN_ROLE)) throw badRequest(messages.server.adminKeepsRoutes);
+    if (guarded && !wanted.includes(ADMIN_ROLE))
+      throw adminProtected(messages.server.adminKeepsRoutes);
 
     const [updated] = await tx
       .update(routes)

@@ -67,7 +67,7 @@ export async function createRecord(
       return { _id: row!.id };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('A record with this id exists');
+    if (isUniqueViolation(error)) throw conflict('ID_TAKEN', 'A record with this id exists');
     throw error;
   }
 }

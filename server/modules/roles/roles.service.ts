@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
 import { userRoles, users } from '../../db/schema/users';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { adminProtected, conflict, notFound } from '../../lib/errors';
 import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
 
@@ -28,7 +28,7 @@ export async function getRole(db: Db, id: string): Promise<Role> {
 /** Creates a role. @throws 409 when the name is taken. */
 export async function createRole(db: Db, name: string): Promise<Role> {
   const [created] = await db.insert(roles).values({ name }).onConflictDoNothing().returning();
-  if (!created) throw conflict(messages.server.roleNameTaken);
+  if (!created) throw conflict('NAME_TAKEN', messages.server.roleNameTaken);
   return toWire(created);
 }
 
@@ -41,7 +41,7 @@ export async function deleteRole(db: Db, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     const [role] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
     if (!role) throw notFound('Role');
-    if (role.name === ADMIN_ROLE) throw badRequest(messages.server.adminRoleProtected);
+    if (role.name === ADMIN_ROLE) throw adminProtected(messages.server.adminRoleProtected);
     await tx
       .update(routes)
       .set({ allowedRoles: sql`array_remove(${routes.allowedRoles}, ${role.name})` })
@@ -88,7 +88,7 @@ export async function toggleRoleUser(
       return { hasRole: true };
     }
     if (role.name === ADMIN_ROLE && (await countAdmins(tx)) === 0) {
-      throw new AppError(409, messages.server.lastAdmin); // rolls the removal back
+      throw conflict('LAST_ADMIN', messages.server.lastAdmin); // rolls the removal back
     }
     return { hasRole: false };
   });

@@ -5,7 +5,7 @@ import type { User } from '@common/schemas/users';
 import type { Db, Tx } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { USERS_EMAIL_UNIQUE, userRoles, users } from '../../db/schema/users';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { isUniqueViolation } from '../../lib/pgErrors';
 
@@ -53,8 +53,9 @@ export async function countAdmins(db: Db | Tx): Promise<number> {
 
 /** A 409 naming what another account already has, for a write two accounts collided on. */
 function takenError(error: unknown): unknown {
-  if (isUniqueViolation(error, USERS_EMAIL_UNIQUE)) return conflict(messages.server.emailTaken);
-  if (isUniqueViolation(error)) return conflict(messages.server.usernameTaken);
+  if (isUniqueViolation(error, USERS_EMAIL_UNIQUE))
+    return conflict('EMAIL_TAKEN', messages.server.emailTaken);
+  if (isUniqueViolation(error)) return conflict('USERNAME_TAKEN', messages.server.usernameTaken);
   return error;
 }
 
@@ -106,7 +107,7 @@ export async function updateUser(
   const [current] = await db.select().from(users).where(eq(users.id, id));
   if (!current) throw notFound('User');
   if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
-    throw badRequest(messages.server.adminUserProtected);
+    throw adminProtected(messages.server.adminUserProtected);
   }
   try {
     await db
@@ -129,9 +130,9 @@ export async function deleteUser(db: Db, id: string): Promise<void> {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
     const [user] = await selectUsers(tx, id);
     if (!user) throw notFound('User');
-    if (user.username === ADMIN_USERNAME) throw badRequest(messages.server.adminUserProtected);
+    if (user.username === ADMIN_USERNAME) throw adminProtected(messages.server.adminUserProtected);
     if (user.roles.some((role) => role.name === ADMIN_ROLE) && (await countAdmins(tx)) <= 1) {
-      throw new AppError(409, messages.server.lastAdmin);
+      throw conflict('LAST_ADMIN', messages.server.lastAdmin);
     }
     await tx.delete(users).where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)));
   });
