@@ -25,6 +25,9 @@ export const messages = {
     registerContext: 'Error registering with email',
     googleContext: 'Error triggering Google registration',
     loggingInWithGoogle: 'Logging in with Google...',
+    forgotPasswordTitle: 'Forgot your password?',
+    forgotPasswordHelp:
+      'Passwords are reset by an administrator of this site. Ask one to set a new password for your account, then sign in with it.',
   },
   books: {
     fetchContext: 'Error fetching books',
