@@ -33,7 +33,7 @@ test.describe('signing in and out', () => {
     ['/routes', 'Routes'],
     ['/entities', 'Entities'],
     ['/lims/jobs', 'Jobs'],
-  ]) {
+  ] as const) {
     test(`Logout on ${path} (a lazily loaded page) ends on the home page`, async ({ page }) => {
       await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
       await page.goto(path);
