@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from './text';
 
 /** A row of the route-permission table (spec section 3: Route). */
 export const routePermissionSchema = z.object({
@@ -11,7 +12,7 @@ export const routePermissionSchema = z.object({
 
 /** `PUT /api/routes/{id}`. */
 export const updateRoutePermissionSchema = z.object({
-  allowedRoles: z.array(z.string().min(1)).max(100),
+  allowedRoles: z.array(nameText().min(1, 'must not be empty')).max(100),
 });
 
 export const routeIdParamsSchema = z.object({ id: z.uuid('must be a route id') });

@@ -100,7 +100,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
     it('answers 409 for a username that is taken', async () => {
       const res = await createUser({ username: 'viewer', password: 'long-enough' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.usernameTaken);
+      expect(res.json()).toMatchObject({
+        code: 'USERNAME_TAKEN',
+        message: messages.server.usernameTaken,
+      });
     });
 
     it('answers 409 for an email another account has, whatever its capitals', async () => {
@@ -108,7 +111,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       expect((await createUser(first)).statusCode).toBe(201);
       const res = await createUser({ ...first, username: 'mail-two', email: 'Shared@Example.com' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.emailTaken);
+      expect(res.json()).toMatchObject({
+        code: 'EMAIL_TAKEN',
+        message: messages.server.emailTaken,
+      });
       const { _id } = (
         await createUser({ username: 'mail-three', password: 'long-enough' })
       ).json();
@@ -119,7 +125,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         payload: { username: 'mail-three', email: 'SHARED@example.com' },
       });
       expect(put.statusCode).toBe(409);
-      expect(put.json().message).toBe(messages.server.emailTaken);
+      expect(put.json()).toMatchObject({
+        code: 'EMAIL_TAKEN',
+        message: messages.server.emailTaken,
+      });
       // Registering that email is refused too, though no account has it as its username.
       const register = await t.app.inject({
         method: 'POST',
@@ -162,7 +171,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         payload: { username: 'root' },
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.adminUserProtected);
+      expect(res.json()).toMatchObject({
+        code: 'ADMIN_PROTECTED',
+        message: messages.server.adminUserProtected,
+      });
     });
   });
 
@@ -202,7 +214,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         headers: admin,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.adminUserProtected);
+      expect(res.json()).toMatchObject({
+        code: 'ADMIN_PROTECTED',
+        message: messages.server.adminUserProtected,
+      });
     });
 
     it('refuses to delete the last user holding the admin role', async () => {
@@ -227,7 +242,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         headers: secondToken,
       });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.lastAdmin);
+      expect(res.json()).toMatchObject({
+        code: 'LAST_ADMIN',
+        message: messages.server.lastAdmin,
+      });
       // Put things back.
       await t.app.inject({
         method: 'PUT',
