@@ -11,7 +11,7 @@ import { createUser, deleteUser, listUsers, updateUser } from './users.service';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-/** The users API. */
+/** The users API. Its writes change who users are: `changesIdentities`. */
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/users', { schema: { response: { 200: z.array(userSchema) } } }, async () =>
     listUsers(app.db),
@@ -19,13 +19,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/users',
-    { schema: { body: createUserSchema, response: { 201: userSchema, ...errors } } },
+    {
+      config: { changesIdentities: true },
+      schema: { body: createUserSchema, response: { 201: userSchema, ...errors } },
+    },
     async (request, reply) => reply.status(201).send(await createUser(app.db, request.body)),
   );
 
   app.put(
     '/users/:id',
     {
+      config: { changesIdentities: true },
       schema: {
         params: userIdParamsSchema,
         body: updateUserSchema,
@@ -37,10 +41,14 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/users/:id',
-    { schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    {
+      config: { changesIdentities: true },
+      schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } },
+    },
     async (request, reply) => {
       await deleteUser(app.db, request.params.id);
       return reply.status(204).send(null);
     },
   );
+
 };
