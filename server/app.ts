@@ -28,6 +28,8 @@ export interface BuildAppOptions {
   database?: Database;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -36,11 +38,12 @@ export interface BuildAppOptions {
  */
 export async function buildApp(
   config: Config,
-  { database, now }: BuildAppOptions = {},
+  { database, now, logStream }: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(logStream && { stream: logStream }),
       serializers: {
         // Tokens and authorization codes travel in some query strings; keep them out of logs.
         req: (request) => ({

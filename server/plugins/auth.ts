@@ -78,9 +78,11 @@ export const authPlugin = fp(
       const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
       if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
       const claims = await tokens.verify(token);
-      const identity = claims && (await identities.find(claims.sub));
-      if (!identity) throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
-      return identity;
+      const found = claims && (await identities.find(claims.sub));
+      // A token of an earlier session generation was issued before its sessions were ended.
+      if (!found || found.sessionGeneration !== claims.sessionGeneration)
+        throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+      return found.identity;
     });
   },
   { name: 'auth', dependencies: ['db', 'pgEvents'] },

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   createUserSchema,
+  setPasswordSchema,
   updateUserSchema,
   userIdParamsSchema,
   userSchema,
 } from '@common/schemas/users';
-import { createUser, deleteUser, listUsers, updateUser } from './users.service';
+import { createUser, deleteUser, listUsers, setUserPassword, updateUser } from './users.service';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -51,4 +52,24 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.put(
+    '/users/:id/password',
+    {
+      // Ending the user's sessions must count on this server before it answers.
+      config: { changesIdentities: true },
+      schema: {
+        params: userIdParamsSchema,
+        body: setPasswordSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await setUserPassword(app.db, request.params.id, request.body, app.now());
+      request.log.info(
+        { userId: request.params.id, by: request.user!.username },
+        "An administrator set a user's password; their sessions are ended",
+      );
+      return reply.status(204).send(null);
+    },
+  );
 };

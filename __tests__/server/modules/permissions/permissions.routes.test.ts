@@ -243,6 +243,10 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
         routePath: '/api/books/:id/versions',
       });
       expect(viewer.allowed).not.toContainEqual({ routeVerb: 'PUT', routePath: '/api/books/:id' });
+      expect((await permissionsOf(tokens.admin)).allowed).toContainEqual({
+        routeVerb: 'PUT',
+        routePath: '/api/users/:id/password',
+      });
     });
 
     it('follows a route change, on this server at once and on another one', async () => {
