@@ -21,6 +21,7 @@ import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors';
 import { permissionsPlugin } from './plugins/permissions';
+import { pgEventsPlugin } from './plugins/pgEvents';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 
@@ -63,6 +64,7 @@ export async function buildApp(
   await app.register(errorsPlugin);
   await app.register(securityPlugin, { config });
   await app.register(dbPlugin, { config, database });
+  await app.register(pgEventsPlugin);
   await app.register(authPlugin, { config, now });
   await app.register(permissionsPlugin);
 

@@ -19,3 +19,21 @@ export const routeIdParamsSchema = z.object({ id: z.uuid('must be a route id') }
 
 export type RoutePermission = z.infer<typeof routePermissionSchema>;
 export type UpdateRoutePermissionInput = z.infer<typeof updateRoutePermissionSchema>;
+
+/** A route a user may call, in the routes table's own form (`GET`, `/api/books/:id`). */
+export const allowedRouteSchema = z.object({
+  routeVerb: z.string(),
+  routePath: z.string(),
+});
+
+/**
+ * `GET /api/auth/permissions`: the caller's role names and the routes the routes table
+ * lets them call. It tells the screens what to offer; the server still checks every call.
+ */
+export const permissionsSchema = z.object({
+  roles: z.array(z.string()),
+  allowed: z.array(allowedRouteSchema),
+});
+
+export type AllowedRoute = z.infer<typeof allowedRouteSchema>;
+export type Permissions = z.infer<typeof permissionsSchema>;

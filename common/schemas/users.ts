@@ -41,8 +41,12 @@ export const updateUserSchema = z.object({
   email: optionalEmailSchema,
 });
 
+/** `PUT /api/users/{id}/password`: an administrator sets a user's password. */
+export const setPasswordSchema = z.object({ password: passwordSchema });
+
 export const userIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
 
 export type User = z.infer<typeof userSchema>;
 export type CreateUserInput = z.input<typeof createUserSchema>;
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
+export type SetPasswordInput = z.infer<typeof setPasswordSchema>;

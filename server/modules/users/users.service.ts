@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
-import type { User } from '@common/schemas/users';
+import type { SetPasswordInput, User } from '@common/schemas/users';
 import type { Db, Tx } from '../../db/client';
+import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
 import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
@@ -120,5 +121,36 @@ export async function deleteUser(db: Db, id: string): Promise<void> {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin);
     }
     await tx.delete(users).where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)));
+  });
+}
+
+/**
+ * Sets a user's password (an administrator's action) and ends every session of theirs in
+ * the same transaction: their refresh tokens are revoked, and the session generation is
+ * bumped so access tokens issued before no longer authenticate (see `authenticate`).
+ * @throws 404 for an unknown user.
+ */
+export async function setUserPassword(
+  db: Db,
+  id: string,
+  input: SetPasswordInput,
+  now: Date,
+): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({
+        passwordHash,
+        sessionGeneration: sql`${users.sessionGeneration} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(users.id, id))
+      .returning({ id: users.id });
+    if (!updated) throw notFound('User');
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt)));
   });
 }
