@@ -18,3 +18,15 @@ export const routeIdParamsSchema = z.object({ id: z.uuid('must be a route id') }
 
 export type RoutePermission = z.infer<typeof routePermissionSchema>;
 export type UpdateRoutePermissionInput = z.infer<typeof updateRoutePermissionSchema>;
+
+/**
+ * `GET /api/auth/permissions`: the caller's roles and the routes the routes table lets
+ * them call, in the table's own `routeVerb`/`routePath` form (`/api/books/:id`). What the
+ * screens may offer; the server stays the authority.
+ */
+export const permissionsSchema = z.object({
+  roles: z.array(z.string()),
+  allowed: z.array(z.object({ routeVerb: z.string(), routePath: z.string() })),
+});
+
+export type Permissions = z.infer<typeof permissionsSchema>;

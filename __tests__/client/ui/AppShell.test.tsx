@@ -1,9 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import { ACCESS_TOKEN_KEY } from '@/auth/session';
-import { FetchStub, json } from '../helpers/fetchStub';
+import { setupNetwork } from '../helpers/network';
 import { renderApp, signedInAs } from '../helpers/render';
+
+setupNetwork(http.get('/api/roles', () => HttpResponse.json([])));
 
 describe('the shell', () => {
   it('shows the red banner word for word, the navigation and the footer', async () => {
@@ -38,7 +41,6 @@ describe('the shell', () => {
   });
 
   it('goes home on Logout from a private page too, not to the sign-in page', async () => {
-    new FetchStub().on('GET /api/roles', () => json(200, []));
     const { store, router } = renderApp('/roles', signedInAs('ada', ['admin']));
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     await userEvent.click(within(nav).getByRole('button', { name: 'Logout' }));

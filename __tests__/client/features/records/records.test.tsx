@@ -1,8 +1,9 @@
 import { GridRowModes } from '@mui/x-data-grid';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { cancelRow, saveRow, startEditing } from '@/features/records/recordRows';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 describe('the record-row edit rules', () => {
@@ -32,26 +33,22 @@ describe('/entities/:entityName', () => {
       { name: 'colour', label: 'Colour' },
     ],
   };
-  let network: FetchStub;
-  beforeEach(() => {
-    network = new FetchStub()
-      .on('GET /api/entities/Car', () => json(200, car))
-      .on('GET /api/entity-records/Car', () =>
-        json(200, [
-          { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
-          { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' } },
-        ]),
-      )
-      .on('POST /api/entity-records/Car', async (request) =>
-        json(201, { _id: (await request.json())._id }),
-      )
-      .on('PUT /api/entity-records/Car/r1', async (request) =>
-        json(200, { _id: 'r1', entity_name: 'Car', ...(await request.json()) }),
-      )
-      .on('PUT /api/entity-records/Car/r2', async (request) =>
-        json(200, { _id: 'r2', entity_name: 'Car', ...(await request.json()) }),
-      );
-  });
+  const body = async (request: Request) => (await request.json()) as Record<string, unknown>;
+  const network = setupNetwork(
+    http.get('/api/entities/Car', () => HttpResponse.json(car)),
+    http.get('/api/entity-records/Car', () =>
+      HttpResponse.json([
+        { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+        { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' } },
+      ]),
+    ),
+    http.post('/api/entity-records/Car', async ({ request }) =>
+      HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
+    ),
+    http.put('/api/entity-records/Car/:id', async ({ request, params }) =>
+      HttpResponse.json({ _id: params.id, entity_name: 'Car', ...(await body(request)) }),
+    ),
+  );
 
   const openGrid = async () => {
     renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
@@ -119,7 +116,7 @@ describe('/entities/:entityName', () => {
   });
 
   it('keeps a row whose save failed in edit mode, and saves nothing on its own after it', async () => {
-    network.on('PUT /api/entity-records/Car/r1', () => json(403, { message: 'no' }));
+    network.use(http.put('/api/entity-records/Car/r1', () => apiError(403, 'FORBIDDEN', 'no')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const grid = await openGrid();
     await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
