@@ -5,11 +5,10 @@
  */
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
-import { messages } from '@common/messages';
 import type { AuthState } from '@/auth/auth.slice';
 import { toastQueued } from '@/ui/ui.slice';
 import { API_HOST } from './apiHost';
-import { toastForError } from './errors';
+import { requestCanceledError, toastForError } from './errors';
 import { refreshAccessToken } from './session';
 
 const fetchFromApi = fetchBaseQuery({
@@ -43,7 +42,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
 ) => {
   const key = requestKey(args);
   if (inFlight.has(key)) {
-    return { error: { status: 'CUSTOM_ERROR', error: messages.requestCanceled } };
+    return { error: requestCanceledError() };
   }
   inFlight.add(key);
   try {

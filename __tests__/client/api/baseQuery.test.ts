@@ -2,6 +2,7 @@ import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import { baseQuery } from '@/api/baseQuery';
+import { isRequestCanceled } from '@/api/errors';
 import { makeStore } from '@/app/store';
 import { selectToasts } from '@/ui/ui.slice';
 import { apiError, setupNetwork } from '../helpers/network';
@@ -57,7 +58,8 @@ describe('baseQuery', () => {
     const call = callWith(store);
     const first = call('/api/books?page=1');
     const second = await call('/api/books?page=1');
-    expect(second.error).toEqual({ status: 'CUSTOM_ERROR', error: messages.requestCanceled });
+    expect(second.error).toMatchObject({ status: 'CUSTOM_ERROR', error: messages.requestCanceled });
+    expect(isRequestCanceled(second.error)).toBe(true);
     expect(network.calls('GET /api/books')).toHaveLength(1);
     answer();
     expect((await first).data).toEqual([]);

@@ -16,7 +16,7 @@ import { useCallback, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
-import { isRequestCanceled, reportError } from '@/api/errors';
+import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
@@ -91,6 +91,8 @@ export function BooksPage() {
   const [updateBook] = useUpdateBookMutation();
   const [deleteBook] = useDeleteBookMutation();
   const [results, setResults] = useState<Record<string, BookLookupResult[]>>({});
+  // Why a lookup failed, per book: the toast's catch-all would not say the service is down.
+  const [lookupFailures, setLookupFailures] = useState<Record<string, string>>({});
   const [historyOf, setHistoryOf] = useState<Book>();
   const dispatch = useAppDispatch();
 
@@ -101,11 +103,17 @@ export function BooksPage() {
   useNearBottom(loadMore, hasNextPage && !isFetching, data?.pages.length);
 
   async function lookUp(book: Book) {
+    setLookupFailures((current) =>
+      Object.fromEntries(Object.entries(current).filter(([id]) => id !== book._id)),
+    );
     try {
       const found = await searchBook(book.title).unwrap();
       setResults((current) => ({ ...current, [book._id]: found }));
     } catch (failure) {
       reportError(messages.books.lookupContext, failure);
+      if (!isRequestCanceled(failure)) {
+        setLookupFailures((current) => ({ ...current, [book._id]: errorMessage(failure) }));
+      }
     }
   }
 
@@ -164,6 +172,11 @@ export function BooksPage() {
                 {book.author ?? 'Unknown author'}
                 {book.isbn ? ` · ISBN ${book.isbn}` : ''}
               </Typography>
+              {lookupFailures[book._id] && (
+                <Alert severity="warning" sx={{ mt: 1.5 }}>
+                  {lookupFailures[book._id]}
+                </Alert>
+              )}
               {results[book._id] && (
                 <Box sx={{ mt: 1.5 }}>
                   <LookupResults

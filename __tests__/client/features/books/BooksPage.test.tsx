@@ -163,7 +163,7 @@ describe('/books', () => {
     expect(dialog).not.toHaveTextContent('_id');
   });
 
-  it("logs 'Error calling book API' and shows the toast when the lookup fails", async () => {
+  it("logs 'Error calling book API', shows the toast and says why in the card when the lookup fails", async () => {
     network.use(
       http.get('/api/books/search-book', () =>
         apiError(502, 'BOOK_LOOKUP_UNAVAILABLE', 'The book lookup service could not be reached'),
@@ -176,6 +176,12 @@ describe('/books', () => {
       expect(consoleError).toHaveBeenCalledWith(messages.books.lookupContext, expect.anything()),
     );
     expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    // The catch-all toast would mislead: the book's card says what happened.
+    expect(
+      await within(screen.getByRole('listitem', { name: 'Book 0' })).findByText(
+        'The book lookup service could not be reached',
+      ),
+    ).toBeInTheDocument();
     consoleError.mockRestore();
   });
 

@@ -2,6 +2,7 @@ import { GridRowModes } from '@mui/x-data-grid';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { messages } from '@common/messages';
 import { cancelRow, saveRow, startEditing } from '@/features/records/recordRows';
 import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
@@ -133,6 +134,23 @@ describe('/entities/:entityName', () => {
     expect(network.calls('POST /api/entity-records/Car')).toHaveLength(0);
     expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
     expect(within(grid).getByRole('button', { name: 'Save record 3' })).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  it('shows one not-found toast for an entity that does not exist', async () => {
+    network.use(
+      http.get('/api/entities/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),
+      http.get('/api/entity-records/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/entities/NoSuchEntity', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByText(messages.toast.notFound)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(network.calls('GET /api/entity-records/NoSuchEntity')).toHaveLength(1),
+    );
+    await waitFor(() => expect(consoleError).toHaveBeenCalled());
+    expect(screen.getAllByText(messages.toast.notFound)).toHaveLength(1);
+    expect(store.getState().ui.toasts).toHaveLength(1);
     consoleError.mockRestore();
   });
 });
