@@ -16,6 +16,9 @@ const esmOnly = [
   'oidc-provider',
 ];
 
+// msw's dependencies that ship only ES modules; the client tests load msw as CommonJS.
+const mswEsmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise'];
+
 const config: Config = {
   // Server tests open real databases; a loaded machine needs the headroom.
   testTimeout: 30_000,
@@ -23,9 +26,15 @@ const config: Config = {
     {
       displayName: 'client',
       testEnvironment: '<rootDir>/__tests__/client/setup/jsdomEnvironment.js',
+      // msw's `msw/node` has no 'browser' export: resolve packages as Node does.
+      testEnvironmentOptions: { customExportConditions: [''] },
       testMatch: ['<rootDir>/__tests__/client/**/*.test.{ts,tsx}'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/client/setup/setupTests.ts'],
-      transform: { '^.+\\.tsx?$': ['ts-jest', {}] },
+      transform: {
+        '^.+\\.tsx?$': ['ts-jest', {}],
+        '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true } }],
+      },
+      transformIgnorePatterns: [`/node_modules/(?!(${mswEsmOnly.join('|')})/)`],
       moduleNameMapper,
     },
     {

@@ -74,6 +74,16 @@ export const messages = {
     fetchContext: 'Error getting routes',
     editContext: 'Error editing route',
   },
+  /** The client's own sentences, beyond the spec's. */
+  client: {
+    checkInput: 'Some fields are not valid; check the form.',
+    needsRole:
+      'Your account has no role yet: an administrator must give you one before you can use these pages.',
+    roleDoesNotAllow: (what: string) => `Your role does not allow ${what}.`,
+    loadFailed: (what: string) => `The ${what} could not be loaded.`,
+    loading: (what: string) => `Loading ${what}`,
+    retry: 'Retry',
+  },
 
   /** Validation messages of the shared text types (`common/schemas/text.ts`). */
   validation: {

@@ -1,27 +1,91 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
-import { apiErrorSchema } from '@common/schemas/apiError';
+import { type ApiError, apiErrorSchema, type FieldError } from '@common/schemas/apiError';
+
+/** The code of the base query's own duplicate-request rejection (not a server code). */
+export const REQUEST_CANCELED = 'REQUEST_CANCELED';
 
 /** An error RTK Query returned for a request (as opposed to a thrown bug). */
 export function isApiError(error: unknown): error is FetchBaseQueryError {
   return typeof error === 'object' && error !== null && 'status' in error;
 }
 
+/** The duplicate-request rejection 'Request canceled' (spec section 4), as the base query makes it. */
+export const requestCanceledError = (): FetchBaseQueryError => ({
+  status: 'CUSTOM_ERROR',
+  error: messages.requestCanceled,
+  data: { code: REQUEST_CANCELED },
+});
+
 /** True for the duplicate-request rejection, which callers may ignore. */
 export function isRequestCanceled(error: unknown): boolean {
   return (
-    isApiError(error) && error.status === 'CUSTOM_ERROR' && error.error === messages.requestCanceled
+    isApiError(error) &&
+    error.status === 'CUSTOM_ERROR' &&
+    (error.data as { code?: unknown } | undefined)?.code === REQUEST_CANCELED
   );
 }
 
-/** A sentence for a person: the server's message when it sent one, else a fitting default. */
+/** The API's error body of a failed request, when it sent one in the contract's shape. */
+export function apiErrorBody(error: unknown): ApiError | undefined {
+  if (!isApiError(error)) return undefined;
+  const body = apiErrorSchema.safeParse(error.data);
+  return body.success ? body.data : undefined;
+}
+
+/**
+ * The `code` of an API error (`common/errorCodes.ts`), or undefined for anything else
+ * (network failure, a body outside the contract, a thrown bug). Branch on this, never on
+ * the message, which may be reworded.
+ * @example if (errorCode(error) === 'NAME_TAKEN') setError('name', …)
+ */
+export function errorCode(error: unknown): ErrorCode | undefined {
+  return apiErrorBody(error)?.code;
+}
+
+/** `body.email` → `email`, `body.fields.0.name` → `fields.0.name`: the path in the form. */
+export const formPath = (field: string) => field.replace(/^(body|query|params)\./, '');
+
+/** The fields a 400 VALIDATION_FAILED names, with paths as the form knows them. */
+export function fieldErrors(error: unknown): FieldError[] {
+  return (apiErrorBody(error)?.fields ?? []).map(({ field, message }) => ({
+    field: formPath(field),
+    message,
+  }));
+}
+
+/** `fields.0.name` → `Fields 1 name`, `perPage` → `Per page`: a field as a person reads it. */
+function fieldLabel(path: string): string {
+  const words = path
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part))
+    .join(' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A readable sentence for a 400's fields, e.g. 'Email must be a valid email address.'
+ * (the server's own text names request paths: 'body.email must be …').
+ */
+export function validationSentence(fields: FieldError[]): string {
+  if (fields.length === 0) return messages.client.checkInput;
+  return fields
+    .map(({ field, message }) => `${fieldLabel(formPath(field))} ${message}`)
+    .join('. ')
+    .concat('.');
+}
+
+/** A sentence for a person: what the server said (made readable), else a fitting default. */
 export function errorMessage(error: FetchBaseQueryError | SerializedError | unknown): string {
-  if (isApiError(error)) {
-    const body = apiErrorSchema.safeParse(error.data);
-    if (body.success) return body.data.message;
-    if ('error' in error) return String(error.error);
-  }
+  const body = apiErrorBody(error);
+  if (body?.code === 'VALIDATION_FAILED') return validationSentence(body.fields ?? []);
+  if (body) return body.message;
+  if (isApiError(error) && 'error' in error) return String(error.error);
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) {
     return String((error as SerializedError).message);
@@ -29,25 +93,33 @@ export function errorMessage(error: FetchBaseQueryError | SerializedError | unkn
   return messages.toast.notAllowed;
 }
 
+/** Codes whose message tells the person what to change: the toast says it. */
+const SAYS_WHAT_TO_DO = new Set<ErrorCode>([
+  'VALIDATION_FAILED',
+  'MALFORMED_REQUEST',
+  'ADMIN_PROTECTED',
+  'EMAIL_TAKEN',
+  'USERNAME_TAKEN',
+  'NAME_TAKEN',
+  'ID_TAKEN',
+  'LAST_ADMIN',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+]);
+
 /** The toast a failed request shows (spec section 8), or undefined for one to stay quiet about. */
 export function toastForError(error: FetchBaseQueryError): string | undefined {
   if (isRequestCanceled(error)) return undefined;
-  switch (error.status) {
-    case 401:
-      return messages.toast.sessionExpired;
-    case 403:
-      return messages.toast.notAllowed;
-    case 404:
-      return messages.toast.notFound;
-    // Bad input and conflicts: the server's own message tells the person what to fix.
-    case 400:
-    case 409:
-    case 422:
-    case 429:
-      return errorMessage(error);
-    default:
-      return messages.toast.notAllowed;
-  }
+  // The spec's toasts, word for word, for the statuses it names.
+  if (error.status === 401) return messages.toast.sessionExpired;
+  if (error.status === 403) return messages.toast.notAllowed;
+  if (error.status === 404) return messages.toast.notFound;
+  const code = errorCode(error);
+  if (code && SAYS_WHAT_TO_DO.has(code)) return errorMessage(error);
+  // Everything else gets the spec's catch-all; where it would mislead (the book lookup
+  // down: BOOK_LOOKUP_UNAVAILABLE), the page also says what happened (errorMessage).
+  return messages.toast.notAllowed;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
-import { errorMessage, isApiError, reportError } from '@/api/errors';
+import { errorCode, errorMessage, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { useGetGoogleUrlMutation, useLoginMutation } from './auth.api';
 import { loggedIn } from './auth.slice';
@@ -39,7 +39,9 @@ export function LoginPage() {
     } catch (error) {
       // Wrong credentials get the spec's sentence; anything else (too many attempts) its own.
       setFailure(
-        isApiError(error) && error.status === 401 ? messages.auth.loginFailed : errorMessage(error),
+        errorCode(error) === 'INVALID_CREDENTIALS'
+          ? messages.auth.loginFailed
+          : errorMessage(error),
       );
     }
   }

@@ -21,6 +21,12 @@ export const uiSlice = createSlice({
   reducers: {
     toastQueued: {
       reducer(state, action: PayloadAction<Toast>) {
+        // Identical toasts are shown once: while one is queued or on screen, a second
+        // (two queries failing alike, a refresh failing for the page and the timer) adds nothing.
+        const { message, variant } = action.payload;
+        if (state.toasts.some((toast) => toast.message === message && toast.variant === variant)) {
+          return;
+        }
         state.toasts.push(action.payload);
       },
       prepare(message: string, variant: ToastVariant = 'default') {

@@ -1,18 +1,14 @@
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import { baseQuery } from '@/api/baseQuery';
+import { isRequestCanceled } from '@/api/errors';
 import { makeStore } from '@/app/store';
 import { selectToasts } from '@/ui/ui.slice';
+import { apiError, setupNetwork } from '../helpers/network';
 import { signedInAs } from '../helpers/render';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-let fetchMock: jest.Mock<Promise<Response>, [Request]>;
-beforeEach(() => {
-  fetchMock = jest.fn();
-  globalThis.fetch = fetchMock as unknown as typeof fetch;
-});
+const network = setupNetwork(http.get('/api/books', () => HttpResponse.json({ ok: true })));
 
 function callWith(store: ReturnType<typeof makeStore>) {
   const api = {
@@ -29,58 +25,57 @@ function callWith(store: ReturnType<typeof makeStore>) {
 
 describe('baseQuery', () => {
   it('sends the bearer token and includes credentials when signed in', async () => {
-    fetchMock.mockResolvedValue(json(200, { ok: true }));
     const store = makeStore(signedInAs('ada'));
     const result = await callWith(store)('/api/books');
     expect(result.data).toEqual({ ok: true });
-    const request = fetchMock.mock.calls[0]![0];
-    expect(request.url).toBe('http://localhost/api/books');
-    expect(request.headers.get('authorization')).toBe(
+    const [request] = network.calls('GET /api/books');
+    expect(request!.url).toBe('http://localhost/api/books');
+    expect(request!.headers.get('authorization')).toBe(
       `Bearer ${store.getState().auth.accessToken}`,
     );
-    expect(request.credentials).toBe('include');
+    expect(request!.credentials).toBe('include');
   });
 
   it('sends no authorization header when signed out', async () => {
-    fetchMock.mockResolvedValue(json(200, []));
     await callWith(makeStore())('/api/books');
-    expect(fetchMock.mock.calls[0]![0].headers.has('authorization')).toBe(false);
+    expect(network.calls('GET /api/books')[0]!.headers.has('authorization')).toBe(false);
   });
 
   it("rejects a request whose URL is already in flight with 'Request canceled', quietly", async () => {
-    let answer!: (response: Response) => void;
-    fetchMock.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    network.use(
+      http.get(
+        '/api/books',
+        async () => {
+          await answered;
+          return HttpResponse.json([]);
+        },
+        { once: true },
+      ),
+    );
     const store = makeStore();
     const call = callWith(store);
     const first = call('/api/books?page=1');
     const second = await call('/api/books?page=1');
-    expect(second.error).toEqual({ status: 'CUSTOM_ERROR', error: messages.requestCanceled });
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    answer(json(200, []));
+    expect(second.error).toMatchObject({ status: 'CUSTOM_ERROR', error: messages.requestCanceled });
+    expect(isRequestCanceled(second.error)).toBe(true);
+    expect(network.calls('GET /api/books')).toHaveLength(1);
+    answer();
     expect((await first).data).toEqual([]);
     expect(selectToasts(store.getState())).toEqual([]);
 
     // Once the first one is done, the same URL goes through again.
-    fetchMock.mockResolvedValue(json(200, ['again']));
-    expect((await call('/api/books?page=1')).data).toEqual(['again']);
+    expect((await call('/api/books?page=1')).data).toEqual({ ok: true });
   });
 
   it.each([
-    [401, { message: 'x' }, messages.toast.sessionExpired],
-    [403, { message: 'x' }, messages.toast.notAllowed],
-    [404, { message: 'x' }, messages.toast.notFound],
-    [
-      500,
-      { statusCode: 500, error: 'Internal Server Error', message: 'boom' },
-      messages.toast.notAllowed,
-    ],
-    [
-      409,
-      { statusCode: 409, error: 'Conflict', message: 'That role name is taken' },
-      'That role name is taken',
-    ],
-  ])('turns a %i answer into the toast %p', async (status, body, toast) => {
-    fetchMock.mockResolvedValue(json(status, body));
+    [401, 'UNAUTHENTICATED', messages.toast.sessionExpired],
+    [403, 'FORBIDDEN', messages.toast.notAllowed],
+    [404, 'NOT_FOUND', messages.toast.notFound],
+    [500, 'INTERNAL', messages.toast.notAllowed],
+  ] as const)('turns a %i %s answer into the toast %p', async (status, code, toast) => {
+    network.use(http.get('/api/anything', () => apiError(status, code, 'x')));
     const store = makeStore();
     const result = await callWith(store)('/api/anything');
     expect(result.error).toMatchObject({ status });
@@ -89,8 +84,19 @@ describe('baseQuery', () => {
     ]);
   });
 
+  it("shows the server's message for a conflict, which tells the person what to change", async () => {
+    network.use(
+      http.get('/api/anything', () => apiError(409, 'NAME_TAKEN', 'A role with this name exists')),
+    );
+    const store = makeStore();
+    await callWith(store)('/api/anything');
+    expect(selectToasts(store.getState()).map((t) => t.message)).toEqual([
+      'A role with this name exists',
+    ]);
+  });
+
   it('shows the not-allowed toast when the server cannot be reached', async () => {
-    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    network.use(http.get('/api/anything', () => HttpResponse.error()));
     const store = makeStore();
     const result = await callWith(store)('/api/anything');
     expect(result.error).toMatchObject({ status: 'FETCH_ERROR' });

@@ -1,8 +1,9 @@
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
+import { delay, http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import { baseQuery } from '@/api/baseQuery';
 import { makeStore } from '@/app/store';
-import { FetchStub, json } from '../helpers/fetchStub';
+import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken } from '../helpers/render';
 
 const fresh = fakeToken({ sub: 'u1', username: 'ada', exp: Math.floor(Date.now() / 1000) + 300 });
@@ -16,23 +17,25 @@ function callerFor(store: ReturnType<typeof makeStore>) {
   return (url: string) => baseQuery(url, api, {});
 }
 
+const respondByToken = ({ request }: { request: Request }) =>
+  request.headers.get('authorization') === `Bearer ${fresh}`
+    ? HttpResponse.json({ ok: true })
+    : apiError(401, 'UNAUTHENTICATED', 'expired');
+
+const network = setupNetwork(
+  http.get('/api/a', respondByToken),
+  http.get('/api/b', respondByToken),
+  http.get('/api/c', respondByToken),
+);
+
 describe('baseQuery on a 401', () => {
   it('refreshes once for all concurrent callers, then retries each with the new token', async () => {
-    let refreshes = 0;
-    const network = new FetchStub()
-      .on('POST /api/auth/refresh-token', async () => {
-        refreshes += 1;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return json(200, { accessToken: fresh, refreshToken: 'r2' });
-      })
-      .on('GET /api/a', (r) => respondByToken(r))
-      .on('GET /api/b', (r) => respondByToken(r))
-      .on('GET /api/c', (r) => respondByToken(r));
-    function respondByToken(request: Request) {
-      return request.headers.get('authorization') === `Bearer ${fresh}`
-        ? json(200, { ok: true })
-        : json(401, { statusCode: 401, error: 'Unauthorized', message: 'expired' });
-    }
+    network.use(
+      http.post('/api/auth/refresh-token', async () => {
+        await delay(20);
+        return HttpResponse.json({ accessToken: fresh, refreshToken: 'r2' });
+      }),
+    );
     const store = makeStore({
       auth: { accessToken: 'stale', refreshToken: 'r1', user: null },
     });
@@ -40,16 +43,17 @@ describe('baseQuery on a 401', () => {
 
     const results = await Promise.all([call('/api/a'), call('/api/b'), call('/api/c')]);
     expect(results.map((r) => r.data)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
-    expect(refreshes).toBe(1);
+    expect(network.calls('POST /api/auth/refresh-token')).toHaveLength(1);
     expect(store.getState().auth).toMatchObject({ accessToken: fresh, refreshToken: 'r2' });
     expect(store.getState().ui.toasts).toEqual([]);
     expect(network.calls('GET /api/a')).toHaveLength(2);
   });
 
-  it("logs out and shows 'Session expired' when the refresh fails", async () => {
-    new FetchStub()
-      .on('POST /api/auth/refresh-token', () => json(401, { message: 'no' }))
-      .on('GET /api/a', () => json(401, { message: 'expired' }));
+  it("logs out and shows 'Session expired' once when the refresh fails", async () => {
+    network.use(
+      http.post('/api/auth/refresh-token', () => apiError(401, 'INVALID_REFRESH_TOKEN', 'no')),
+      http.get('/api/a', () => apiError(401, 'UNAUTHENTICATED', 'expired')),
+    );
     const store = makeStore({ auth: { accessToken: 'stale', refreshToken: 'r1', user: null } });
     const result = await callerFor(store)('/api/a');
     expect(result.error).toMatchObject({ status: 401 });
@@ -60,7 +64,7 @@ describe('baseQuery on a 401', () => {
   });
 
   it('does not refresh or toast for the sign-in calls, whose pages handle 401 themselves', async () => {
-    const network = new FetchStub().on('GET /api/auth/google', () => json(401, { message: 'x' }));
+    network.use(http.get('/api/auth/google', () => apiError(401, 'UNAUTHENTICATED')));
     const store = makeStore({ auth: { accessToken: 'stale', refreshToken: 'r1', user: null } });
     await callerFor(store)('/api/auth/google');
     expect(network.calls('POST /api/auth/refresh-token')).toHaveLength(0);

@@ -1,10 +1,11 @@
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import { appStarted } from '@/app/listeners';
 import { makeStore } from '@/app/store';
 import { REFRESH_MARGIN_MS } from '@/auth/auth.listeners';
 import { loggedIn, loggedOut } from '@/auth/auth.slice';
 import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '@/auth/session';
-import { FetchStub, json } from '../helpers/fetchStub';
+import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken } from '../helpers/render';
 
 const tokenExpiringIn = (seconds: number, username = 'ada') =>
@@ -16,21 +17,23 @@ const settle = async () => {
   await jest.advanceTimersByTimeAsync(0);
 };
 
-let network: FetchStub;
 let refreshes = 0;
+const network = setupNetwork(
+  http.post('/api/auth/refresh-token', async ({ request }) => {
+    refreshes += 1;
+    const { refreshToken } = (await request.json()) as { refreshToken: string };
+    return refreshToken === 'good'
+      ? HttpResponse.json({
+          accessToken: tokenExpiringIn(300, `ada${refreshes}`),
+          refreshToken: 'good',
+        })
+      : apiError(401, 'INVALID_REFRESH_TOKEN', 'no');
+  }),
+);
 beforeEach(() => {
   jest.useFakeTimers({ now: new Date('2026-06-01T12:00:00Z') });
   window.localStorage.clear();
   refreshes = 0;
-  network = new FetchStub()
-    .on('POST /api/auth/refresh-token', async (request) => {
-      refreshes += 1;
-      const { refreshToken } = await request.json();
-      return refreshToken === 'good'
-        ? json(200, { accessToken: tokenExpiringIn(300, `ada${refreshes}`), refreshToken: 'good' })
-        : json(401, { statusCode: 401, error: 'Unauthorized', message: 'no' });
-    })
-    .on('POST /api/auth/logout', () => new Response(null, { status: 204 }));
 });
 afterEach(() => jest.useRealTimers());
 

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
-import { FetchStub, json } from '../helpers/fetchStub';
+import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken, renderApp, signedInAs } from '../helpers/render';
 
 const tokenFor = (username: string) =>
@@ -12,14 +13,18 @@ const tokenFor = (username: string) =>
     exp: Math.floor(Date.now() / 1000) + 300,
   });
 
+const network = setupNetwork();
 beforeEach(() => window.localStorage.clear());
 
 describe('/login', () => {
   it('signs in and goes back to the private page that was asked for', async () => {
-    const network = new FetchStub()
-      .on('POST /api/auth/login', () => json(200, { jwt: tokenFor('ada'), refreshToken: 'r1' }))
-      .on('GET /api/routes', () => json(200, []))
-      .on('GET /api/roles', () => json(200, []));
+    network.use(
+      http.post('/api/auth/login', () =>
+        HttpResponse.json({ jwt: tokenFor('ada'), refreshToken: 'r1' }),
+      ),
+      http.get('/api/routes', () => HttpResponse.json([])),
+      http.get('/api/roles', () => HttpResponse.json([])),
+    );
     const { router, store } = renderApp('/routes');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
 
@@ -36,12 +41,10 @@ describe('/login', () => {
   });
 
   it('says authentication failed on bad credentials, with no toast', async () => {
-    new FetchStub().on('POST /api/auth/login', () =>
-      json(401, {
-        statusCode: 401,
-        error: 'Unauthorized',
-        message: 'Invalid username or password',
-      }),
+    network.use(
+      http.post('/api/auth/login', () =>
+        apiError(401, 'INVALID_CREDENTIALS', 'Invalid username or password'),
+      ),
     );
     const { store } = renderApp('/login');
     await userEvent.type(await screen.findByLabelText(/Username/), 'ada');
@@ -61,8 +64,10 @@ describe('/login', () => {
   });
 
   it("logs 'Error triggering Google registration' when Google sign-in cannot start", async () => {
-    new FetchStub().on('GET /api/auth/google', () =>
-      json(503, { statusCode: 503, error: 'Service Unavailable', message: 'not configured' }),
+    network.use(
+      http.get('/api/auth/google', () =>
+        apiError(503, 'SIGN_IN_PROVIDER_NOT_CONFIGURED', 'not configured'),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/login');
@@ -75,8 +80,10 @@ describe('/login', () => {
 
 describe('/register', () => {
   it('registers with email and password and signs in', async () => {
-    new FetchStub().on('POST /api/auth/register', () =>
-      json(200, { jwt: tokenFor('new@example.com'), refreshToken: 'r1' }),
+    network.use(
+      http.post('/api/auth/register', () =>
+        HttpResponse.json({ jwt: tokenFor('new@example.com'), refreshToken: 'r1' }),
+      ),
     );
     const { router, store } = renderApp('/register');
     await userEvent.type(await screen.findByLabelText(/Email/), 'new@example.com');
@@ -87,7 +94,6 @@ describe('/register', () => {
   });
 
   it('shows the password rule before sending a short password', async () => {
-    const network = new FetchStub();
     renderApp('/register');
     await userEvent.type(await screen.findByLabelText(/Email/), 'new@example.com');
     await userEvent.type(screen.getByLabelText(/Password/), 'short');
@@ -97,12 +103,10 @@ describe('/register', () => {
   });
 
   it("shows the server's message and logs 'Error registering with email' on failure", async () => {
-    new FetchStub().on('POST /api/auth/register', () =>
-      json(409, {
-        statusCode: 409,
-        error: 'Conflict',
-        message: 'An account with this email already exists',
-      }),
+    network.use(
+      http.post('/api/auth/register', () =>
+        apiError(409, 'EMAIL_TAKEN', 'An account with this email already exists'),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/register');
@@ -120,13 +124,15 @@ describe('/register', () => {
 describe('/google-callback/', () => {
   it('stores the tokens, makes the identify answer the user, and goes home', async () => {
     const token = tokenFor('grace@example.com');
-    const network = new FetchStub().on('GET /api/users/identify', () =>
-      json(200, {
-        _id: 'g1',
-        username: 'grace@example.com',
-        email: 'grace@example.com',
-        roles: [],
-      }),
+    network.use(
+      http.get('/api/users/identify', () =>
+        HttpResponse.json({
+          _id: 'g1',
+          username: 'grace@example.com',
+          email: 'grace@example.com',
+          roles: [],
+        }),
+      ),
     );
     const { router, store } = renderApp(`/google-callback/?token=${token}&refreshToken=r1`);
     expect(await screen.findByText(messages.auth.loggingInWithGoogle)).toBeInTheDocument();
@@ -142,7 +148,11 @@ describe('/google-callback/', () => {
   });
 
   it('goes to /Login when identify fails', async () => {
-    new FetchStub().on('GET /api/users/identify', () => json(401, { message: 'bad' }));
+    network.use(
+      http.get('/api/users/identify', () => apiError(401, 'UNAUTHENTICATED', 'bad')),
+      // The undecodable token makes the session try a refresh, which fails too.
+      http.post('/api/auth/refresh-token', () => apiError(401, 'INVALID_REFRESH_TOKEN')),
+    );
     const { router, store } = renderApp('/google-callback/?token=bad&refreshToken=r1');
     await waitFor(() => expect(router.state.location.pathname).toBe('/Login'));
     expect(store.getState().auth.accessToken).toBeNull();

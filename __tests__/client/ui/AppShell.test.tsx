@@ -1,9 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { appStarted } from '@/app/listeners';
 import { ACCESS_TOKEN_KEY } from '@/auth/session';
-import { FetchStub, json } from '../helpers/fetchStub';
-import { renderApp, signedInAs } from '../helpers/render';
+import { apiError, setupNetwork } from '../helpers/network';
+import { fakeToken, renderApp, signedInAs } from '../helpers/render';
+
+const network = setupNetwork(http.get('/api/roles', () => HttpResponse.json([])));
 
 describe('the shell', () => {
   it('shows the red banner word for word, the navigation and the footer', async () => {
@@ -38,7 +42,6 @@ describe('the shell', () => {
   });
 
   it('goes home on Logout from a private page too, not to the sign-in page', async () => {
-    new FetchStub().on('GET /api/roles', () => json(200, []));
     const { store, router } = renderApp('/roles', signedInAs('ada', ['admin']));
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     await userEvent.click(within(nav).getByRole('button', { name: 'Logout' }));
@@ -53,5 +56,32 @@ describe('the error pages', () => {
     expect(await screen.findByText(messages.routerError)).toBeInTheDocument();
     expect(screen.getByText('404 Not Found')).toBeInTheDocument();
     expect(screen.getByRole('note')).toHaveTextContent(messages.banner);
+  });
+});
+
+describe('a broken session', () => {
+  it("says 'Session expired' once, though the page and the session timer both found out", async () => {
+    let release!: () => void;
+    const refreshAnswered = new Promise<void>((resolve) => (release = resolve));
+    network.use(
+      http.get('/api/roles', () => apiError(401, 'UNAUTHENTICATED')),
+      http.post('/api/auth/refresh-token', async () => {
+        await refreshAnswered;
+        return apiError(401, 'INVALID_REFRESH_TOKEN');
+      }),
+    );
+    const expired = fakeToken({ sub: 'u1', username: 'ada', roles: ['admin'], exp: 1 });
+    const { store, router } = renderApp('/roles', {
+      auth: { accessToken: expired, refreshToken: 'spent', user: null },
+    });
+    // The page's request is refused and waits for the refresh; then the timer asks too.
+    await waitFor(() => expect(network.calls('POST /api/auth/refresh-token')).toHaveLength(1));
+    store.dispatch(appStarted());
+    release();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByText(messages.toast.sessionExpired)).toBeInTheDocument();
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([
+      messages.toast.sessionExpired,
+    ]);
   });
 });

@@ -26,4 +26,24 @@ describe('toasts', () => {
     expect(screen.queryByText(`a ${variant} message`)).not.toBeInTheDocument();
     expect(store.getState().ui.toasts).toEqual([]);
   });
+
+  it('shows an identical toast once while it is on screen, and again after it closed', async () => {
+    const { store } = renderApp('/');
+    act(() => {
+      store.dispatch(toastQueued('Whatever you requested is not here.', 'error'));
+      store.dispatch(toastQueued('Whatever you requested is not here.', 'error'));
+      store.dispatch(toastQueued('Whatever you requested is not here.', 'success'));
+    });
+    expect(await screen.findAllByText('Whatever you requested is not here.')).toHaveLength(2);
+    expect(store.getState().ui.toasts.map((t) => t.variant)).toEqual(['error', 'success']);
+
+    for (let step = 0; step < 30; step++) {
+      await act(async () => jest.advanceTimersByTime(200));
+    }
+    expect(store.getState().ui.toasts).toEqual([]);
+    act(() => {
+      store.dispatch(toastQueued('Whatever you requested is not here.', 'error'));
+    });
+    expect(await screen.findByText('Whatever you requested is not here.')).toBeInTheDocument();
+  });
 });

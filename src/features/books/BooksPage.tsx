@@ -16,8 +16,9 @@ import { useCallback, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
-import { isRequestCanceled, reportError } from '@/api/errors';
+import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { useReportedError } from '@/hooks/useReportedError';
@@ -84,13 +85,15 @@ function LookupResults({
   );
 }
 
-/** `/books`: the library, loaded page by page as the reader scrolls. */
-export function BooksPage() {
+/** The books, loaded page by page as the reader scrolls. */
+function BookList() {
   const { data, error, fetchNextPage, hasNextPage, isFetching } = useListBooksInfiniteQuery();
   const [searchBook] = useLazySearchBookQuery();
   const [updateBook] = useUpdateBookMutation();
   const [deleteBook] = useDeleteBookMutation();
   const [results, setResults] = useState<Record<string, BookLookupResult[]>>({});
+  // Why a lookup failed, per book: the toast's catch-all would not say the service is down.
+  const [lookupFailures, setLookupFailures] = useState<Record<string, string>>({});
   const [historyOf, setHistoryOf] = useState<Book>();
   const dispatch = useAppDispatch();
 
@@ -101,11 +104,17 @@ export function BooksPage() {
   useNearBottom(loadMore, hasNextPage && !isFetching, data?.pages.length);
 
   async function lookUp(book: Book) {
+    setLookupFailures((current) =>
+      Object.fromEntries(Object.entries(current).filter(([id]) => id !== book._id)),
+    );
     try {
       const found = await searchBook(book.title).unwrap();
       setResults((current) => ({ ...current, [book._id]: found }));
     } catch (failure) {
       reportError(messages.books.lookupContext, failure);
+      if (!isRequestCanceled(failure)) {
+        setLookupFailures((current) => ({ ...current, [book._id]: errorMessage(failure) }));
+      }
     }
   }
 
@@ -131,11 +140,6 @@ export function BooksPage() {
 
   return (
     <Box>
-      <PageHeader title="Books">
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
-          Add Book
-        </Button>
-      </PageHeader>
       {error && !isRequestCanceled(error) && (
         <Alert severity="error" sx={{ mb: 2 }}>
           The books could not be loaded.
@@ -164,6 +168,11 @@ export function BooksPage() {
                 {book.author ?? 'Unknown author'}
                 {book.isbn ? ` · ISBN ${book.isbn}` : ''}
               </Typography>
+              {lookupFailures[book._id] && (
+                <Alert severity="warning" sx={{ mt: 1.5 }}>
+                  {lookupFailures[book._id]}
+                </Alert>
+              )}
               {results[book._id] && (
                 <Box sx={{ mt: 1.5 }}>
                   <LookupResults
@@ -201,6 +210,22 @@ export function BooksPage() {
         title="Delete book"
         message={`Delete ${removal.pending?.title ?? ''}?`}
       />
+    </Box>
+  );
+}
+
+/** `/books`: the library; a user whose role may not read it is told so. */
+export function BooksPage() {
+  return (
+    <Box>
+      <PageHeader title="Books">
+        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
+          Add Book
+        </Button>
+      </PageHeader>
+      <PermissionGate verb="GET" path="/api/books" what="reading the books">
+        <BookList />
+      </PermissionGate>
     </Box>
   );
 }

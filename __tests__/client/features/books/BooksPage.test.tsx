@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { Book } from '@common/schemas/books';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const library: Book[] = Array.from({ length: 23 }, (_, i) => ({
@@ -12,32 +13,37 @@ const library: Book[] = Array.from({ length: 23 }, (_, i) => ({
   isbn: null,
 }));
 
-let network: FetchStub;
-beforeEach(() => {
-  network = new FetchStub()
-    .on('GET /api/books', (request) => {
-      const page = Number(new URL(request.url).searchParams.get('page'));
-      return json(200, library.slice((page - 1) * 10, page * 10));
-    })
-    .on('GET /api/books/search-book', () =>
-      json(200, [
-        {
-          title: 'Book 0: Revised',
-          authors: ['Ann', 'Bob'],
-          isbn: '9780306406157',
-          description: 'Better.',
-        },
-        {
-          title: 'Book 0 abridged',
-          authors: [],
-          isbn: null,
-          description: 'No description available',
-        },
-      ]),
-    )
-    .on('PUT /api/books/b0', async (request) => json(200, { _id: 'b0', ...(await request.json()) }))
-    .on('DELETE /api/books/b1', () => new Response(null, { status: 204 }));
-});
+const network = setupNetwork(
+  http.get('/api/books', ({ request }) => {
+    const page = Number(new URL(request.url).searchParams.get('page'));
+    return HttpResponse.json(library.slice((page - 1) * 10, page * 10));
+  }),
+  http.get('/api/books/search-book', () =>
+    HttpResponse.json([
+      {
+        title: 'Book 0: Revised',
+        authors: ['Ann', 'Bob'],
+        isbn: '9780306406157',
+        description: 'Better.',
+      },
+      {
+        title: 'Book 0 abridged',
+        authors: [],
+        isbn: null,
+        description: 'No description available',
+      },
+    ]),
+  ),
+  http.put('/api/books/b0', async ({ request }) =>
+    HttpResponse.json({
+      _id: 'b0',
+      author: null,
+      isbn: null,
+      ...((await request.json()) as object),
+    }),
+  ),
+  http.delete('/api/books/b1', () => new HttpResponse(null, { status: 204 })),
+);
 
 const asContributor = signedInAs('contributor', ['contributor']);
 const pagesRequested = () =>
@@ -110,7 +116,7 @@ describe('/books', () => {
   });
 
   it('keeps a book whose deletion was refused, with no uncaught error', async () => {
-    network.on('DELETE /api/books/b1', () => json(403, { message: 'no' }));
+    network.use(http.delete('/api/books/b1', () => apiError(403, 'FORBIDDEN', 'no')));
     const uncaught: unknown[] = [];
     const onUnhandled = (reason: unknown) => uncaught.push(reason);
     process.on('unhandledRejection', onUnhandled);
@@ -134,19 +140,21 @@ describe('/books', () => {
   });
 
   it('shows the versions with who, when and the snapshot', async () => {
-    network.on('GET /api/books/b2/versions', () =>
-      json(200, [
-        {
-          updatedBy: 'ada',
-          versionDate: '2026-01-02T10:00:00.000Z',
-          document: { _id: 'b2', title: 'New', author: 'A' },
-        },
-        {
-          updatedBy: 'bob',
-          versionDate: '2026-01-01T10:00:00.000Z',
-          document: { _id: 'b2', title: 'Old' },
-        },
-      ]),
+    network.use(
+      http.get('/api/books/b2/versions', () =>
+        HttpResponse.json([
+          {
+            updatedBy: 'ada',
+            versionDate: '2026-01-02T10:00:00.000Z',
+            document: { _id: 'b2', title: 'New', author: 'A' },
+          },
+          {
+            updatedBy: 'bob',
+            versionDate: '2026-01-01T10:00:00.000Z',
+            document: { _id: 'b2', title: 'Old' },
+          },
+        ]),
+      ),
     );
     renderApp('/books', asContributor);
     const book = await screen.findByRole('listitem', { name: 'Book 2' });
@@ -160,9 +168,11 @@ describe('/books', () => {
     expect(dialog).not.toHaveTextContent('_id');
   });
 
-  it("logs 'Error calling book API' and shows the toast when the lookup fails", async () => {
-    network.on('GET /api/books/search-book', () =>
-      json(502, { statusCode: 502, error: 'Bad Gateway', message: 'unreachable' }),
+  it("logs 'Error calling book API', shows the toast and says why in the card when the lookup fails", async () => {
+    network.use(
+      http.get('/api/books/search-book', () =>
+        apiError(502, 'BOOK_LOOKUP_UNAVAILABLE', 'The book lookup service could not be reached'),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = renderApp('/books', asContributor);
@@ -171,11 +181,17 @@ describe('/books', () => {
       expect(consoleError).toHaveBeenCalledWith(messages.books.lookupContext, expect.anything()),
     );
     expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    // The catch-all toast would mislead: the book's card says what happened.
+    expect(
+      await within(screen.getByRole('listitem', { name: 'Book 0' })).findByText(
+        'The book lookup service could not be reached',
+      ),
+    ).toBeInTheDocument();
     consoleError.mockRestore();
   });
 
   it("logs 'Error fetching books' and shows the error block when the list fails", async () => {
-    network.on('GET /api/books', () => json(500, { message: 'x' }));
+    network.use(http.get('/api/books', () => apiError(500, 'INTERNAL', 'x')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/books', asContributor);
     expect(await screen.findByText('The books could not be loaded.')).toBeInTheDocument();
@@ -195,8 +211,10 @@ describe('/book', () => {
   });
 
   it('adds the book and goes to the list', async () => {
-    network.on('POST /api/books/add', async (request) =>
-      json(201, { _id: 'new', ...(await request.json()) }),
+    network.use(
+      http.post('/api/books/add', async ({ request }) =>
+        HttpResponse.json({ _id: 'new', ...((await request.json()) as object) }, { status: 201 }),
+      ),
     );
     const { router } = renderApp('/book', asContributor);
     await userEvent.type(await screen.findByLabelText(/Title/), 'Middlemarch');
@@ -208,5 +226,27 @@ describe('/book', () => {
       author: 'George Eliot',
       isbn: '',
     });
+  });
+
+  it("puts a refusal's field errors under the inputs they name, not raw in a toast", async () => {
+    network.use(
+      http.post('/api/books/add', () =>
+        apiError(400, 'VALIDATION_FAILED', 'The request is invalid: body.title is too long', [
+          { field: 'body.title', message: 'must be at most 500 characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/book', asContributor);
+    await userEvent.type(await screen.findByLabelText(/Title/), 'Long');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    expect(await screen.findByText('must be at most 500 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Title/)).toHaveAttribute('aria-invalid', 'true');
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([
+      'Title must be at most 500 characters.',
+    ]);
+    expect(screen.queryByText(/The request is invalid/)).not.toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.books.addContext, expect.anything());
+    consoleError.mockRestore();
   });
 });

@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
 import { stripToIdentifier } from '@common/schemas/entities';
 import { groupByCategory } from '@/lib/entityCategories';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const entity = (name: string, category: string): Entity => ({
@@ -16,6 +17,10 @@ const entity = (name: string, category: string): Entity => ({
 });
 const defined = [entity('Truck', 'Vehicles'), entity('Note', 'Generic'), entity('Car', 'Vehicles')];
 const asAdmin = signedInAs('admin', ['admin']);
+const car = entity('Car', 'Vehicles');
+
+const network = setupNetwork(http.get('/api/entities/id-Car', () => HttpResponse.json(car)));
+const body = async (request: Request) => (await request.json()) as Record<string, unknown>;
 
 describe('stripToIdentifier', () => {
   it('keeps only letters, digits and underscore', () => {
@@ -37,7 +42,7 @@ describe('groupByCategory', () => {
 
 describe('the Entities dropdown', () => {
   it('offers Manage... and the entities grouped by category, each linking to its records', async () => {
-    new FetchStub().on('GET /api/entities', () => json(200, defined));
+    network.use(http.get('/api/entities', () => HttpResponse.json(defined)));
     renderApp('/', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Entities' }));
     const menu = await screen.findByRole('menu');
@@ -57,7 +62,7 @@ describe('the Entities dropdown', () => {
 
 describe('/entities', () => {
   it('shows the definitions as cards with their fields, edit, records and delete', async () => {
-    new FetchStub().on('GET /api/entities', () => json(200, defined));
+    network.use(http.get('/api/entities', () => HttpResponse.json(defined)));
     renderApp('/entities', asAdmin);
     const card = await screen.findByLabelText('Car');
     expect(card).toHaveTextContent('Vehicles');
@@ -80,8 +85,10 @@ describe('/entities', () => {
 
 describe('/entities/add', () => {
   it('strips the name and field names as they are typed, and sends the definition', async () => {
-    const network = new FetchStub().on('POST /api/entities', async (request) =>
-      json(201, { _id: 'new', ...(await request.json()) }),
+    network.use(
+      http.post('/api/entities', async ({ request }) =>
+        HttpResponse.json({ _id: 'new', ...(await body(request)) }, { status: 201 }),
+      ),
     );
     renderApp('/entities/add', asAdmin);
     const name = await screen.findByLabelText(/^Name/);
@@ -111,7 +118,6 @@ describe('/entities/add', () => {
   });
 
   it('requires the name and the field names', async () => {
-    const network = new FetchStub();
     renderApp('/entities/add', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Add Entity' }));
     expect(await screen.findAllByText('is required')).toHaveLength(2);
@@ -119,8 +125,10 @@ describe('/entities/add', () => {
   });
 
   it("shows 'Error adding entity' when the server refuses", async () => {
-    new FetchStub().on('POST /api/entities', () =>
-      json(409, { statusCode: 409, error: 'Conflict', message: 'An entity with this name exists' }),
+    network.use(
+      http.post('/api/entities', () =>
+        apiError(409, 'NAME_TAKEN', 'An entity with this name exists'),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/entities/add', asAdmin);
@@ -134,12 +142,16 @@ describe('/entities/add', () => {
 
 describe('/entities/edit/:entityId', () => {
   it('keeps the name fixed, saves the rest and shows the success message', async () => {
-    const network = new FetchStub()
-      .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
-      .on('PUT /api/entities/id-Car', async (request) => {
-        const body = await request.json();
-        return json(200, { _id: 'id-Car', ...body, category: `${body.category} (stored)` });
-      });
+    network.use(
+      http.put('/api/entities/id-Car', async ({ request }) => {
+        const sent = await body(request);
+        return HttpResponse.json({
+          _id: 'id-Car',
+          ...sent,
+          category: `${String(sent.category)} (stored)`,
+        });
+      }),
+    );
     renderApp('/entities/edit/id-Car', asAdmin);
     const name = await screen.findByLabelText(/^Name/);
     expect(name).toHaveValue('Car');
@@ -165,11 +177,12 @@ describe('/entities/edit/:entityId', () => {
         { name: 'colour', label: 'Colour' },
       ],
     };
-    const network = new FetchStub()
-      .on('GET /api/entities/id-Car', () => json(200, twoFields))
-      .on('PUT /api/entities/id-Car', async (request) =>
-        json(200, { _id: 'id-Car', ...(await request.json()) }),
-      );
+    network.use(
+      http.get('/api/entities/id-Car', () => HttpResponse.json(twoFields)),
+      http.put('/api/entities/id-Car', async ({ request }) =>
+        HttpResponse.json({ _id: 'id-Car', ...(await body(request)) }),
+      ),
+    );
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Remove field 2' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -192,7 +205,6 @@ describe('/entities/edit/:entityId', () => {
   });
 
   it('requires field names on the edit form too', async () => {
-    new FetchStub().on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')));
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.clear(await screen.findByLabelText(/Field name/));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -200,17 +212,17 @@ describe('/entities/edit/:entityId', () => {
   });
 
   it('opens the version history', async () => {
-    new FetchStub()
-      .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
-      .on('GET /api/entities/id-Car/versions', () =>
-        json(200, [
+    network.use(
+      http.get('/api/entities/id-Car/versions', () =>
+        HttpResponse.json([
           {
             updatedBy: 'admin',
             versionDate: '2026-01-01T00:00:00Z',
             document: entity('Car', 'Vehicles'),
           },
         ]),
-      );
+      ),
+    );
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Version history' }));
     const dialog = await screen.findByRole('dialog', { name: 'Versions of Car' });
@@ -218,9 +230,7 @@ describe('/entities/edit/:entityId', () => {
   });
 
   it("shows 'Error editing entity' when the save fails", async () => {
-    new FetchStub()
-      .on('GET /api/entities/id-Car', () => json(200, entity('Car', 'Vehicles')))
-      .on('PUT /api/entities/id-Car', () => json(500, { message: 'x' }));
+    network.use(http.put('/api/entities/id-Car', () => apiError(500, 'INTERNAL', 'x')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));

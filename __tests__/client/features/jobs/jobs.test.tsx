@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { JOB_FILTER_MAX_LENGTH } from '@common/constants';
 import { messages } from '@common/messages';
 import {
@@ -9,7 +10,7 @@ import {
   withFilter,
   withPageSize,
 } from '@/features/jobs/jobListState';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const defaults = viewFromParams(new URLSearchParams());
@@ -77,30 +78,28 @@ describe('/lims/jobs', () => {
     conclusion: 'Pass',
     description: `Job number ${n}`,
   });
-  let network: FetchStub;
-  beforeEach(() => {
-    network = new FetchStub()
-      .on('GET /api/LIMS/jobs', () =>
-        json(200, { jobs: [job(1), job(2)], totalJobs: 123456, totalIsEstimate: true }),
-      )
-      .on('GET /api/LIMS/jobs/job-1', () =>
-        json(200, {
-          ...job(1),
-          samples: [
-            {
-              friendlyNumber: 'J-0000001-S1',
-              tasks: [
-                {
-                  name: 'Heavy metals',
-                  results: [{ analyte: 'Lead', formatted: '3.20 mg/kg', conclusion: 'Pass' }],
-                },
-              ],
-            },
-          ],
-        }),
-      )
-      .on('GET /api/LIMS/jobs/job-2', () => json(200, { ...job(2), samples: [] }));
-  });
+  const network = setupNetwork(
+    http.get('/api/LIMS/jobs', () =>
+      HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 123456, totalIsEstimate: true }),
+    ),
+    http.get('/api/LIMS/jobs/job-1', () =>
+      HttpResponse.json({
+        ...job(1),
+        samples: [
+          {
+            friendlyNumber: 'J-0000001-S1',
+            tasks: [
+              {
+                name: 'Heavy metals',
+                results: [{ analyte: 'Lead', formatted: '3.20 mg/kg', conclusion: 'Pass' }],
+              },
+            ],
+          },
+        ],
+      }),
+    ),
+    http.get('/api/LIMS/jobs/job-2', () => HttpResponse.json({ ...job(2), samples: [] })),
+  );
   const queries = () =>
     network.calls('GET /api/LIMS/jobs').map((r) => Object.fromEntries(new URL(r.url).searchParams));
 
@@ -161,8 +160,10 @@ describe('/lims/jobs', () => {
   });
 
   it('makes each page or sort the user picks a step of the history, but not each filter', async () => {
-    network.on('GET /api/LIMS/jobs', () =>
-      json(200, { jobs: [job(1), job(2)], totalJobs: 500, totalIsEstimate: false }),
+    network.use(
+      http.get('/api/LIMS/jobs', () =>
+        HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 500, totalIsEstimate: false }),
+      ),
     );
     const { router } = renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
     await userEvent.click(await screen.findByRole('button', { name: 'Go to next page' }));
@@ -205,10 +206,12 @@ describe('/lims/jobs', () => {
   });
 
   it("logs 'Error fetching jobs:' when the list fails, and shows no rows of another view", async () => {
-    network.on('GET /api/LIMS/jobs', (request) =>
-      new URL(request.url).searchParams.get('filter')
-        ? json(500, { message: 'x' })
-        : json(200, { jobs: [job(1), job(2)], totalJobs: 2, totalIsEstimate: false }),
+    network.use(
+      http.get('/api/LIMS/jobs', ({ request }) =>
+        new URL(request.url).searchParams.get('filter')
+          ? apiError(500, 'INTERNAL', 'x')
+          : HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 2, totalIsEstimate: false }),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { RoutePermission } from '@common/schemas/permissions';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const routes: RoutePermission[] = [
@@ -31,15 +32,13 @@ const routes: RoutePermission[] = [
 const roles = ['admin', 'contributor', 'viewer'].map((name) => ({ _id: name, name }));
 
 describe('/routes', () => {
-  let network: FetchStub;
-  beforeEach(() => {
-    network = new FetchStub()
-      .on('GET /api/routes', () => json(200, routes))
-      .on('GET /api/roles', () => json(200, roles))
-      .on('PUT /api/routes/r2', async (request) =>
-        json(200, { ...routes[1], ...(await request.json()) }),
-      );
-  });
+  const network = setupNetwork(
+    http.get('/api/routes', () => HttpResponse.json(routes)),
+    http.get('/api/roles', () => HttpResponse.json(roles)),
+    http.put('/api/routes/r2', async ({ request }) =>
+      HttpResponse.json({ ...routes[1], ...((await request.json()) as object) }),
+    ),
+  );
 
   it('groups the routes by entity, with their allowed roles', async () => {
     renderApp('/routes', signedInAs('admin', ['admin']));
@@ -89,12 +88,10 @@ describe('/routes', () => {
   });
 
   it("logs 'Error editing route' and keeps edit mode when the save fails", async () => {
-    network.on('PUT /api/routes/r3', () =>
-      json(400, {
-        statusCode: 400,
-        error: 'Bad Request',
-        message: messages.server.adminKeepsRoutes,
-      }),
+    network.use(
+      http.put('/api/routes/r3', () =>
+        apiError(400, 'ADMIN_PROTECTED', messages.server.adminKeepsRoutes),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = renderApp('/routes', signedInAs('admin', ['admin']));
@@ -116,7 +113,7 @@ describe('/routes', () => {
   });
 
   it("logs 'Error getting routes' when the list cannot be fetched", async () => {
-    network.on('GET /api/routes', () => json(403, { message: 'no' }));
+    network.use(http.get('/api/routes', () => apiError(403, 'FORBIDDEN', 'no')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = renderApp('/routes', signedInAs('viewer', ['viewer']));
     await waitFor(() =>

@@ -1,8 +1,10 @@
 import { GridRowModes } from '@mui/x-data-grid';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { messages } from '@common/messages';
 import { cancelRow, saveRow, startEditing } from '@/features/records/recordRows';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 describe('the record-row edit rules', () => {
@@ -32,26 +34,22 @@ describe('/entities/:entityName', () => {
       { name: 'colour', label: 'Colour' },
     ],
   };
-  let network: FetchStub;
-  beforeEach(() => {
-    network = new FetchStub()
-      .on('GET /api/entities/Car', () => json(200, car))
-      .on('GET /api/entity-records/Car', () =>
-        json(200, [
-          { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
-          { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' } },
-        ]),
-      )
-      .on('POST /api/entity-records/Car', async (request) =>
-        json(201, { _id: (await request.json())._id }),
-      )
-      .on('PUT /api/entity-records/Car/r1', async (request) =>
-        json(200, { _id: 'r1', entity_name: 'Car', ...(await request.json()) }),
-      )
-      .on('PUT /api/entity-records/Car/r2', async (request) =>
-        json(200, { _id: 'r2', entity_name: 'Car', ...(await request.json()) }),
-      );
-  });
+  const body = async (request: Request) => (await request.json()) as Record<string, unknown>;
+  const network = setupNetwork(
+    http.get('/api/entities/Car', () => HttpResponse.json(car)),
+    http.get('/api/entity-records/Car', () =>
+      HttpResponse.json([
+        { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+        { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' } },
+      ]),
+    ),
+    http.post('/api/entity-records/Car', async ({ request }) =>
+      HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
+    ),
+    http.put('/api/entity-records/Car/:id', async ({ request, params }) =>
+      HttpResponse.json({ _id: params.id, entity_name: 'Car', ...(await body(request)) }),
+    ),
+  );
 
   const openGrid = async () => {
     renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
@@ -119,7 +117,7 @@ describe('/entities/:entityName', () => {
   });
 
   it('keeps a row whose save failed in edit mode, and saves nothing on its own after it', async () => {
-    network.on('PUT /api/entity-records/Car/r1', () => json(403, { message: 'no' }));
+    network.use(http.put('/api/entity-records/Car/r1', () => apiError(403, 'FORBIDDEN', 'no')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const grid = await openGrid();
     await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
@@ -136,6 +134,62 @@ describe('/entities/:entityName', () => {
     expect(network.calls('POST /api/entity-records/Car')).toHaveLength(0);
     expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
     expect(within(grid).getByRole('button', { name: 'Save record 3' })).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  /** Leaves the grid for the home page, and comes back to it. */
+  async function leaveAndComeBack(router: { navigate(to: string): Promise<void> }) {
+    await router.navigate('/');
+    await waitFor(() => expect(screen.queryByRole('grid')).not.toBeInTheDocument());
+    await router.navigate('/entities/Car');
+    return screen.findByRole('grid', { name: 'Car records' });
+  }
+
+  it('shows an edited value after leaving the grid and coming back, without a refetch', async () => {
+    const { router } = renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    await userEvent.click(await within(grid).findByRole('button', { name: 'Edit record 1' }));
+    const make = await within(grid).findByDisplayValue('Ford');
+    await userEvent.clear(make);
+    await userEvent.type(make, 'Ford Motor');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    await waitFor(() => expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1));
+    expect(await within(grid).findByRole('button', { name: 'Edit record 1' })).toBeInTheDocument();
+
+    const again = await leaveAndComeBack(router);
+    expect(await within(again).findByText('Ford Motor')).toBeInTheDocument();
+    expect(within(again).queryByText('Ford')).not.toBeInTheDocument();
+    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
+  });
+
+  it('keeps a new record after leaving the grid and coming back, without a refetch', async () => {
+    const { router } = renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    await within(grid).findByText('Ford');
+    await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+    await userEvent.type((await within(grid).findAllByRole('textbox'))[0]!, 'Volvo');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 3' }));
+    expect(await within(grid).findByRole('button', { name: 'Edit record 3' })).toBeInTheDocument();
+
+    const again = await leaveAndComeBack(router);
+    expect(await within(again).findByText('Volvo')).toBeInTheDocument();
+    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
+  });
+
+  it('shows one not-found toast for an entity that does not exist', async () => {
+    network.use(
+      http.get('/api/entities/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),
+      http.get('/api/entity-records/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/entities/NoSuchEntity', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByText(messages.toast.notFound)).toBeInTheDocument();
+    await waitFor(() =>
+      expect(network.calls('GET /api/entity-records/NoSuchEntity')).toHaveLength(1),
+    );
+    await waitFor(() => expect(consoleError).toHaveBeenCalled());
+    expect(screen.getAllByText(messages.toast.notFound)).toHaveLength(1);
+    expect(store.getState().ui.toasts).toHaveLength(1);
     consoleError.mockRestore();
   });
 });

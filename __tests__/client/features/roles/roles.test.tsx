@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const roles = [
@@ -10,25 +11,25 @@ const roles = [
 ];
 const asAdmin = signedInAs('admin', ['admin']);
 
-let network: FetchStub;
 let hasRole: Record<string, boolean>;
 beforeEach(() => {
   hasRole = { 'u-ada': false, 'u-bob': true };
-  network = new FetchStub()
-    .on('GET /api/roles', () => json(200, roles))
-    .on('GET /api/roles/role-auditor', () => json(200, roles[1]))
-    .on('DELETE /api/roles/role-auditor', () => new Response(null, { status: 204 }))
-    .on('GET /api/roles/role-auditor/users', () =>
-      json(200, [
-        { _id: 'u-ada', username: 'ada', hasRole: hasRole['u-ada'] },
-        { _id: 'u-bob', username: 'bob', hasRole: hasRole['u-bob'] },
-      ]),
-    )
-    .on('PUT /api/roles/role-auditor/users/u-ada', () => {
-      hasRole['u-ada'] = !hasRole['u-ada'];
-      return json(200, { hasRole: hasRole['u-ada'] });
-    });
 });
+const network = setupNetwork(
+  http.get('/api/roles', () => HttpResponse.json(roles)),
+  http.get('/api/roles/role-auditor', () => HttpResponse.json(roles[1])),
+  http.delete('/api/roles/role-auditor', () => new HttpResponse(null, { status: 204 })),
+  http.get('/api/roles/role-auditor/users', () =>
+    HttpResponse.json([
+      { _id: 'u-ada', username: 'ada', hasRole: hasRole['u-ada'] },
+      { _id: 'u-bob', username: 'bob', hasRole: hasRole['u-bob'] },
+    ]),
+  ),
+  http.put('/api/roles/role-auditor/users/u-ada', () => {
+    hasRole['u-ada'] = !hasRole['u-ada'];
+    return HttpResponse.json({ hasRole: hasRole['u-ada'] });
+  }),
+);
 
 describe('/roles', () => {
   it('lists the roles with edit and delete, and links to Add Role', async () => {
@@ -61,7 +62,7 @@ describe('/roles', () => {
   });
 
   it("logs 'Error deleting roles' when the delete fails", async () => {
-    network.on('DELETE /api/roles/role-auditor', () => json(500, { message: 'x' }));
+    network.use(http.delete('/api/roles/role-auditor', () => apiError(500, 'INTERNAL', 'x')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/roles', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Delete auditor' }));
@@ -85,7 +86,11 @@ describe('/role', () => {
   });
 
   it('adds the role and goes back to the list', async () => {
-    network.on('POST /api/roles', () => json(201, { _id: 'role-new', name: 'editors' }));
+    network.use(
+      http.post('/api/roles', () =>
+        HttpResponse.json({ _id: 'role-new', name: 'editors' }, { status: 201 }),
+      ),
+    );
     const { router } = renderApp('/role', asAdmin);
     await userEvent.type(await screen.findByLabelText(/Name/), 'editors');
     await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
@@ -94,8 +99,8 @@ describe('/role', () => {
   });
 
   it("shows the server's answer and logs 'Error adding role' on failure", async () => {
-    network.on('POST /api/roles', () =>
-      json(409, { statusCode: 409, error: 'Conflict', message: 'A role with this name exists' }),
+    network.use(
+      http.post('/api/roles', () => apiError(409, 'NAME_TAKEN', 'A role with this name exists')),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/role', asAdmin);
@@ -126,12 +131,10 @@ describe('/role/:id/edit', () => {
   });
 
   it("logs 'Error editing user roles' when the toggle fails", async () => {
-    network.on('PUT /api/roles/role-auditor/users/u-ada', () =>
-      json(409, {
-        statusCode: 409,
-        error: 'Conflict',
-        message: 'At least one user must keep the admin role',
-      }),
+    network.use(
+      http.put('/api/roles/role-auditor/users/u-ada', () =>
+        apiError(409, 'LAST_ADMIN', 'At least one user must keep the admin role'),
+      ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = renderApp('/role/role-auditor/edit', asAdmin);

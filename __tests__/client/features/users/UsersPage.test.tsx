@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { FetchStub, json } from '../../helpers/fetchStub';
+import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const users: User[] = [
@@ -20,15 +21,20 @@ const users: User[] = [
   },
 ];
 
-let network: FetchStub;
-beforeEach(() => {
-  network = new FetchStub()
-    .on('GET /api/users', () => json(200, users))
-    .on('PUT /api/users/u-ada', async (request) =>
-      json(200, { ...users[1], ...(await request.json()) }),
-    )
-    .on('DELETE /api/users/u-ada', () => new Response(null, { status: 204 }));
-});
+const body = async (request: Request) => (await request.json()) as Record<string, unknown>;
+const network = setupNetwork(
+  http.get('/api/users', () => HttpResponse.json(users)),
+  http.put('/api/users/u-ada', async ({ request }) =>
+    HttpResponse.json({ ...users[1], ...(await body(request)) }),
+  ),
+  http.delete('/api/users/u-ada', () => new HttpResponse(null, { status: 204 })),
+  http.get('/api/roles', () =>
+    HttpResponse.json([
+      { _id: '00000000-0000-4000-8000-000000000001', name: 'admin' },
+      { _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' },
+    ]),
+  ),
+);
 
 async function openUsers() {
   const view = renderApp('/users', signedInAs('admin', ['admin']));
@@ -72,8 +78,8 @@ describe('/users', () => {
   });
 
   it("keeps the row in edit mode and logs 'Error editing user' when the save fails", async () => {
-    network.on('PUT /api/users/u-ada', () =>
-      json(409, { statusCode: 409, error: 'Conflict', message: 'This username is taken' }),
+    network.use(
+      http.put('/api/users/u-ada', () => apiError(409, 'USERNAME_TAKEN', 'This username is taken')),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = await openUsers();
@@ -109,9 +115,7 @@ describe('/users', () => {
   });
 
   it("logs 'Error fetching users' and shows the not-allowed toast to a viewer", async () => {
-    network.on('GET /api/users', () =>
-      json(403, { statusCode: 403, error: 'Forbidden', message: 'no' }),
-    );
+    network.use(http.get('/api/users', () => apiError(403, 'FORBIDDEN', 'no')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = renderApp('/users', signedInAs('viewer', ['viewer']));
     await waitFor(() =>
@@ -125,15 +129,6 @@ describe('/users', () => {
 });
 
 describe('/users/add', () => {
-  beforeEach(() => {
-    network.on('GET /api/roles', () =>
-      json(200, [
-        { _id: '00000000-0000-4000-8000-000000000001', name: 'admin' },
-        { _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' },
-      ]),
-    );
-  });
-
   it('shows field errors for a missing username and a short password, sending nothing', async () => {
     renderApp('/users/add', signedInAs('admin', ['admin']));
     await userEvent.type(await screen.findByLabelText(/Password/), 'short');
@@ -144,8 +139,19 @@ describe('/users/add', () => {
   });
 
   it('adds a user with the chosen roles and goes back to the list', async () => {
-    network.on('POST /api/users', async (request) =>
-      json(201, { _id: 'u9', roles: [], email: null, ...(await request.json()) }),
+    network.use(
+      http.post('/api/users', async ({ request }) => {
+        const { username, email } = await body(request);
+        return HttpResponse.json(
+          {
+            _id: 'u9',
+            username,
+            email,
+            roles: [{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }],
+          },
+          { status: 201 },
+        );
+      }),
     );
     const { router } = renderApp('/users/add', signedInAs('admin', ['admin']));
     await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
@@ -163,8 +169,8 @@ describe('/users/add', () => {
   });
 
   it("shows the server's answer and logs 'Error adding users' when it fails", async () => {
-    network.on('POST /api/users', () =>
-      json(409, { statusCode: 409, error: 'Conflict', message: 'This username is taken' }),
+    network.use(
+      http.post('/api/users', () => apiError(409, 'USERNAME_TAKEN', 'This username is taken')),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/users/add', signedInAs('admin', ['admin']));

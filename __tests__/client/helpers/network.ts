@@ -1,0 +1,180 @@
+/**
+ * The network of client tests: one msw server per test file, with the answers every
+ * signed-in page needs, and a record of the requests made. The app under test is real;
+ * only what crosses the wire is stubbed.
+ *
+ * @example
+ * const network = setupNetwork(http.get('/api/books', () => HttpResponse.json([])));
+ * it('…', async () => {
+ *   network.use(http.get('/api/books', () => apiError(403, 'FORBIDDEN')));
+ *   …
+ *   expect(network.calls('GET /api/books')).toHaveLength(1);
+ * });
+ */
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import { setupServer } from 'msw/node';
+import { ADMIN_ROLE } from '@common/constants';
+import type { ErrorCode } from '@common/errorCodes';
+import type { FieldError } from '@common/schemas/apiError';
+import type { Permissions } from '@common/schemas/permissions';
+
+interface TableRoute {
+  routeVerb: string;
+  routePath: string;
+}
+
+/** The routes table as the server registers it (every `/api` route that needs a user). */
+export const routeTable: TableRoute[] = [
+  ['GET', '/api/books'],
+  ['GET', '/api/books/search-book'],
+  ['GET', '/api/books/:id/versions'],
+  ['POST', '/api/books/add'],
+  ['PUT', '/api/books/:id'],
+  ['DELETE', '/api/books/:id'],
+  ['GET', '/api/users'],
+  ['POST', '/api/users'],
+  ['PUT', '/api/users/:id'],
+  ['PUT', '/api/users/:id/password'],
+  ['DELETE', '/api/users/:id'],
+  ['GET', '/api/roles'],
+  ['GET', '/api/roles/:id'],
+  ['POST', '/api/roles'],
+  ['DELETE', '/api/roles/:id'],
+  ['GET', '/api/roles/:id/users'],
+  ['PUT', '/api/roles/:id/users/:userId'],
+  ['GET', '/api/entities'],
+  ['GET', '/api/entities/:idOrName'],
+  ['GET', '/api/entities/:id/versions'],
+  ['POST', '/api/entities'],
+  ['PUT', '/api/entities/:id'],
+  ['DELETE', '/api/entities/:id'],
+  ['GET', '/api/entity-records/:entityName'],
+  ['GET', '/api/entity-records/:entityName/:id/versions'],
+  ['POST', '/api/entity-records/:entityName'],
+  ['PUT', '/api/entity-records/:entityName/:id'],
+  ['DELETE', '/api/entity-records/:entityName/:id'],
+  ['GET', '/api/routes'],
+  ['PUT', '/api/routes/:id'],
+  ['GET', '/api/LIMS/jobs'],
+  ['GET', '/api/LIMS/jobs/:id'],
+].map(([routeVerb, routePath]) => ({ routeVerb: routeVerb!, routePath: routePath! }));
+
+/** The default grants (DESIGN): the same rule as the server's `defaultAllowedRoles`. */
+function allowedRoles({ routeVerb, routePath }: TableRoute): string[] {
+  const entity = routePath.split('/')[2] ?? '';
+  if (routeVerb === 'GET' && !['users', 'roles', 'routes'].includes(entity)) {
+    return [ADMIN_ROLE, 'contributor', 'viewer'];
+  }
+  if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
+  return [ADMIN_ROLE];
+}
+
+/** What `GET /api/auth/permissions` answers to a user with `roles` under the default grants. */
+export function permissionsFor(roles: string[]): Permissions {
+  return {
+    roles,
+    allowed: routeTable
+      .filter((route) => allowedRoles(route).some((role) => roles.includes(role)))
+      .map(({ routeVerb, routePath }) => ({ routeVerb, routePath })),
+  };
+}
+
+const reasons: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/** An error answer in the API's shape: `{ statusCode, error, code, message, fields? }`. */
+export function apiError(
+  status: number,
+  code: ErrorCode,
+  message = `stub ${code}`,
+  fields?: FieldError[],
+) {
+  return HttpResponse.json(
+    { statusCode: status, error: reasons[status] ?? 'Error', code, message, fields },
+    { status },
+  );
+}
+
+/** The roles claim of the request's bearer token, or undefined without a readable one. */
+function rolesOf(request: Request): string[] | undefined {
+  const token = request.headers.get('authorization')?.replace(/^Bearer /, '');
+  const payload = token?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { roles?: unknown };
+    return Array.isArray(claims.roles) ? claims.roles.map(String) : [];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What every test gets unless it says otherwise: the navigation's entity list (empty),
+ * the permissions of the token's roles under the default grants, and logout.
+ */
+export const defaultHandlers: RequestHandler[] = [
+  http.get('/api/entities', () => HttpResponse.json([])),
+  http.get('/api/auth/permissions', ({ request }) => {
+    const roles = rolesOf(request);
+    return roles ? HttpResponse.json(permissionsFor(roles)) : apiError(401, 'UNAUTHENTICATED');
+  }),
+  http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
+];
+
+/** `METHOD /path` of a request, as `calls()` matches it. */
+const routeOf = (request: Request) => `${request.method} ${new URL(request.url).pathname}`;
+
+/**
+ * Starts one msw server for this test file (call once, at the top level): the default
+ * handlers, then `handlers`, which take precedence. Per test, `use()` adds handlers that
+ * take precedence over both until the test ends. A request no handler answers fails the
+ * test that made it.
+ */
+export function setupNetwork(...handlers: RequestHandler[]) {
+  const server = setupServer(...handlers, ...defaultHandlers);
+  /** Every request sent during the current test, in order (clones: bodies can be read). */
+  const requests: Request[] = [];
+  const unhandled: string[] = [];
+
+  server.events.on('request:start', ({ request }) => {
+    requests.push(request.clone());
+  });
+
+  beforeAll(() =>
+    server.listen({
+      onUnhandledRequest: (request, print) => {
+        unhandled.push(routeOf(request));
+        print.error(); // The request fails as a network error; it never leaves the process.
+      },
+    }),
+  );
+  afterEach(() => {
+    server.resetHandlers();
+    requests.length = 0;
+    const missed = unhandled.splice(0);
+    if (missed.length > 0) {
+      throw new Error(`Requests no handler answered (add one with network.use): ${missed}`);
+    }
+  });
+  afterAll(() => server.close());
+
+  return {
+    server,
+    requests,
+    /** Adds handlers for the current test, ahead of every other. */
+    use: (...extra: RequestHandler[]) => server.use(...extra),
+    /** The requests of the current test to `route`, e.g. `'PUT /api/books/b1'` (no query). */
+    calls: (route: string) => requests.filter((request) => routeOf(request) === route),
+  };
+}
+
+export type Network = ReturnType<typeof setupNetwork>;
