@@ -1,0 +1,84 @@
+import { messages } from '../common/messages';
+import { E2E_ADMIN_PASSWORD } from './accounts';
+import { expect, signIn, test } from './fixtures';
+
+test.describe('screens that know what the user may do', () => {
+  test('a viewer sees the books but no Add Book and no Delete', async ({ page }) => {
+    await signIn(page, 'viewer', 'viewer123');
+    await page.goto('/books');
+    const books = page.getByRole('list', { name: 'Books' }).getByRole('listitem');
+    await expect(books).toHaveCount(10);
+    await expect(page.getByRole('link', { name: 'Add Book' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  });
+
+  test('a user with no role is told on /books that an administrator must give them one', async ({
+    page,
+  }) => {
+    await page.goto('/register');
+    await page.getByLabel('Email').fill(`no-role-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('a-good-password');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/books');
+    await expect(page.getByText(messages.client.needsRole)).toHaveCount(1);
+    await expect(page.getByText(messages.toast.notAllowed)).toHaveCount(0);
+  });
+});
+
+test('a contributor edits a record, leaves the grid and comes back: the new value shows', async ({
+  page,
+  request,
+}) => {
+  const login = await request.post('/api/auth/login', {
+    data: { username: 'admin', password: E2E_ADMIN_PASSWORD },
+  });
+  const headers = { authorization: `Bearer ${(await login.json()).jwt}` };
+  const name = `Sample_${Date.now().toString(36)}`;
+  expect(
+    (
+      await request.post('/api/entities', {
+        headers,
+        data: { name, description: '', fields: [{ name: 'label', label: 'Label' }] },
+      })
+    ).status(),
+  ).toBe(201);
+  await request.post(`/api/entity-records/${name}`, {
+    headers,
+    data: { fields: { label: 'before' } },
+  });
+
+  await signIn(page, 'contributor', 'contributor123');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const openGrid = async () => {
+    await nav.getByRole('button', { name: 'Entities' }).click();
+    await page.getByRole('menuitem', { name }).click();
+    return page.getByRole('grid', { name: `${name} records` });
+  };
+  let grid = await openGrid();
+  await expect(grid.getByText('before')).toBeVisible();
+  await grid.getByRole('button', { name: 'Edit record 1' }).click();
+  await grid.getByRole('textbox').first().fill('after');
+  await grid.getByRole('button', { name: 'Save record 1' }).click();
+  await expect(grid.getByRole('button', { name: 'Edit record 1' })).toBeVisible();
+
+  await nav.getByRole('link', { name: 'Home' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, contributor');
+  grid = await openGrid();
+  await expect(grid.getByText('after')).toBeVisible();
+  await expect(grid.getByText('before')).toHaveCount(0);
+});
+
+test('/entities/NoSuchEntity shows its one "not here" toast once', async ({
+  page,
+  consoleErrors,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  await page.goto('/entities/NoSuchEntity');
+  await expect(page.getByText(messages.toast.notFound).first()).toBeVisible();
+  // Every request of the page has answered by now: a second toast would be showing.
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByText(messages.toast.notFound)).toHaveCount(1);
+  // Spec section 8: entity and record fetch errors are logged (with their context).
+  expect(consoleErrors.splice(0).every((e) => e.startsWith('Error fetching'))).toBe(true);
+});
