@@ -35,7 +35,12 @@ const network = setupNetwork(
     ]),
   ),
   http.put('/api/books/b0', async ({ request }) =>
-    HttpResponse.json({ _id: 'b0', ...((await request.json()) as object) }),
+    HttpResponse.json({
+      _id: 'b0',
+      author: null,
+      isbn: null,
+      ...((await request.json()) as object),
+    }),
   ),
   http.delete('/api/books/b1', () => new HttpResponse(null, { status: 204 })),
 );
