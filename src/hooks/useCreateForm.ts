@@ -15,6 +15,9 @@ interface CreateFormOptions<Values, Input> {
 }
 
 /**
+ * TODO(#12): replaced by react-hook-form + zodResolver + setServerErrors (see
+ * BookFormPage); the role and user forms still use this.
+ *
  * A create form's state and submit: text inputs bound by `field(name)`, the schema's
  * check before sending, and on refusal the server's field errors under their inputs and
  * its message above the form. Nothing typed is lost on failure.

@@ -1,6 +1,5 @@
 import type { ZodError } from 'zod';
-import { apiErrorSchema } from '@common/schemas/apiError';
-import { isApiError } from '@/api/errors';
+import { fieldErrors } from '@/api/errors';
 
 /** A form's errors: the first message for each top-level field. */
 export type FieldErrors = Record<string, string>;
@@ -13,15 +12,11 @@ export function zodFieldErrors(error: ZodError): FieldErrors {
 }
 
 /**
- * The field errors of a 400 answer, keyed by field name without the `body.` prefix, so a
- * form can show each one under its input.
+ * The field errors of a 400 answer by top-level field, for the forms still on
+ * useCreateForm. TODO(#12): move them to react-hook-form (setServerErrors), like BookFormPage.
  */
 export function fieldErrorsOf(error: unknown): FieldErrors {
-  if (!isApiError(error)) return {};
-  const body = apiErrorSchema.safeParse(error.data);
   const errors: FieldErrors = {};
-  for (const { field, message } of body.data?.fields ?? []) {
-    errors[field.replace(/^body\./, '').split('.')[0]!] ??= message;
-  }
+  for (const { field, message } of fieldErrors(error)) errors[field.split('.')[0]!] ??= message;
   return errors;
 }

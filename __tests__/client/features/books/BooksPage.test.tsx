@@ -227,4 +227,26 @@ describe('/book', () => {
       isbn: '',
     });
   });
+
+  it("puts a refusal's field errors under the inputs they name, not raw in a toast", async () => {
+    network.use(
+      http.post('/api/books/add', () =>
+        apiError(400, 'VALIDATION_FAILED', 'The request is invalid: body.title is too long', [
+          { field: 'body.title', message: 'must be at most 500 characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/book', asContributor);
+    await userEvent.type(await screen.findByLabelText(/Title/), 'Long');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    expect(await screen.findByText('must be at most 500 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Title/)).toHaveAttribute('aria-invalid', 'true');
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([
+      'Title must be at most 500 characters.',
+    ]);
+    expect(screen.queryByText(/The request is invalid/)).not.toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.books.addContext, expect.anything());
+    consoleError.mockRestore();
+  });
 });
