@@ -53,7 +53,6 @@ export const messages = {
     fetchContext: 'Error fetching jobs:',
     detailsContext: 'Error fetching job details:',
     noData: 'No job data available',
-    listFailed: 'The jobs could not be loaded.',
   },
   users: {
     cannotDeleteAdmin: 'Cannot delete admin. Good try.',

@@ -15,6 +15,8 @@ import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
 import { useListEntitiesQuery } from '@/api/entities.api';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
@@ -23,11 +25,14 @@ import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteEntityMutation } from './entities.api';
 
-/** `/entities`: the entity definitions as cards. */
-export function EntitiesPage() {
+/** The entity definitions as cards, each with the actions the user may take. */
+function EntityCards({ mayAdd }: { mayAdd: boolean }) {
   const entitiesQuery = useListEntitiesQuery();
   const [deleteEntity] = useDeleteEntityMutation();
   const dispatch = useAppDispatch();
+  const mayEdit = useCan('PUT', '/api/entities/:id');
+  const mayDelete = useCan('DELETE', '/api/entities/:id');
+  const mayReadRecords = useCan('GET', '/api/entity-records/:entityName');
 
   useReportedError(messages.entities.fetchContext, entitiesQuery.error);
 
@@ -37,22 +42,12 @@ export function EntitiesPage() {
   }, messages.entities.deleteContext);
 
   return (
-    <Box>
-      <PageHeader title="Entities">
-        <Button
-          variant="contained"
-          startIcon={<AddIcon />}
-          component={RouterLink}
-          to="/entities/add"
-        >
-          Add Entity
-        </Button>
-      </PageHeader>
+    <>
       <QueryState
         query={entitiesQuery}
         what="entities"
         empty="No entities yet"
-        emptyAction={{ label: 'Add one', to: '/entities/add' }}
+        emptyAction={mayAdd ? { label: 'Add one', to: '/entities/add' } : undefined}
       >
         {(entities) => (
           <Grid
@@ -89,15 +84,25 @@ export function EntitiesPage() {
                     </Stack>
                   </CardContent>
                   <CardActions>
-                    <Button size="small" component={RouterLink} to={`/entities/${entity.name}`}>
-                      Records
-                    </Button>
-                    <Button size="small" component={RouterLink} to={`/entities/edit/${entity._id}`}>
-                      Edit
-                    </Button>
-                    <Button size="small" color="error" onClick={() => removal.ask(entity)}>
-                      Delete
-                    </Button>
+                    {mayReadRecords && (
+                      <Button size="small" component={RouterLink} to={`/entities/${entity.name}`}>
+                        Records
+                      </Button>
+                    )}
+                    {mayEdit && (
+                      <Button
+                        size="small"
+                        component={RouterLink}
+                        to={`/entities/edit/${entity._id}`}
+                      >
+                        Edit
+                      </Button>
+                    )}
+                    {mayDelete && (
+                      <Button size="small" color="error" onClick={() => removal.ask(entity)}>
+                        Delete
+                      </Button>
+                    )}
                   </CardActions>
                 </Card>
               </Grid>
@@ -110,6 +115,30 @@ export function EntitiesPage() {
         title="Delete entity"
         message={`Delete ${removal.pending?.name ?? ''} and all its records?`}
       />
+    </>
+  );
+}
+
+/** `/entities`: the entity definitions; a user whose role may not read them is told so. */
+export function EntitiesPage() {
+  const mayAdd = useCan('POST', '/api/entities');
+  return (
+    <Box>
+      <PageHeader title="Entities">
+        {mayAdd && (
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            component={RouterLink}
+            to="/entities/add"
+          >
+            Add Entity
+          </Button>
+        )}
+      </PageHeader>
+      <PermissionGate verb="GET" path="/api/entities" what="reading the entities">
+        <EntityCards mayAdd={mayAdd} />
+      </PermissionGate>
     </Box>
   );
 }

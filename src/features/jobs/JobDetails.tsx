@@ -1,28 +1,30 @@
-import {
-  Alert,
-  Box,
-  LinearProgress,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { messages } from '@common/messages';
+import type { Job } from '@common/schemas/jobs';
+import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useGetJobQuery } from './jobs.api';
 
 /** A job's samples, their tasks and results, loaded when the job is expanded. */
 export function JobDetails({ id, friendlyNumber }: { id: string; friendlyNumber: string }) {
-  const { data: job, error, isLoading } = useGetJobQuery(id);
-  useReportedError(messages.jobs.detailsContext, error);
+  const jobQuery = useGetJobQuery(id);
+  useReportedError(messages.jobs.detailsContext, jobQuery.error);
 
-  if (isLoading) return <LinearProgress aria-label={`Loading ${friendlyNumber}`} sx={{ my: 1 }} />;
-  if (error)
-    return <Alert severity="error">The details of {friendlyNumber} could not be loaded.</Alert>;
-  if (!job || job.samples.length === 0)
-    return <Typography sx={{ py: 1 }}>{messages.jobs.noData}</Typography>;
+  return (
+    <Box sx={{ width: '100%' }}>
+      <QueryState
+        query={jobQuery}
+        what={`details of ${friendlyNumber}`}
+        isEmpty={(job) => job.samples.length === 0}
+        empty={messages.jobs.noData}
+      >
+        {(job) => <Samples job={job} friendlyNumber={friendlyNumber} />}
+      </QueryState>
+    </Box>
+  );
+}
+
+function Samples({ job, friendlyNumber }: { job: Job; friendlyNumber: string }) {
   return (
     <Box sx={{ py: 1, width: '100%' }} aria-label={`Details of ${friendlyNumber}`} role="region">
       {job.samples.map((sample) => (

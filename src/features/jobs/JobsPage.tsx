@@ -8,7 +8,10 @@ import { useSearchParams } from 'react-router-dom';
 import { JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '@common/constants';
 import { messages } from '@common/messages';
 import { JOB_SORT_COLUMNS, type JobListQuery, type JobSummary } from '@common/schemas/jobs';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { JobDetails } from './JobDetails';
 import {
@@ -26,13 +29,14 @@ type JobRow = (JobSummary & { detailOf?: undefined }) | { _id: string; detailOf:
 
 const FILTER_DELAY_MS = 300;
 
-/** `/lims/jobs`: the job list, paged, sorted and filtered on the server, with expandable details. */
-export function JobsPage() {
+/** The job list, paged, sorted and filtered on the server, with expandable details. */
+function JobList() {
   const [params, setParams] = useSearchParams();
   const view = useMemo(() => viewFromParams(params), [params]);
   // A page, size or sort the user picks is a step Back returns from; typing is not.
   const show = (next: JobListQuery) => setParams(paramsFromView(next));
-  const { data, error, isFetching, refetch } = useListJobsQuery(view);
+  const { data, error, isLoading, isFetching, refetch } = useListJobsQuery(view);
+  const mayOpen = useCan('GET', '/api/LIMS/jobs/:id');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [typed, setTyped] = useState(view.filter);
   // A filter that came from elsewhere (a link, the menu) replaces what was typed.
@@ -59,13 +63,6 @@ export function JobsPage() {
     return () => clearTimeout(timer);
   }, [typed, view, setParams]);
 
-  const toggle = (id: string) =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-
   // While a page loads the last one stays in view; after a failure, none does.
   const shown = error ? undefined : data;
   const rows = useMemo<JobRow[]>(
@@ -76,39 +73,51 @@ export function JobsPage() {
     [shown, expanded],
   );
 
-  const columns: GridColDef<JobRow>[] = [
-    {
-      field: 'expand',
-      headerName: '',
-      width: 56,
-      sortable: false,
-      disableColumnMenu: true,
-      colSpan: (_value, row) => (row.detailOf ? 5 : 1),
-      renderCell: ({ row }) => {
-        if (row.detailOf)
-          return <JobDetails id={row.detailOf._id} friendlyNumber={row.detailOf.friendlyNumber} />;
-        const open = expanded.has(row._id);
-        return (
-          <IconButton
-            size="small"
-            aria-expanded={open}
-            aria-label={`${open ? 'Collapse' : 'Expand'} ${row.friendlyNumber}`}
-            onClick={() => toggle(row._id)}
-            // Space and Enter belong to the button; the grid would scroll or move on them.
-            onKeyDown={(event) => {
-              if (event.key === ' ' || event.key === 'Enter') event.stopPropagation();
-            }}
-          >
-            {open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
-          </IconButton>
-        );
+  const columns = useMemo<GridColDef<JobRow>[]>(() => {
+    const toggle = (id: string) =>
+      setExpanded((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      });
+    return [
+      {
+        field: 'expand',
+        headerName: '',
+        width: 56,
+        sortable: false,
+        disableColumnMenu: true,
+        colSpan: (_value, row) => (row.detailOf ? 5 : 1),
+        renderCell: ({ row }) => {
+          if (row.detailOf)
+            return (
+              <JobDetails id={row.detailOf._id} friendlyNumber={row.detailOf.friendlyNumber} />
+            );
+          // A role that may not read a job's details is offered no way to open one.
+          if (!mayOpen) return null;
+          const open = expanded.has(row._id);
+          return (
+            <IconButton
+              size="small"
+              aria-expanded={open}
+              aria-label={`${open ? 'Collapse' : 'Expand'} ${row.friendlyNumber}`}
+              onClick={() => toggle(row._id)}
+              // Space and Enter belong to the button; the grid would scroll or move on them.
+              onKeyDown={(event) => {
+                if (event.key === ' ' || event.key === 'Enter') event.stopPropagation();
+              }}
+            >
+              {open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+            </IconButton>
+          );
+        },
       },
-    },
-    { field: 'friendlyNumber', headerName: 'Job', width: 130 },
-    { field: 'status', headerName: 'Status', width: 130 },
-    { field: 'conclusion', headerName: 'Conclusion', width: 190 },
-    { field: 'description', headerName: 'Description', flex: 1, minWidth: 240 },
-  ];
+      { field: 'friendlyNumber', headerName: 'Job', width: 130 },
+      { field: 'status', headerName: 'Status', width: 130 },
+      { field: 'conclusion', headerName: 'Conclusion', width: 190 },
+      { field: 'description', headerName: 'Description', flex: 1, minWidth: 240 },
+    ];
+  }, [expanded, mayOpen]);
 
   // The same objects while the view stands: the grid takes a new sort model for a change
   // of sort, and goes back to the first page.
@@ -120,16 +129,10 @@ export function JobsPage() {
     () => ({ page: view.page - 1, pageSize: view.perPage }),
     [view.page, view.perPage],
   );
-  const estimate = shown?.totalIsEstimate ?? false;
 
   return (
-    <Box>
-      <PageHeader title="Jobs">
-        <Button startIcon={<RefreshIcon />} onClick={() => void refetch()}>
-          Refresh
-        </Button>
-      </PageHeader>
-      <Stack direction="row" spacing={2} sx={{ mb: 2 }}>
+    <>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
         <TextField
           label="Filter"
           placeholder="Keyword: number, status, conclusion or description"
@@ -138,47 +141,76 @@ export function JobsPage() {
           slotProps={{ htmlInput: { maxLength: JOB_FILTER_MAX_LENGTH } }}
           sx={{ flex: 1, maxWidth: 480 }}
         />
+        <Button startIcon={<RefreshIcon />} onClick={() => void refetch()}>
+          Refresh
+        </Button>
       </Stack>
-      <Box sx={{ height: 640 }}>
-        <DataGrid
-          aria-label="Jobs"
-          rows={rows}
-          columns={columns}
-          getRowId={(row) => row._id}
-          getRowHeight={({ model }) => ((model as JobRow).detailOf ? 'auto' : null)}
-          loading={isFetching}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          disableColumnFilter
-          rowCount={shown?.totalJobs ?? 0}
-          pageSizeOptions={[...JOB_PAGE_SIZES]}
-          paginationModel={paginationModel}
-          onPaginationModelChange={({ page, pageSize }) =>
-            show(
-              pageSize !== view.perPage
-                ? withPageSize(view, pageSize)
-                : { ...view, page: page + 1 },
-            )
-          }
-          sortingOrder={['asc', 'desc']}
-          sortModel={sortModel}
-          onSortModelChange={(model) => {
-            const column = model[0]?.field as JobListQuery['sortColumn'] | undefined;
-            if (column && JOB_SORT_COLUMNS.includes(column)) show(sortedBy(view, column));
-          }}
-          localeText={{
-            noRowsLabel: error ? messages.jobs.listFailed : 'No jobs',
-            paginationDisplayedRows: ({ from, to, count }) =>
-              `${from}–${to} of ${estimate ? 'about ' : ''}${count.toLocaleString()}`,
-          }}
-          disableRowSelectionOnClick
-          // The grid hides the page-size choice on narrow screens; phones need it too.
-          sx={{
-            '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
-          }}
-        />
-      </Box>
+      {/* The first load and a failure show the shared states; later pages load under the
+          grid's own overlay, with the last page still in view. */}
+      <QueryState
+        query={{ data: shown, error, isLoading, refetch }}
+        what="jobs"
+        // Only the first page can say there is nothing: a page past the end can go back.
+        isEmpty={(list) => list.jobs.length === 0 && view.page === 1}
+        empty={view.filter ? 'No jobs match this filter' : 'No jobs yet'}
+      >
+        {(list) => (
+          <Box sx={{ height: 640 }}>
+            <DataGrid
+              aria-label="Jobs"
+              rows={rows}
+              columns={columns}
+              getRowId={(row) => row._id}
+              getRowHeight={({ model }) => ((model as JobRow).detailOf ? 'auto' : null)}
+              loading={isFetching}
+              paginationMode="server"
+              sortingMode="server"
+              filterMode="server"
+              disableColumnFilter
+              rowCount={list.totalJobs}
+              pageSizeOptions={[...JOB_PAGE_SIZES]}
+              paginationModel={paginationModel}
+              onPaginationModelChange={({ page, pageSize }) =>
+                show(
+                  pageSize !== view.perPage
+                    ? withPageSize(view, pageSize)
+                    : { ...view, page: page + 1 },
+                )
+              }
+              sortingOrder={['asc', 'desc']}
+              sortModel={sortModel}
+              onSortModelChange={(model) => {
+                const column = model[0]?.field as JobListQuery['sortColumn'] | undefined;
+                if (column && JOB_SORT_COLUMNS.includes(column)) show(sortedBy(view, column));
+              }}
+              localeText={{
+                noRowsLabel: 'No jobs on this page',
+                paginationDisplayedRows: ({ from, to, count }) =>
+                  `${from}–${to} of ${list.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
+              }}
+              disableRowSelectionOnClick
+              // The grid hides the page-size choice on narrow screens; phones need it too.
+              sx={{
+                '& .MuiDataGrid-footerContainer .MuiTablePagination-input': {
+                  display: 'inline-flex',
+                },
+              }}
+            />
+          </Box>
+        )}
+      </QueryState>
+    </>
+  );
+}
+
+/** `/lims/jobs`: the job list; a user whose role may not read it is told so. */
+export function JobsPage() {
+  return (
+    <Box>
+      <PageHeader title="Jobs" />
+      <PermissionGate verb="GET" path="/api/LIMS/jobs" what="reading the jobs">
+        <JobList />
+      </PermissionGate>
     </Box>
   );
 }

@@ -1,9 +1,7 @@
 import {
-  Alert,
   Box,
   Button,
   Chip,
-  LinearProgress,
   Paper,
   Stack,
   Table,
@@ -17,13 +15,22 @@ import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { RoutePermission } from '@common/schemas/permissions';
 import { reportError } from '@/api/errors';
-import { useReportedError } from '@/hooks/useReportedError';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
+import { QueryState } from '@/components/QueryState';
+import { useReportedError } from '@/hooks/useReportedError';
 import { toastQueued } from '@/ui/ui.slice';
 import { useListRoutesQuery, useUpdateRouteMutation } from './permissions.api';
 
-function RouteRow({ route, roleNames }: { route: RoutePermission; roleNames: string[] }) {
+interface RouteRowProps {
+  route: RoutePermission;
+  /** The roles to offer in edit mode; undefined when the user may not edit routes. */
+  roleNames?: string[];
+}
+
+function RouteRow({ route, roleNames }: RouteRowProps) {
   const [editing, setEditing] = useState(false);
   const [selected, setSelected] = useState(route.allowedRoles);
   const [updateRoute, { isLoading }] = useUpdateRouteMutation();
@@ -57,7 +64,7 @@ function RouteRow({ route, roleNames }: { route: RoutePermission; roleNames: str
           role="group"
           aria-label={`Roles allowed on ${label}`}
         >
-          {editing
+          {editing && roleNames
             ? roleNames.map((name) => {
                 const on = selected.includes(name);
                 return (
@@ -75,86 +82,108 @@ function RouteRow({ route, roleNames }: { route: RoutePermission; roleNames: str
             : route.allowedRoles.map((name) => <Chip key={name} label={name} size="small" />)}
         </Stack>
       </TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        {editing ? (
-          <>
-            <Button onClick={save} disabled={isLoading} aria-label={`Save ${label}`}>
-              Save
-            </Button>
+      {roleNames && (
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+          {editing ? (
+            <>
+              <Button onClick={save} disabled={isLoading} aria-label={`Save ${label}`}>
+                Save
+              </Button>
+              <Button
+                onClick={() => {
+                  setSelected(route.allowedRoles);
+                  setEditing(false);
+                }}
+                aria-label={`Cancel ${label}`}
+              >
+                Cancel
+              </Button>
+            </>
+          ) : (
             <Button
               onClick={() => {
                 setSelected(route.allowedRoles);
-                setEditing(false);
+                setEditing(true);
               }}
-              aria-label={`Cancel ${label}`}
+              aria-label={`Edit ${label}`}
             >
-              Cancel
+              Edit
             </Button>
-          </>
-        ) : (
-          <Button
-            onClick={() => {
-              setSelected(route.allowedRoles);
-              setEditing(true);
-            }}
-            aria-label={`Edit ${label}`}
-          >
-            Edit
-          </Button>
-        )}
-      </TableCell>
+          )}
+        </TableCell>
+      )}
     </TableRow>
+  );
+}
+
+/** The routes table, read-only unless the user may edit routes. */
+function RouteTables() {
+  const routesQuery = useListRoutesQuery();
+  const mayEdit = useCan('PUT', '/api/routes/:id');
+  const mayListRoles = useCan('GET', '/api/roles');
+  // The role names are only needed to edit, which needs the routes first.
+  const { data: roles } = useListRolesQuery(undefined, {
+    skip: !routesQuery.data || !mayEdit || !mayListRoles,
+  });
+
+  useReportedError(messages.permissions.fetchContext, routesQuery.error);
+
+  const groups = useMemo(() => {
+    const byEntity = new Map<string, RoutePermission[]>();
+    for (const route of routesQuery.data ?? []) {
+      byEntity.set(route.routeEntity, [...(byEntity.get(route.routeEntity) ?? []), route]);
+    }
+    return [...byEntity];
+  }, [routesQuery.data]);
+  // Without the role list, a route can still be edited among the roles it names.
+  const roleNames = useMemo(() => {
+    if (!mayEdit) return undefined;
+    const granted = (routesQuery.data ?? []).flatMap((route) => route.allowedRoles);
+    return [...new Set([...(roles ?? []).map((role) => role.name), ...granted])];
+  }, [mayEdit, roles, routesQuery.data]);
+
+  return (
+    <QueryState query={routesQuery} what="routes" empty="No routes yet">
+      {() =>
+        groups.map(([entity, rows]) => (
+          <Box component="section" key={entity} aria-labelledby={`routes-${entity}`}>
+            <Typography id={`routes-${entity}`} variant="h6" component="h2" gutterBottom>
+              {entity}
+            </Typography>
+            <Paper>
+              <Table size="small" aria-labelledby={`routes-${entity}`}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Verb</TableCell>
+                    <TableCell>Path</TableCell>
+                    <TableCell>Allowed roles</TableCell>
+                    {mayEdit && <TableCell align="right">Actions</TableCell>}
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {rows.map((route) => (
+                    <RouteRow key={route._id} route={route} roleNames={roleNames} />
+                  ))}
+                </TableBody>
+              </Table>
+            </Paper>
+          </Box>
+        ))
+      }
+    </QueryState>
   );
 }
 
 /** `/routes`: which roles may call which API route, grouped by resource, edited row by row. */
 export function RoutesPage() {
-  const { data: routes, error, isLoading } = useListRoutesQuery();
-  // The role names are only needed to edit, which needs the routes first.
-  const { data: roles } = useListRolesQuery(undefined, { skip: !routes });
-
-  useReportedError(messages.permissions.fetchContext, error);
-
-  const groups = useMemo(() => {
-    const byEntity = new Map<string, RoutePermission[]>();
-    for (const route of routes ?? []) {
-      byEntity.set(route.routeEntity, [...(byEntity.get(route.routeEntity) ?? []), route]);
-    }
-    return [...byEntity];
-  }, [routes]);
-  const roleNames = (roles ?? []).map((role) => role.name);
-
   return (
     <Stack spacing={3}>
       <Typography variant="h4" component="h1">
         Routes
       </Typography>
-      {isLoading && <LinearProgress aria-label="Loading routes" />}
-      {error && <Alert severity="error">The routes could not be loaded.</Alert>}
-      {groups.map(([entity, rows]) => (
-        <Box component="section" key={entity} aria-labelledby={`routes-${entity}`}>
-          <Typography id={`routes-${entity}`} variant="h6" component="h2" gutterBottom>
-            {entity}
-          </Typography>
-          <Paper>
-            <Table size="small" aria-labelledby={`routes-${entity}`}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>Verb</TableCell>
-                  <TableCell>Path</TableCell>
-                  <TableCell>Allowed roles</TableCell>
-                  <TableCell align="right">Actions</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((route) => (
-                  <RouteRow key={route._id} route={route} roleNames={roleNames} />
-                ))}
-              </TableBody>
-            </Table>
-          </Paper>
-        </Box>
-      ))}
+      <PermissionGate verb="GET" path="/api/routes" what="reading the routes">
+        <RouteTables />
+      </PermissionGate>
     </Stack>
   );
 }

@@ -1,34 +1,44 @@
-import { List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
+import { Alert, List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { RoleUser } from '@common/schemas/roles';
-import { reportError } from '@/api/errors';
+import { errorCode, errorMessage, reportError } from '@/api/errors';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useGetRoleQuery, useListRoleUsersQuery, useToggleRoleUserMutation } from './roles.api';
 
-/** `/role/:id/edit`: every user, with a switch for whether they hold the role. */
-export function RoleUsersPage() {
-  const { id = '' } = useParams();
-  const { data: role, error: roleError } = useGetRoleQuery(id);
+/** Every user, with a switch for whether they hold the role (read-only without the right). */
+function RoleUserList({ id }: { id: string }) {
   const usersQuery = useListRoleUsersQuery(id);
   const [toggle, { isLoading: isSaving }] = useToggleRoleUserMutation();
+  const mayToggle = useCan('PUT', '/api/roles/:id/users/:userId');
+  // A refusal that says what the rules are stays in the page, after its toast has gone.
+  const [refusal, setRefusal] = useState<string>();
 
-  useReportedError(messages.roles.fetchOneContext, roleError);
   useReportedError(messages.users.fetchOneContext, usersQuery.error);
 
   async function flip(user: RoleUser) {
+    setRefusal(undefined);
     try {
       await toggle({ roleId: id, userId: user._id }).unwrap();
     } catch (error) {
+      const code = errorCode(error);
+      if (code === 'LAST_ADMIN' || code === 'ADMIN_PROTECTED') setRefusal(errorMessage(error));
       reportError(messages.roles.editUsersContext, error);
     }
   }
 
   return (
-    <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
-      <PageHeader title={role ? `Users with the role ${role.name}` : 'Users with the role'} />
+    <>
+      {refusal && (
+        <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRefusal(undefined)}>
+          {refusal}
+        </Alert>
+      )}
       <QueryState query={usersQuery} what="users" empty="No users yet">
         {(users) => (
           <List aria-label="Users">
@@ -40,7 +50,8 @@ export function RoleUsersPage() {
                   <Switch
                     edge="end"
                     checked={user.hasRole}
-                    disabled={isSaving}
+                    // Shown either way: who holds the role is worth reading.
+                    disabled={!mayToggle || isSaving}
                     onChange={() => void flip(user)}
                     slotProps={{ input: { 'aria-label': `${user.username} has the role` } }}
                   />
@@ -52,6 +63,24 @@ export function RoleUsersPage() {
           </List>
         )}
       </QueryState>
+    </>
+  );
+}
+
+/** `/role/:id/edit`: every user, with a switch for whether they hold the role. */
+export function RoleUsersPage() {
+  const { id = '' } = useParams();
+  const mayReadRole = useCan('GET', '/api/roles/:id');
+  const { data: role, error: roleError } = useGetRoleQuery(id, { skip: !mayReadRole });
+
+  useReportedError(messages.roles.fetchOneContext, roleError);
+
+  return (
+    <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
+      <PageHeader title={role ? `Users with the role ${role.name}` : 'Users with the role'} />
+      <PermissionGate verb="GET" path="/api/roles/:id/users" what="reading who holds a role">
+        <RoleUserList id={id} />
+      </PermissionGate>
     </Paper>
   );
 }

@@ -1,13 +1,17 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
-import { Box, Button, IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
+import { Alert, Box, Button, IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
+import { errorCode, errorMessage } from '@/api/errors';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
@@ -16,31 +20,41 @@ import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteRoleMutation } from './roles.api';
 
-/** `/roles`: the roles, each with edit (its users) and delete, and Add Role. */
-export function RolesPage() {
+/** The roles, each with the actions the user may take. */
+function RoleList({ mayAdd }: { mayAdd: boolean }) {
   const rolesQuery = useListRolesQuery();
   const [deleteRole] = useDeleteRoleMutation();
   const dispatch = useAppDispatch();
+  const mayEditUsers = useCan('GET', '/api/roles/:id/users');
+  const mayDelete = useCan('DELETE', '/api/roles/:id');
+  // A refusal that says what the rules are stays in the page, after its toast has gone.
+  const [refusal, setRefusal] = useState<string>();
 
   useReportedError(messages.roles.fetchContext, rolesQuery.error);
 
   const removal = useConfirmedAction(async (role: Role) => {
-    await deleteRole(role._id).unwrap();
+    setRefusal(undefined);
+    try {
+      await deleteRole(role._id).unwrap();
+    } catch (error) {
+      if (errorCode(error) === 'ADMIN_PROTECTED') setRefusal(errorMessage(error));
+      throw error;
+    }
     dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
   }, messages.roles.deleteContext);
 
   return (
-    <Box>
-      <PageHeader title="Roles">
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/role">
-          Add Role
-        </Button>
-      </PageHeader>
+    <>
+      {refusal && (
+        <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRefusal(undefined)}>
+          {refusal}
+        </Alert>
+      )}
       <QueryState
         query={rolesQuery}
         what="roles"
         empty="No roles yet"
-        emptyAction={{ label: 'Add one', to: '/role' }}
+        emptyAction={mayAdd ? { label: 'Add one', to: '/role' } : undefined}
       >
         {(roles) => (
           <Paper sx={{ maxWidth: 560 }}>
@@ -51,21 +65,26 @@ export function RolesPage() {
                   divider
                   secondaryAction={
                     <>
-                      <IconButton
-                        component={RouterLink}
-                        to={`/role/${role._id}/edit`}
-                        aria-label={`Edit ${role.name}`}
-                      >
-                        <EditIcon />
-                      </IconButton>
-                      <IconButton
-                        edge="end"
-                        aria-label={`Delete ${role.name}`}
-                        disabled={role.name === ADMIN_ROLE}
-                        onClick={() => removal.ask(role)}
-                      >
-                        <DeleteIcon />
-                      </IconButton>
+                      {mayEditUsers && (
+                        <IconButton
+                          component={RouterLink}
+                          to={`/role/${role._id}/edit`}
+                          aria-label={`Edit ${role.name}`}
+                        >
+                          <EditIcon />
+                        </IconButton>
+                      )}
+                      {mayDelete && (
+                        <IconButton
+                          edge="end"
+                          aria-label={`Delete ${role.name}`}
+                          // The server protects the admin role (ADMIN_PROTECTED) too.
+                          disabled={role.name === ADMIN_ROLE}
+                          onClick={() => removal.ask(role)}
+                        >
+                          <DeleteIcon />
+                        </IconButton>
+                      )}
                     </>
                   }
                 >
@@ -81,6 +100,25 @@ export function RolesPage() {
         title="Delete role"
         message={`Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it.`}
       />
+    </>
+  );
+}
+
+/** `/roles`: the roles, each with edit (its users) and delete, and Add Role. */
+export function RolesPage() {
+  const mayAdd = useCan('POST', '/api/roles');
+  return (
+    <Box>
+      <PageHeader title="Roles">
+        {mayAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/role">
+            Add Role
+          </Button>
+        )}
+      </PageHeader>
+      <PermissionGate verb="GET" path="/api/roles" what="reading the roles">
+        <RoleList mayAdd={mayAdd} />
+      </PermissionGate>
     </Box>
   );
 }

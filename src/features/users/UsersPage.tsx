@@ -18,24 +18,37 @@ import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { isRequestCanceled, reportError } from '@/api/errors';
+import { errorCode, errorMessage, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteUserMutation, useListUsersQuery, useUpdateUserMutation } from './users.api';
 
-/** `/users`: the users, edited inline row by row, deleted after confirmation. */
-export function UsersPage() {
-  const { data: users = [], error, isLoading } = useListUsersQuery();
+/** The users grid, with the row actions the user may take. */
+function UserGrid({ mayAdd }: { mayAdd: boolean }) {
+  const usersQuery = useListUsersQuery();
   const [updateUser] = useUpdateUserMutation();
   const [deleteUser] = useDeleteUserMutation();
   const [rowModes, setRowModes] = useState<GridRowModesModel>({});
   const dispatch = useAppDispatch();
+  const mayEdit = useCan('PUT', '/api/users/:id');
+  const mayDelete = useCan('DELETE', '/api/users/:id');
+  // A refusal that says what the rules are stays in the page, after its toast has gone.
+  const [refusal, setRefusal] = useState<string>();
 
-  useReportedError(messages.users.fetchContext, error);
+  useReportedError(messages.users.fetchContext, usersQuery.error);
+
+  /** LAST_ADMIN and ADMIN_PROTECTED explain a rule: the page keeps the server's message. */
+  function explain(error: unknown) {
+    const code = errorCode(error);
+    if (code === 'LAST_ADMIN' || code === 'ADMIN_PROTECTED') setRefusal(errorMessage(error));
+  }
 
   const setMode = (id: GridRowId, mode: GridRowModesModel[GridRowId]) =>
     setRowModes((current) => ({ ...current, [id]: mode }));
@@ -43,6 +56,7 @@ export function UsersPage() {
   function askToDelete(user: User) {
     if (user.username === ADMIN_USERNAME) {
       console.log(messages.users.cannotDeleteAdmin);
+      dispatch(toastQueued(messages.users.cannotDeleteAdmin, 'warning'));
       return;
     }
     removal.ask(user);
@@ -50,6 +64,7 @@ export function UsersPage() {
 
   async function saveRow(row: User, previous: User): Promise<User> {
     if (row.username === previous.username && row.email === previous.email) return row;
+    setRefusal(undefined);
     const updated = await updateUser({
       id: row._id,
       username: row.username,
@@ -104,16 +119,22 @@ export function UsersPage() {
               </>
             ) : (
               <>
-                <GridActionsCellItem
-                  icon={<EditIcon />}
-                  label={`Edit ${row.username}`}
-                  onClick={() => setMode(id, { mode: GridRowModes.Edit, fieldToFocus: 'username' })}
-                />
-                <GridActionsCellItem
-                  icon={<DeleteIcon />}
-                  label={`Delete ${row.username}`}
-                  onClick={() => askToDelete(row)}
-                />
+                {mayEdit && (
+                  <GridActionsCellItem
+                    icon={<EditIcon />}
+                    label={`Edit ${row.username}`}
+                    onClick={() =>
+                      setMode(id, { mode: GridRowModes.Edit, fieldToFocus: 'username' })
+                    }
+                  />
+                )}
+                {mayDelete && (
+                  <GridActionsCellItem
+                    icon={<DeleteIcon />}
+                    label={`Delete ${row.username}`}
+                    onClick={() => askToDelete(row)}
+                  />
+                )}
               </>
             )}
           </GridActionsCell>
@@ -123,42 +144,81 @@ export function UsersPage() {
   ];
 
   const removal = useConfirmedAction(async (user: User) => {
-    await deleteUser(user._id).unwrap();
+    setRefusal(undefined);
+    try {
+      await deleteUser(user._id).unwrap();
+    } catch (error) {
+      explain(error);
+      throw error;
+    }
     dispatch(toastQueued(`Deleted ${user.username}`, 'success'));
   }, messages.users.deleteContext);
 
   return (
-    <Box>
-      <PageHeader title="Users">
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/users/add">
-          Add User
-        </Button>
-      </PageHeader>
-      {error && !isRequestCanceled(error) && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          The users could not be loaded.
+    <>
+      {refusal && (
+        <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRefusal(undefined)}>
+          {refusal}
         </Alert>
       )}
-      <Box sx={{ height: 560 }}>
-        <DataGrid
-          aria-label="Users"
-          rows={users}
-          columns={columns}
-          getRowId={(row) => row._id}
-          loading={isLoading}
-          editMode="row"
-          rowModesModel={rowModes}
-          onRowModesModelChange={setRowModes}
-          processRowUpdate={saveRow}
-          onProcessRowUpdateError={(failure) => reportError(messages.users.editContext, failure)}
-          disableRowSelectionOnClick
-        />
-      </Box>
+      {/* The first load shows the shared bar; a refetch, the grid's own overlay. */}
+      <QueryState
+        query={usersQuery}
+        what="users"
+        empty="No users yet"
+        emptyAction={mayAdd ? { label: 'Add one', to: '/users/add' } : undefined}
+      >
+        {(users) => (
+          <Box sx={{ height: 560 }}>
+            <DataGrid
+              aria-label="Users"
+              rows={users}
+              columns={columns}
+              getRowId={(row) => row._id}
+              loading={usersQuery.isFetching}
+              editMode="row"
+              isCellEditable={() => mayEdit}
+              rowModesModel={rowModes}
+              onRowModesModelChange={setRowModes}
+              processRowUpdate={saveRow}
+              onProcessRowUpdateError={(failure) => {
+                explain(failure);
+                reportError(messages.users.editContext, failure);
+              }}
+              disableRowSelectionOnClick
+            />
+          </Box>
+        )}
+      </QueryState>
       <ConfirmDialog
         {...removal.dialog}
         title="Delete user"
         message={`Delete ${removal.pending?.username ?? ''}? This cannot be undone.`}
       />
+    </>
+  );
+}
+
+/** `/users`: the users, edited inline row by row, deleted after confirmation. */
+export function UsersPage() {
+  const mayAdd = useCan('POST', '/api/users');
+  return (
+    <Box>
+      <PageHeader title="Users">
+        {mayAdd && (
+          <Button
+            variant="contained"
+            startIcon={<AddIcon />}
+            component={RouterLink}
+            to="/users/add"
+          >
+            Add User
+          </Button>
+        )}
+      </PageHeader>
+      <PermissionGate verb="GET" path="/api/users" what="reading the users">
+        <UserGrid mayAdd={mayAdd} />
+      </PermissionGate>
     </Box>
   );
 }

@@ -83,6 +83,93 @@ describe('/entities', () => {
   });
 });
 
+describe('what each role sees on /entities', () => {
+  beforeEach(() => network.use(http.get('/api/entities', () => HttpResponse.json(defined))));
+
+  it('admin sees Add Entity, and Records, Edit and Delete on each card', async () => {
+    renderApp('/entities', asAdmin);
+    const card = await screen.findByLabelText('Car');
+    expect(within(card).getByRole('link', { name: 'Records' })).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'Edit' })).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Delete' })).toBeEnabled();
+    expect(screen.getByRole('link', { name: 'Add Entity' })).toBeInTheDocument();
+  });
+
+  it.each(['contributor', 'viewer'])(
+    '%s sees the cards with Records only: no Add Entity, Edit or Delete',
+    async (role) => {
+      renderApp('/entities', signedInAs(role, [role]));
+      const card = await screen.findByLabelText('Car');
+      expect(within(card).getByRole('link', { name: 'Records' })).toBeInTheDocument();
+      expect(within(card).queryByRole('link', { name: 'Edit' })).toBeNull();
+      expect(within(card).queryByRole('button', { name: 'Delete' })).toBeNull();
+      expect(screen.queryByRole('link', { name: 'Add Entity' })).toBeNull();
+    },
+  );
+
+  it('a user with no role is told their role does not allow reading the entities, and nothing is asked', async () => {
+    renderApp('/entities', signedInAs('newcomer', []));
+    expect(
+      await screen.findByText(messages.client.roleDoesNotAllow('reading the entities')),
+    ).toBeInTheDocument();
+    // The permissions have come: the list would have been asked for by now.
+    expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+    expect(network.calls('GET /api/entities')).toHaveLength(0);
+    expect(screen.queryByRole('link', { name: 'Add Entity' })).toBeNull();
+  });
+
+  it('a viewer with no entity sees the empty state without a way to add one', async () => {
+    network.use(http.get('/api/entities', () => HttpResponse.json([])));
+    renderApp('/entities', signedInAs('viewer', ['viewer']));
+    const empty = await screen.findByRole('status');
+    expect(empty).toHaveTextContent('No entities yet');
+    expect(within(empty).queryByRole('link')).toBeNull();
+  });
+
+  it('admin deletes an entity after confirmation, and not before', async () => {
+    network.use(http.delete('/api/entities/id-Car', () => new HttpResponse(null, { status: 204 })));
+    renderApp('/entities', asAdmin);
+    const card = await screen.findByLabelText('Car');
+    await userEvent.click(within(card).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete entity' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(network.calls('DELETE /api/entities/id-Car')).toHaveLength(0);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Delete entity' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    await waitFor(() => expect(network.calls('DELETE /api/entities/id-Car')).toHaveLength(1));
+  });
+
+  it('shows a progress bar while the list loads, and Retry after a failure asks again', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let failures = 1;
+    network.use(
+      http.get('/api/entities', async () => {
+        await answered;
+        if (failures-- > 0) return apiError(500, 'INTERNAL');
+        return HttpResponse.json(defined);
+      }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities', asAdmin);
+    expect(
+      await screen.findByRole('progressbar', { name: 'Loading entities' }),
+    ).toBeInTheDocument();
+    answer();
+    expect(await screen.findByText(messages.client.loadFailed('entities'))).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.entities.fetchContext, expect.anything());
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByLabelText('Car')).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+});
+
 describe('/entities/add', () => {
   it('strips the name and field names as they are typed, and sends the definition', async () => {
     network.use(

@@ -205,10 +205,11 @@ describe('/lims/jobs', () => {
     expect(queries().at(-1)).toMatchObject({ filter: '' });
   });
 
-  it("logs 'Error fetching jobs:' when the list fails, and shows no rows of another view", async () => {
+  it("logs 'Error fetching jobs:' when the list fails, says so instead of another view's rows, and Retry asks again", async () => {
+    let failing = true;
     network.use(
       http.get('/api/LIMS/jobs', ({ request }) =>
-        new URL(request.url).searchParams.get('filter')
+        failing && new URL(request.url).searchParams.get('filter')
           ? apiError(500, 'INTERNAL', 'x')
           : HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 2, totalIsEstimate: false }),
       ),
@@ -221,8 +222,133 @@ describe('/lims/jobs', () => {
     await waitFor(() =>
       expect(consoleError).toHaveBeenCalledWith(messages.jobs.fetchContext, expect.anything()),
     );
-    expect(await within(grid).findByText(messages.jobs.listFailed)).toBeInTheDocument();
-    expect(within(grid).queryByText('J-0000001')).toBeNull();
+    expect(await screen.findByText(messages.client.loadFailed('jobs'))).toBeInTheDocument();
+    expect(screen.queryByText('J-0000001')).toBeNull();
+
+    failing = false;
+    const asked = queries().filter((q) => q.filter === 'zzz').length;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    const again = await screen.findByRole('grid', { name: 'Jobs' });
+    expect(await within(again).findByText('J-0000001')).toBeInTheDocument();
+    expect(queries().filter((q) => q.filter === 'zzz')).toHaveLength(asked + 1);
+    expect(screen.queryByText(messages.client.loadFailed('jobs'))).toBeNull();
     consoleError.mockRestore();
+  });
+
+  it('shows a progress bar while the first page loads', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    network.use(
+      http.get('/api/LIMS/jobs', async () => {
+        await answered;
+        return HttpResponse.json({ jobs: [job(1)], totalJobs: 1, totalIsEstimate: false });
+      }),
+    );
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByRole('progressbar', { name: 'Loading jobs' })).toBeInTheDocument();
+    answer();
+    const grid = await screen.findByRole('grid', { name: 'Jobs' });
+    expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Loading jobs' })).toBeNull();
+  });
+
+  it("says 'No jobs yet' when there is no job, and offers no action", async () => {
+    network.use(
+      http.get('/api/LIMS/jobs', () =>
+        HttpResponse.json({ jobs: [], totalJobs: 0, totalIsEstimate: false }),
+      ),
+    );
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    const empty = await screen.findByRole('status');
+    expect(empty).toHaveTextContent('No jobs yet');
+    expect(within(empty).queryByRole('link')).toBeNull();
+    expect(screen.queryByRole('grid', { name: 'Jobs' })).toBeNull();
+  });
+
+  it("says 'No jobs match this filter' when the filter finds none", async () => {
+    network.use(
+      http.get('/api/LIMS/jobs', () =>
+        HttpResponse.json({ jobs: [], totalJobs: 0, totalIsEstimate: false }),
+      ),
+    );
+    renderApp('/lims/jobs?filter=zzz', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByRole('status')).toHaveTextContent('No jobs match this filter');
+    expect(screen.getByLabelText('Filter')).toHaveValue('zzz');
+  });
+
+  it("says when a job's details could not be loaded, and Retry loads them", async () => {
+    network.use(http.get('/api/LIMS/jobs/job-1', () => apiError(500, 'INTERNAL'), { once: true }));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    await userEvent.click(await screen.findByRole('button', { name: 'Expand J-0000001' }));
+    expect(
+      await screen.findByText(messages.client.loadFailed('details of J-0000001')),
+    ).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.jobs.detailsContext, expect.anything());
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('region', { name: 'Details of J-0000001' })).toHaveTextContent(
+      'Sample J-0000001-S1',
+    );
+    consoleError.mockRestore();
+  });
+});
+
+describe('what each role sees on /lims/jobs', () => {
+  const network = setupNetwork(
+    http.get('/api/LIMS/jobs', () =>
+      HttpResponse.json({
+        jobs: [
+          {
+            _id: 'job-1',
+            friendlyNumber: 'J-0000001',
+            status: 'Completed',
+            conclusion: 'Pass',
+            description: 'Job number 1',
+          },
+        ],
+        totalJobs: 1,
+        totalIsEstimate: false,
+      }),
+    ),
+  );
+
+  it.each(['admin', 'contributor', 'viewer'])(
+    '%s sees the jobs, Refresh, and a way to open each job',
+    async (role) => {
+      renderApp('/lims/jobs', signedInAs(role, [role]));
+      const grid = await screen.findByRole('grid', { name: 'Jobs' });
+      expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
+      expect(within(grid).getByRole('button', { name: 'Expand J-0000001' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+      expect(screen.queryByText(/Your role does not allow/)).toBeNull();
+    },
+  );
+
+  it('a user with no role is told their role does not allow reading the jobs, and nothing is asked', async () => {
+    renderApp('/lims/jobs', signedInAs('newcomer', []));
+    expect(
+      await screen.findByText(messages.client.roleDoesNotAllow('reading the jobs')),
+    ).toBeInTheDocument();
+    // The permissions have come: the list would have been asked for by now.
+    expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+    expect(network.calls('GET /api/LIMS/jobs')).toHaveLength(0);
+    expect(screen.queryByRole('grid', { name: 'Jobs' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
+    expect(screen.queryByLabelText('Filter')).toBeNull();
+  });
+
+  it("a role that may read the list but not a job's details sees no way to open a job", async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['auditor'],
+          allowed: [{ routeVerb: 'GET', routePath: '/api/LIMS/jobs' }],
+        }),
+      ),
+    );
+    renderApp('/lims/jobs', signedInAs('auditor', ['auditor']));
+    const grid = await screen.findByRole('grid', { name: 'Jobs' });
+    expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
+    expect(within(grid).queryByRole('button', { name: /Expand/ })).toBeNull();
   });
 });

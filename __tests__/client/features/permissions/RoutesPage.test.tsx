@@ -112,17 +112,131 @@ describe('/routes', () => {
     consoleError.mockRestore();
   });
 
-  it("logs 'Error getting routes' when the list cannot be fetched", async () => {
-    network.use(http.get('/api/routes', () => apiError(403, 'FORBIDDEN', 'no')));
+  it("logs 'Error getting routes' when the list cannot be fetched, says so, and Retry asks again", async () => {
+    network.use(http.get('/api/routes', () => apiError(500, 'INTERNAL', 'no'), { once: true }));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
-    const { store } = renderApp('/routes', signedInAs('viewer', ['viewer']));
-    await waitFor(() =>
-      expect(consoleError).toHaveBeenCalledWith(
-        messages.permissions.fetchContext,
-        expect.anything(),
+    renderApp('/routes', signedInAs('admin', ['admin']));
+    expect(await screen.findByText(messages.client.loadFailed('routes'))).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.permissions.fetchContext, expect.anything());
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'books' })).toBeInTheDocument();
+    expect(network.calls('GET /api/routes')).toHaveLength(2);
+    consoleError.mockRestore();
+  });
+
+  it('shows a progress bar while the routes load', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    network.use(
+      http.get('/api/routes', async () => {
+        await answered;
+        return HttpResponse.json(routes);
+      }),
+    );
+    renderApp('/routes', signedInAs('admin', ['admin']));
+    expect(await screen.findByRole('progressbar', { name: 'Loading routes' })).toBeInTheDocument();
+    answer();
+    expect(await screen.findByRole('table', { name: 'books' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Loading routes' })).toBeNull();
+  });
+
+  it("says 'No routes yet' when the table is empty", async () => {
+    network.use(http.get('/api/routes', () => HttpResponse.json([])));
+    renderApp('/routes', signedInAs('admin', ['admin']));
+    const empty = await screen.findByRole('status');
+    expect(empty).toHaveTextContent('No routes yet');
+    expect(within(empty).queryByRole('link')).toBeNull();
+  });
+});
+
+describe('what each role sees on /routes', () => {
+  const network = setupNetwork(
+    http.get('/api/routes', () => HttpResponse.json(routes)),
+    http.get('/api/roles', () => HttpResponse.json(roles)),
+  );
+
+  it('admin sees an Edit button on every route', async () => {
+    renderApp('/routes', signedInAs('admin', ['admin']));
+    expect(await screen.findByRole('table', { name: 'books' })).toBeInTheDocument();
+    for (const route of routes) {
+      expect(
+        screen.getByRole('button', { name: `Edit ${route.routeVerb} ${route.routePath}` }),
+      ).toBeEnabled();
+    }
+  });
+
+  it.each([
+    ['contributor', ['contributor']],
+    ['viewer', ['viewer']],
+    ['a user with no role', []],
+  ])(
+    '%s is told their role does not allow reading the routes, and nothing is asked',
+    async (_who, userRoles) => {
+      renderApp('/routes', signedInAs('someone', userRoles));
+      expect(
+        await screen.findByText(messages.client.roleDoesNotAllow('reading the routes')),
+      ).toBeInTheDocument();
+      // The permissions have come: the list would have been asked for by now.
+      expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+      expect(network.calls('GET /api/routes')).toHaveLength(0);
+      expect(screen.queryByRole('button', { name: /^Edit / })).toBeNull();
+    },
+  );
+
+  it('a role that may read the routes but not change them sees them without Edit', async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['auditor'],
+          allowed: [{ routeVerb: 'GET', routePath: '/api/routes' }],
+        }),
       ),
     );
-    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(messages.toast.notAllowed);
-    consoleError.mockRestore();
+    renderApp('/routes', signedInAs('auditor', ['auditor']));
+    const books = await screen.findByRole('table', { name: 'books' });
+    expect(within(books).getAllByRole('row')).toHaveLength(3);
+    expect(within(books).queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Edit / })).toBeNull();
+    // Editing needs the role names; reading does not.
+    expect(network.calls('GET /api/roles')).toHaveLength(0);
+  });
+
+  it('a saved route change is followed by the permissions: an editor who takes away their own right loses Edit', async () => {
+    let ops = [
+      { routeVerb: 'GET', routePath: '/api/routes' },
+      { routeVerb: 'GET', routePath: '/api/roles' },
+      { routeVerb: 'PUT', routePath: '/api/routes/:id' },
+    ];
+    const editRoutes: RoutePermission = {
+      _id: 'r4',
+      routeEntity: 'routes',
+      routeVerb: 'PUT',
+      routePath: '/api/routes/:id',
+      allowedRoles: ['admin', 'ops'],
+    };
+    network.use(
+      http.get('/api/routes', () => HttpResponse.json([...routes, editRoutes])),
+      http.get('/api/roles', () => HttpResponse.json([...roles, { _id: 'ops', name: 'ops' }])),
+      http.get('/api/auth/permissions', () => HttpResponse.json({ roles: ['ops'], allowed: ops })),
+      http.put('/api/routes/r4', async ({ request }) => {
+        const body = (await request.json()) as { allowedRoles: string[] };
+        ops = ops.filter((route) => route.routeVerb !== 'PUT');
+        return HttpResponse.json({ ...editRoutes, ...body });
+      }),
+    );
+    renderApp('/routes', signedInAs('ops', ['ops']));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit PUT /api/routes/:id' }));
+    const group = screen.getByRole('group', { name: 'Roles allowed on PUT /api/routes/:id' });
+    await userEvent.click(within(group).getByRole('button', { name: 'ops' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save PUT /api/routes/:id' }));
+
+    await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Edit / })).toBeNull());
+    // The table stays readable, with the stored grants.
+    expect(
+      within(
+        screen.getByRole('group', { name: 'Roles allowed on PUT /api/routes/:id' }),
+      ).getAllByText(/admin|ops/),
+    ).toHaveLength(1);
   });
 });

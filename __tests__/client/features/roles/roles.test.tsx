@@ -76,6 +76,82 @@ describe('/roles', () => {
   });
 });
 
+describe('what each role sees on /roles', () => {
+  it('admin sees Add Role, and Edit and Delete on each role (Delete admin disabled)', async () => {
+    renderApp('/roles', asAdmin);
+    const list = await screen.findByRole('list', { name: 'Roles' });
+    expect(await within(list).findByText('auditor')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add Role' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Edit auditor' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete auditor' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Delete admin' })).toBeDisabled();
+  });
+
+  it.each([
+    ['contributor', ['contributor']],
+    ['viewer', ['viewer']],
+    ['a user with no role', []],
+  ])(
+    '%s is told their role does not allow reading the roles, and nothing is asked',
+    async (_who, userRoles) => {
+      renderApp('/roles', signedInAs('someone', userRoles));
+      expect(
+        await screen.findByText(messages.client.roleDoesNotAllow('reading the roles')),
+      ).toBeInTheDocument();
+      // The permissions have come: the list would have been asked for by now.
+      expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+      expect(network.calls('GET /api/roles')).toHaveLength(0);
+      expect(screen.queryByRole('link', { name: 'Add Role' })).toBeNull();
+    },
+  );
+
+  it('a role that may only read the roles sees them without Add, Edit or Delete', async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['auditor'],
+          allowed: [{ routeVerb: 'GET', routePath: '/api/roles' }],
+        }),
+      ),
+    );
+    renderApp('/roles', signedInAs('audrey', ['auditor']));
+    const list = await screen.findByRole('list', { name: 'Roles' });
+    expect(await within(list).findByText('auditor')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Add Role' })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Edit / })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete / })).toBeNull();
+  });
+
+  it("says 'No roles yet' with a way to add one", async () => {
+    network.use(http.get('/api/roles', () => HttpResponse.json([])));
+    renderApp('/roles', asAdmin);
+    const empty = await screen.findByRole('status');
+    expect(empty).toHaveTextContent('No roles yet');
+    expect(within(empty).getByRole('link', { name: 'Add one' })).toHaveAttribute('href', '/role');
+  });
+
+  it("shows the server's reason in the page when it protects a role (ADMIN_PROTECTED)", async () => {
+    network.use(
+      http.delete('/api/roles/role-auditor', () =>
+        apiError(400, 'ADMIN_PROTECTED', messages.server.adminRoleProtected),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/roles', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete auditor' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
+    );
+    expect(
+      await screen.findByText(messages.server.adminRoleProtected, {
+        selector: '.MuiAlert-message',
+      }),
+    ).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.roles.deleteContext, expect.anything());
+    consoleError.mockRestore();
+  });
+});
+
 describe('/role', () => {
   it('checks the name before sending it', async () => {
     renderApp('/role', asAdmin);
@@ -130,7 +206,7 @@ describe('/role/:id/edit', () => {
     expect(network.calls('PUT /api/roles/role-auditor/users/u-ada')).toHaveLength(1);
   });
 
-  it("logs 'Error editing user roles' when the toggle fails", async () => {
+  it("logs 'Error editing user roles' and says why in the page when the last admin would go (LAST_ADMIN)", async () => {
     network.use(
       http.put('/api/roles/role-auditor/users/u-ada', () =>
         apiError(409, 'LAST_ADMIN', 'At least one user must keep the admin role'),
@@ -145,6 +221,64 @@ describe('/role/:id/edit', () => {
     expect(store.getState().ui.toasts.map((t) => t.message)).toContain(
       'At least one user must keep the admin role',
     );
+    expect(
+      screen.getByText('At least one user must keep the admin role', {
+        selector: '.MuiAlert-message',
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'ada has the role' })).not.toBeChecked();
     consoleError.mockRestore();
+  });
+
+  it('a failure of another kind leaves no reason in the page, only the toast', async () => {
+    network.use(
+      http.put('/api/roles/role-auditor/users/u-ada', () => apiError(500, 'INTERNAL', 'boom')),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/role/role-auditor/edit', asAdmin);
+    await userEvent.click(await screen.findByRole('switch', { name: 'ada has the role' }));
+    await waitFor(() =>
+      expect(consoleError).toHaveBeenCalledWith(messages.roles.editUsersContext, expect.anything()),
+    );
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(messages.toast.notAllowed);
+    expect(screen.queryByText('boom')).toBeNull();
+    consoleError.mockRestore();
+  });
+
+  it.each([
+    ['contributor', ['contributor']],
+    ['viewer', ['viewer']],
+    ['a user with no role', []],
+  ])(
+    '%s is told their role does not allow reading who holds a role, and nothing is asked',
+    async (_who, userRoles) => {
+      renderApp('/role/role-auditor/edit', signedInAs('someone', userRoles));
+      expect(
+        await screen.findByText(messages.client.roleDoesNotAllow('reading who holds a role')),
+      ).toBeInTheDocument();
+      expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+      expect(network.calls('GET /api/roles/role-auditor/users')).toHaveLength(0);
+      expect(network.calls('GET /api/roles/role-auditor')).toHaveLength(0);
+      expect(screen.queryByRole('switch')).toBeNull();
+    },
+  );
+
+  it('a role that may read but not change the assignments sees the switches, disabled', async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['auditor'],
+          allowed: [
+            { routeVerb: 'GET', routePath: '/api/roles/:id' },
+            { routeVerb: 'GET', routePath: '/api/roles/:id/users' },
+          ],
+        }),
+      ),
+    );
+    renderApp('/role/role-auditor/edit', signedInAs('audrey', ['auditor']));
+    const bob = await screen.findByRole('switch', { name: 'bob has the role' });
+    expect(bob).toBeChecked();
+    expect(bob).toBeDisabled();
+    expect(screen.getByRole('switch', { name: 'ada has the role' })).toBeDisabled();
   });
 });

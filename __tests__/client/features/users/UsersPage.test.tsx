@@ -96,11 +96,12 @@ describe('/users', () => {
     consoleError.mockRestore();
   });
 
-  it('refuses to delete the user named admin in the browser, with no call', async () => {
+  it('refuses to delete the user named admin in the browser, says so, and makes no call', async () => {
     const consoleLog = jest.spyOn(console, 'log').mockImplementation(() => {});
     await openUsers();
     await userEvent.click(screen.getByRole('button', { name: 'Delete admin' }));
     expect(consoleLog).toHaveBeenCalledWith('Cannot delete admin. Good try.');
+    expect(await screen.findByText('Cannot delete admin. Good try.')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(network.requests.filter((r) => r.method === 'DELETE')).toHaveLength(0);
     consoleLog.mockRestore();
@@ -114,17 +115,128 @@ describe('/users', () => {
     await waitFor(() => expect(network.calls('DELETE /api/users/u-ada')).toHaveLength(1));
   });
 
-  it("logs 'Error fetching users' and shows the not-allowed toast to a viewer", async () => {
-    network.use(http.get('/api/users', () => apiError(403, 'FORBIDDEN', 'no')));
+  it("logs 'Error fetching users' when the list fails, says so, and Retry asks again", async () => {
+    network.use(http.get('/api/users', () => apiError(500, 'INTERNAL', 'no'), { once: true }));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
-    const { store } = renderApp('/users', signedInAs('viewer', ['viewer']));
-    await waitFor(() =>
-      expect(consoleError).toHaveBeenCalledWith(messages.users.fetchContext, expect.anything()),
-    );
-    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    renderApp('/users', signedInAs('admin', ['admin']));
     // Not an empty list, which would read as "there are no users".
-    expect(await screen.findByText('The users could not be loaded.')).toBeInTheDocument();
+    expect(await screen.findByText(messages.client.loadFailed('users'))).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.users.fetchContext, expect.anything());
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    const grid = await screen.findByRole('grid', { name: 'Users' });
+    expect(await within(grid).findByText('ada@example.com')).toBeInTheDocument();
+    expect(network.calls('GET /api/users')).toHaveLength(2);
     consoleError.mockRestore();
+  });
+
+  it('shows a progress bar while the list loads', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    network.use(
+      http.get('/api/users', async () => {
+        await answered;
+        return HttpResponse.json(users);
+      }),
+    );
+    renderApp('/users', signedInAs('admin', ['admin']));
+    expect(await screen.findByRole('progressbar', { name: 'Loading users' })).toBeInTheDocument();
+    answer();
+    expect(await screen.findByRole('grid', { name: 'Users' })).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar', { name: 'Loading users' })).toBeNull();
+  });
+
+  it("says 'No users yet' with a way to add one", async () => {
+    network.use(http.get('/api/users', () => HttpResponse.json([])));
+    renderApp('/users', signedInAs('admin', ['admin']));
+    const empty = await screen.findByRole('status');
+    expect(empty).toHaveTextContent('No users yet');
+    expect(within(empty).getByRole('link', { name: 'Add one' })).toHaveAttribute(
+      'href',
+      '/users/add',
+    );
+  });
+
+  it("shows the server's reason in the page when the last admin would go (LAST_ADMIN)", async () => {
+    network.use(
+      http.delete('/api/users/u-ada', () => apiError(409, 'LAST_ADMIN', messages.server.lastAdmin)),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete ada' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(
+      await screen.findByText(messages.server.lastAdmin, { selector: '.MuiAlert-message' }),
+    ).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.users.deleteContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it("shows the server's reason in the page when a rename is refused (ADMIN_PROTECTED)", async () => {
+    network.use(
+      http.put('/api/users/u-ada', () =>
+        apiError(400, 'ADMIN_PROTECTED', messages.server.adminUserProtected),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    await openUsers();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit ada' }));
+    await userEvent.type(await screen.findByDisplayValue('ada'), 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Save ada' }));
+    expect(
+      await screen.findByText(messages.server.adminUserProtected, {
+        selector: '.MuiAlert-message',
+      }),
+    ).toBeInTheDocument();
+    expect(screen.getByDisplayValue('adax')).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+});
+
+describe('what each role sees on /users', () => {
+  it('admin sees Add User, and Edit and Delete on every row', async () => {
+    const { grid } = await openUsers();
+    expect(screen.getByRole('link', { name: 'Add User' })).toBeInTheDocument();
+    for (const name of ['admin', 'ada']) {
+      expect(within(grid).getByRole('button', { name: `Edit ${name}` })).toBeInTheDocument();
+      expect(within(grid).getByRole('button', { name: `Delete ${name}` })).toBeInTheDocument();
+    }
+  });
+
+  it.each([
+    ['contributor', ['contributor']],
+    ['viewer', ['viewer']],
+    ['a user with no role', []],
+  ])(
+    '%s is told their role does not allow reading the users, and nothing is asked',
+    async (_who, userRoles) => {
+      renderApp('/users', signedInAs('someone', userRoles));
+      expect(
+        await screen.findByText(messages.client.roleDoesNotAllow('reading the users')),
+      ).toBeInTheDocument();
+      // The permissions have come: the list would have been asked for by now.
+      expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+      expect(network.calls('GET /api/users')).toHaveLength(0);
+      expect(screen.queryByRole('link', { name: 'Add User' })).toBeNull();
+    },
+  );
+
+  it('a role that may only read the users sees the grid with no Add, Edit or Delete, and cannot edit a cell', async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['auditor'],
+          allowed: [{ routeVerb: 'GET', routePath: '/api/users' }],
+        }),
+      ),
+    );
+    renderApp('/users', signedInAs('audrey', ['auditor']));
+    const grid = await screen.findByRole('grid', { name: 'Users' });
+    const cell = await within(grid).findByText('ada@example.com');
+    expect(screen.queryByRole('link', { name: 'Add User' })).toBeNull();
+    expect(within(grid).queryByRole('button', { name: /^(Edit|Delete) / })).toBeNull();
+    await userEvent.dblClick(cell);
+    expect(screen.queryByDisplayValue('ada@example.com')).toBeNull();
   });
 });
 
