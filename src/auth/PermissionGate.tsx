@@ -15,7 +15,7 @@ interface PermissionGateProps {
 /**
  * Renders `children` only when the user may call `verb` `path`; otherwise says in the
  * page that their role does not allow it (instead of a request and a 403 toast). Renders
- * nothing while the permissions load; if they cannot be loaded, the children try, and the
+ * nothing while the permissions load, or for a user with no role (told so once, above); if they cannot be loaded, the children try, and the
  * server answers for itself.
  * @example <PermissionGate verb="GET" path="/api/books" what="reading the books">…
  */
@@ -23,6 +23,8 @@ export function PermissionGate({ verb, path, what, children }: PermissionGatePro
   const { permissions, isKnown, isError } = usePermissions();
   if (isError && !isKnown) return children;
   if (!isKnown) return null;
+  // A user with no role at all has RequireAuth's one line saying so; a second adds nothing.
+  if (permissions?.roles.length === 0) return null;
   if (!can(permissions, verb, path)) {
     return (
       <Alert severity="info" role="status">
