@@ -6,7 +6,7 @@
 export const errorCodes = {
   /** 400: the request broke a rule; `fields` names each field and what is wrong. */
   VALIDATION_FAILED: 'VALIDATION_FAILED',
-  /** 400: the body could not be read (malformed JSON, an empty JSON body). */
+  /** 400: the request could not be read (malformed JSON, an empty JSON body, a broken URL encoding). */
   MALFORMED_REQUEST: 'MALFORMED_REQUEST',
   /** 400: a protected item (the admin user or role, the admin's hold on the routes screen). */
   ADMIN_PROTECTED: 'ADMIN_PROTECTED',
@@ -34,13 +34,13 @@ export const errorCodes = {
   CONFLICT: 'CONFLICT',
   /** 413: the request body is too large. */
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  /** 414: the URL is too long. */
+  /** 414: a part of the URL (a path parameter) is too long. */
   URI_TOO_LONG: 'URI_TOO_LONG',
   /** 415: the body is of a type the route does not take. */
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   /** 429: too many attempts; the Retry-After header says when to try again. */
   RATE_LIMITED: 'RATE_LIMITED',
-  /** 431: the request's headers are too large. */
+  /** 431: the request's headers, or its URL, are past the server's limit. */
   HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
   /** 500: a fault on the server's side; details only in its log. */
   INTERNAL: 'INTERNAL',

@@ -25,6 +25,9 @@ export const messages = {
     registerContext: 'Error registering with email',
     googleContext: 'Error triggering Google registration',
     loggingInWithGoogle: 'Logging in with Google...',
+    forgotPasswordTitle: 'Forgot your password?',
+    forgotPasswordHelp:
+      'Passwords are reset by an administrator of this site. Ask one to set a new password for your account, then sign in with it.',
   },
   books: {
     fetchContext: 'Error fetching books',
@@ -81,6 +84,12 @@ export const messages = {
     retry: 'Retry',
   },
 
+  /** Validation messages of the shared text types (`common/schemas/text.ts`). */
+  validation: {
+    controlCharacters: 'must not contain control characters',
+    invisibleCharacters: 'must not contain invisible or text-direction characters',
+  },
+
   server: {
     invalidCredentials: 'Invalid username or password',
     signInRequired: 'You must be signed in to do this',
@@ -96,13 +105,22 @@ export const messages = {
     adminKeepsRoutes: 'The admin role must keep access to the routes screen',
     usernameTaken: 'This username is taken',
     roleNameTaken: 'A role with this name exists',
+    entityNameTaken: 'An entity with this name exists',
+    recordIdTaken: 'A record with this id exists',
+    conflict: 'This conflicts with existing data',
     adminUserProtected: 'The admin user cannot be deleted or renamed',
     lastAdmin: 'At least one user must keep the admin role',
     adminRoleProtected: 'The admin role cannot be deleted',
     notFound: 'Not found',
-    apiRouteNotFound: (method: string, url: string) => `Route ${method}:${url} not found`,
+    apiRouteNotFound: 'There is no such API route',
     internal: 'Something went wrong on our side. Please try again later.',
     invalidRequest: 'The request is invalid',
+    // The framework's own refusals: fixed texts, never a part of the request.
+    malformedRequest: 'The request could not be read (malformed JSON, URL or body)',
+    payloadTooLarge: 'The request body is too large',
+    uriTooLong: 'A part of the URL is too long',
+    unsupportedMediaType: 'The request body is of a type this route does not take',
+    headersTooLarge: 'The URL or the headers of the request are too large',
     databaseUnavailable: 'The database is not reachable',
     clientNotBuilt: 'The web app is not built: run `npm run build`',
   },

@@ -28,6 +28,29 @@ test.describe('signing in and out', () => {
       .toBe(401);
   });
 
+  for (const [path, heading] of [
+    ['/books', 'Books'],
+    ['/routes', 'Routes'],
+    ['/entities', 'Entities'],
+    ['/lims/jobs', 'Jobs'],
+  ] as const) {
+    test(`Logout on ${path} (a lazily loaded page) ends on the home page`, async ({ page }) => {
+      await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+      const revoked = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: 'Logout' })
+        .click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+      // The sign-out is over once its revocation has answered: still home, not on /login.
+      await revoked;
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+      expect(new URL(page.url()).pathname).toBe('/');
+    });
+  }
+
   test('a wrong password says authentication failed', async ({ page }) => {
     await submitLogin(page, 'viewer', 'wrong-password');
     await expect(

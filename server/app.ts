@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -14,11 +15,13 @@ import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
+import { logSerializers } from './lib/logSerializers';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
-import { errorsPlugin } from './plugins/errors';
+import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors';
 import { permissionsPlugin } from './plugins/permissions';
+import { pgEventsPlugin } from './plugins/pgEvents';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 
@@ -27,6 +30,8 @@ export interface BuildAppOptions {
   database?: Database;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
 }
 
 /**
@@ -35,20 +40,17 @@ export interface BuildAppOptions {
  */
 export async function buildApp(
   config: Config,
-  { database, now }: BuildAppOptions = {},
+  { database, now, logStream }: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      serializers: {
-        // Tokens and authorization codes travel in some query strings; keep them out of logs.
-        req: (request) => ({
-          method: request.method,
-          url: request.url.replace(/([?&](?:token|refreshToken|code)=)[^&]*/g, '$1[redacted]'),
-          remoteAddress: request.ip,
-        }),
-      },
+      serializers: logSerializers,
+      ...(logStream ? { stream: logStream } : {}),
     },
+    // Errors met before a route runs answer in the API's error shape too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // Rate limits and logs use the client's address: behind a proxy (TRUST_PROXY), the one
     // it forwards.
     trustProxy: config.trustProxy,
@@ -62,6 +64,7 @@ export async function buildApp(
   await app.register(errorsPlugin);
   await app.register(securityPlugin, { config });
   await app.register(dbPlugin, { config, database });
+  await app.register(pgEventsPlugin);
   await app.register(authPlugin, { config, now });
   await app.register(permissionsPlugin);
 

@@ -25,7 +25,8 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
       expect(res.json()).toEqual({
         statusCode: 404,
         error: 'Not Found',
-        message: 'Route GET:/api/no-such-thing not found',
+        code: 'NOT_FOUND',
+        message: messages.server.apiRouteNotFound,
       });
     });
 
@@ -43,8 +44,12 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
         payload: '{"not json',
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
-      expect(res.json().message).toMatch(/JSON/);
+      expect(res.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        code: 'MALFORMED_REQUEST',
+        message: messages.server.malformedRequest,
+      });
     });
   });
 
@@ -112,6 +117,7 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
     expect(res.json()).toEqual({
       statusCode: 503,
       error: 'Service Unavailable',
+      code: 'DATABASE_UNAVAILABLE',
       message: messages.server.databaseUnavailable,
     });
     await broken.app.close();

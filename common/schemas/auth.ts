@@ -1,22 +1,22 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 /** Passwords: 8 to 128 characters (DESIGN; the upper bound keeps hashing cheap to refuse). */
-export const passwordSchema = z
-  .string()
+export const passwordSchema = singleLineText()
   .min(8, 'must be at least 8 characters')
   .max(128, 'must be at most 128 characters');
 
 /** `POST /api/auth/login`. */
 export const loginSchema = z.object({
-  username: z.string().trim().min(1, 'is required').max(254),
-  password: z.string().min(1, 'is required').max(128),
+  // A lookup, not a new name: any username that could be stored may be typed here.
+  username: singleLineText().trim().min(1, 'is required').max(254),
+  password: singleLineText().min(1, 'is required').max(128),
 });
 
 /** `POST /api/auth/register`: the email becomes the username. */
 export const registerSchema = z.object({
-  email: z
-    .email('must be a valid email address')
-    .max(254)
+  email: singleLineText()
+    .pipe(z.email('must be a valid email address').max(254))
     .transform((email) => email.toLowerCase()),
   password: passwordSchema,
 });
@@ -29,8 +29,11 @@ export const loginResponseSchema = z.object({
 
 /** `POST /api/auth/refresh-token` and `POST /api/auth/logout`. */
 export const refreshTokenBodySchema = z.object({
-  refreshToken: z.string().min(1, 'is required').max(512),
+  refreshToken: singleLineText().min(1, 'is required').max(512),
 });
+
+/** `GET /api/users/identify?token=` (the token may come in `x-access-token` instead). */
+export const identifyQuerySchema = z.object({ token: singleLineText().max(4096).optional() });
 
 /** The answer to a refresh: the new access token and the rotated refresh token. */
 export const refreshResponseSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOOK_PAGE_SIZE } from '../constants';
 import { isValidIsbn, normaliseIsbn } from '../isbn';
+import { singleLineText } from './text';
 
 /** A book (spec section 3). */
 export const bookSchema = z.object({
@@ -15,19 +16,17 @@ const emptyAsNull = (value: unknown) =>
 
 /** `POST /api/books/add` and `PUT /api/books/{id}`: only the title is required. */
 export const bookInputSchema = z.object({
-  title: z
-    .string({ error: 'is required' })
+  title: singleLineText({ error: 'is required' })
     .trim()
     .min(1, 'is required')
     .max(300, 'must be at most 300 characters'),
   author: z.preprocess(
     emptyAsNull,
-    z.string().trim().max(300, 'must be at most 300 characters').nullable().optional(),
+    singleLineText().trim().max(300, 'must be at most 300 characters').nullable().optional(),
   ),
   isbn: z.preprocess(
     emptyAsNull,
-    z
-      .string()
+    singleLineText()
       .refine(isValidIsbn, 'must be a valid ISBN-10 or ISBN-13')
       .transform(normaliseIsbn)
       .nullable()
@@ -48,7 +47,7 @@ export const bookListQuerySchema = z.object({
 
 /** `GET /api/books/search-book?title=`. */
 export const bookSearchQuerySchema = z.object({
-  title: z.string({ error: 'is required' }).trim().min(1, 'is required').max(300),
+  title: singleLineText({ error: 'is required' }).trim().min(1, 'is required').max(300),
 });
 
 /** A book found by the lookup service (spec section 3). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_JOB_PAGE_SIZE, JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '../constants';
+import { singleLineText } from './text';
 
 export const JOB_SORT_COLUMNS = ['friendlyNumber', 'status', 'conclusion', 'description'] as const;
 
@@ -13,8 +14,7 @@ const queryNumber = (message: string) =>
 /** `GET /api/LIMS/jobs`: every parameter optional, anything unknown refused by name. */
 export const jobListQuerySchema = z.strictObject(
   {
-    filter: z
-      .string()
+    filter: singleLineText()
       .trim()
       .max(JOB_FILTER_MAX_LENGTH, `must be at most ${JOB_FILTER_MAX_LENGTH} characters`)
       .default(''),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from './text';
 
 /** A row of the route-permission table (spec section 3: Route). */
 export const routePermissionSchema = z.object({
@@ -11,7 +12,7 @@ export const routePermissionSchema = z.object({
 
 /** `PUT /api/routes/{id}`. */
 export const updateRoutePermissionSchema = z.object({
-  allowedRoles: z.array(z.string().min(1)).max(100),
+  allowedRoles: z.array(nameText().min(1, 'must not be empty')).max(100),
 });
 
 export const routeIdParamsSchema = z.object({ id: z.uuid('must be a route id') });
@@ -19,14 +20,20 @@ export const routeIdParamsSchema = z.object({ id: z.uuid('must be a route id') }
 export type RoutePermission = z.infer<typeof routePermissionSchema>;
 export type UpdateRoutePermissionInput = z.infer<typeof updateRoutePermissionSchema>;
 
+/** A route a user may call, in the routes table's own form (`GET`, `/api/books/:id`). */
+export const allowedRouteSchema = z.object({
+  routeVerb: z.string(),
+  routePath: z.string(),
+});
+
 /**
- * `GET /api/auth/permissions`: the caller's roles and the routes the routes table lets
- * them call, in the table's own `routeVerb`/`routePath` form (`/api/books/:id`). What the
- * screens may offer; the server stays the authority.
+ * `GET /api/auth/permissions`: the caller's role names and the routes the routes table
+ * lets them call. It tells the screens what to offer; the server still checks every call.
  */
 export const permissionsSchema = z.object({
   roles: z.array(z.string()),
-  allowed: z.array(z.object({ routeVerb: z.string(), routePath: z.string() })),
+  allowed: z.array(allowedRouteSchema),
 });
 
+export type AllowedRoute = z.infer<typeof allowedRouteSchema>;
 export type Permissions = z.infer<typeof permissionsSchema>;

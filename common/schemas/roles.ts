@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameText } from './text';
 
 /** A role (spec section 3). */
 export const roleSchema = z.object({
@@ -8,8 +9,7 @@ export const roleSchema = z.object({
 
 /** `POST /api/roles`. */
 export const createRoleSchema = z.object({
-  name: z
-    .string()
+  name: nameText()
     .trim()
     .min(1, 'is required')
     .max(50, 'must be at most 50 characters')

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { passwordSchema } from './auth';
 import { roleSchema } from './roles';
+import { nameText, singleLineText } from './text';
 
 /** A user as the API shows them: never a password or its hash. */
 export const userSchema = z.object({
@@ -10,8 +11,7 @@ export const userSchema = z.object({
   roles: z.array(roleSchema),
 });
 
-export const usernameSchema = z
-  .string()
+export const usernameSchema = nameText()
   .trim()
   .min(1, 'is required')
   .max(100, 'must be at most 100 characters')
@@ -20,9 +20,8 @@ export const usernameSchema = z
 /** An optional email: empty means none. */
 export const optionalEmailSchema = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? null : value),
-  z
-    .email('must be a valid email address')
-    .max(254)
+  singleLineText()
+    .pipe(z.email('must be a valid email address').max(254))
     .transform((email) => email.toLowerCase())
     .nullable()
     .optional(),
@@ -42,8 +41,12 @@ export const updateUserSchema = z.object({
   email: optionalEmailSchema,
 });
 
+/** `PUT /api/users/{id}/password`: an administrator sets a user's password. */
+export const setPasswordSchema = z.object({ password: passwordSchema });
+
 export const userIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
 
 export type User = z.infer<typeof userSchema>;
 export type CreateUserInput = z.input<typeof createUserSchema>;
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
+export type SetPasswordInput = z.infer<typeof setPasswordSchema>;

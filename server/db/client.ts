@@ -44,12 +44,34 @@ export interface Database {
   /** Applies the pending migrations; safe when several servers start at once. */
   migrate(): Promise<void>;
   /**
-   * Calls `onNotify` for every NOTIFY on `channel`, whichever server on this database sent
-   * it. Resolves once listening, with the function that stops it.
+   * Opens a connection that receives NOTIFY messages, whichever server on this database
+   * sent them (`plugins/pgEvents.ts` holds the process's one). It starts listening to no
+   * channel; see NotificationConnection.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  openNotificationConnection(handlers: NotificationHandlers): Promise<NotificationConnection>;
   close(): Promise<void>;
 }
+
+/** What a notification connection reports. */
+export interface NotificationHandlers {
+  /** A NOTIFY on a channel the connection listens to, with its payload ('' when none). */
+  onNotification(channel: string, payload: string): void;
+  /**
+   * The connection dropped (a server restart, a terminated backend): it receives nothing
+   * more. Called at most once, and never after `close()`. PGlite's never drops.
+   */
+  onEnd(): void;
+}
+
+/** A connection that LISTENs. Listening to a channel twice is the same as once. */
+export interface NotificationConnection {
+  listen(channel: string): Promise<void>;
+  unlisten(channel: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The `application_name` of the listening connection on a PostgreSQL server. */
+export const NOTIFICATION_CONNECTION_NAME = 'notifications';
 
 /** The extensions the migrations need (PGlite loads them only when asked). */
 export const pgliteExtensions = { pg_trgm };
@@ -63,7 +85,32 @@ export function fromPglite(client: PGlite, onClose: () => void = () => {}): Data
     migrate: async () => {
       await migratePglite(db, { migrationsFolder });
     },
-    listen: (channel, onNotify) => client.listen(channel, onNotify),
+    openNotificationConnection: async ({ onNotification }) => {
+      // PGlite is one session in this process: "listening" is a callback per channel.
+      const stops = new Map<string, Promise<() => Promise<void>>>();
+      const stop = async (channel: string) => {
+        const listening = stops.get(channel);
+        stops.delete(channel);
+        const unlisten = await listening;
+        await unlisten?.();
+      };
+      return {
+        listen: async (channel) => {
+          if (!stops.has(channel)) {
+            const listening = client.listen(channel, (payload) => onNotification(channel, payload));
+            stops.set(channel, listening);
+            listening.catch(() => {
+              if (stops.get(channel) === listening) stops.delete(channel);
+            });
+          }
+          await stops.get(channel);
+        },
+        unlisten: stop,
+        close: async () => {
+          for (const channel of [...stops.keys()]) await stop(channel);
+        },
+      };
+    },
     close: async () => {
       await client.close();
       onClose();
@@ -97,42 +144,33 @@ export function openPostgres(
         connection.release();
       }
     },
-    listen: async (channel, onNotify) => {
-      // LISTEN holds its connection, so it gets its own, outside the pool. When that
-      // connection drops (a server restart), it reconnects and reports a change, since
-      // notifications may have been missed meanwhile.
-      let listener: pg.Client | undefined;
-      let stopped = false;
-      let retry: NodeJS.Timeout | undefined;
-      const connect = async () => {
-        const client = new pg.Client({ connectionString });
-        client.on('notification', (message) => {
-          if (message.channel === channel) onNotify();
-        });
-        client.on('error', onError);
-        client.on('end', () => {
-          if (!stopped && listener === client) scheduleReconnect();
-        });
-        await client.connect();
-        await client.query(`listen "${channel.replaceAll('"', '')}"`);
-        listener = client;
-      };
-      const scheduleReconnect = () => {
-        listener = undefined;
-        clearTimeout(retry);
-        retry = setTimeout(() => {
-          connect().then(onNotify, (error: unknown) => {
-            onError(error);
-            if (!stopped) scheduleReconnect();
-          });
-        }, 1000);
-        retry.unref();
-      };
-      await connect();
-      return async () => {
-        stopped = true;
-        clearTimeout(retry);
-        await listener?.end();
+    openNotificationConnection: async ({ onNotification, onEnd }) => {
+      // LISTEN holds its connection, so it gets its own, outside the pool; it is named so
+      // that it can be told apart in pg_stat_activity.
+      const client = new pg.Client({
+        connectionString,
+        application_name: NOTIFICATION_CONNECTION_NAME,
+      });
+      let closing = false;
+      client.on('notification', (message) =>
+        onNotification(message.channel, message.payload ?? ''),
+      );
+      client.on('error', onError);
+      client.on('end', () => {
+        if (!closing) onEnd();
+      });
+      await client.connect();
+      return {
+        listen: async (channel) => {
+          await client.query(`listen ${client.escapeIdentifier(channel)}`);
+        },
+        unlisten: async (channel) => {
+          await client.query(`unlisten ${client.escapeIdentifier(channel)}`);
+        },
+        close: async () => {
+          closing = true;
+          await client.end();
+        },
       };
     },
     close: () => pool.end(),

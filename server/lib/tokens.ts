@@ -28,6 +28,8 @@ export interface AccessClaims {
   username: string;
   email: string | null;
   roles: string[];
+  /** The user's session generation when the token was issued (claim `gen`; 0 when absent). */
+  sessionGeneration: number;
 }
 
 /** Past this many tokens the verified-token cache starts over, so its memory stays bounded. */
@@ -43,9 +45,9 @@ export class AccessTokens {
     private readonly now: () => Date,
   ) {}
 
-  sign({ sub, username, email, roles }: AccessClaims): Promise<string> {
+  sign({ sub, username, email, roles, sessionGeneration }: AccessClaims): Promise<string> {
     const iat = Math.floor(this.now().getTime() / 1000);
-    return new SignJWT({ username, email, roles })
+    return new SignJWT({ username, email, roles, gen: sessionGeneration })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(sub)
       .setIssuedAt(iat)
@@ -68,6 +70,8 @@ export class AccessTokens {
         username: String(payload.username),
         email: typeof payload.email === 'string' ? payload.email : null,
         roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
+        // Tokens signed before the claim existed belong to the first generation.
+        sessionGeneration: typeof payload.gen === 'number' ? payload.gen : 0,
       };
       if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
       this.verified.set(token, { claims, expiresAt: payload.exp! * 1000 });

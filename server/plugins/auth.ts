@@ -23,6 +23,14 @@ declare module 'fastify' {
      */
     authenticate(request: FastifyRequest, token?: string): Promise<Identity>;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route writes users, roles or memberships: this server forgets its cached
+     * identities before answering, so the writer's next request sees the change (other
+     * servers hear of it through the database trigger's NOTIFY).
+     */
+    changesIdentities?: boolean;
+  }
   interface FastifyRequest {
     /** The signed-in user, once the permission check has authenticated the request. */
     user: Identity | null;
@@ -55,22 +63,14 @@ export const authPlugin = fp(
     app.decorateRequest('user', null);
 
     // Roles come from the database, not the token, so a role taken away counts at once:
-    // every server forgets its cached identities on the trigger's NOTIFY, and this one
-    // also after each signed-in write it answers, before the writer can ask again (every
-    // change to users or roles is a signed-in write).
+    // every server forgets its cached identities on the trigger's NOTIFY (and after its
+    // notification connection was lost, as a NOTIFY may have been missed), and the server
+    // that made a change also before it answers (routes marked `changesIdentities`).
     const identities = new IdentityCache(app.db, now);
-    let stopListening: (() => Promise<void>) | undefined;
-    app.addHook('onReady', async () => {
-      stopListening = await app.database.listen(IDENTITIES_CHANNEL, () => identities.invalidate());
-    });
-    app.addHook('onClose', async () => {
-      await stopListening?.().catch((error: unknown) =>
-        app.log.warn({ err: error }, 'Could not stop listening for identity changes'),
-      );
-    });
+    const forget = () => identities.invalidate();
+    await app.pgEvents.subscribe(IDENTITIES_CHANNEL, { onNotify: forget, onReconnect: forget });
     app.addHook('onSend', async (request) => {
-      if (request.user && request.method !== 'GET' && request.method !== 'HEAD')
-        identities.invalidate();
+      if (request.routeOptions.config.changesIdentities) forget();
     });
 
     app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
@@ -78,10 +78,12 @@ export const authPlugin = fp(
       const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
       if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
       const claims = await tokens.verify(token);
-      const identity = claims && (await identities.find(claims.sub));
-      if (!identity) throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
-      return identity;
+      const found = claims && (await identities.find(claims.sub));
+      // A token of an earlier session generation was issued before its sessions were ended.
+      if (!found || found.sessionGeneration !== claims.sessionGeneration)
+        throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+      return found.identity;
     });
   },
-  { name: 'auth', dependencies: ['db'] },
+  { name: 'auth', dependencies: ['db', 'pgEvents'] },
 );

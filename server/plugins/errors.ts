@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -6,7 +7,7 @@ import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import type { ApiError, FieldError } from '@common/schemas/apiError';
 import { AppError } from '../lib/errors';
-import { pgErrorCode } from '../lib/pgErrors';
+import { conflictOf } from '../lib/pgErrors';
 
 function body(
   statusCode: number,
@@ -23,21 +24,49 @@ function body(
   };
 }
 
-/** PostgreSQL error codes that mean the client asked for something impossible, not a bug. */
-const pgConflictCodes = new Set(['23505', '23503']);
+/**
+ * The framework's own refusals by status, with fixed messages: Fastify's tell the content
+ * type, the URL or the path they refused, and nothing of a request goes back.
+ */
+const frameworkRefusals: Record<number, { code: ErrorCode; message: string }> = {
+  400: { code: 'MALFORMED_REQUEST', message: messages.server.malformedRequest },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: messages.server.payloadTooLarge },
+  414: { code: 'URI_TOO_LONG', message: messages.server.uriTooLong },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', message: messages.server.unsupportedMediaType },
+  431: { code: 'HEADERS_TOO_LARGE', message: messages.server.headersTooLarge },
+};
+
+/** A refusal of the framework (malformed JSON, too large a body, …), any 4xx as a 400. */
+function frameworkRefusal(statusCode: number): ApiError {
+  const status = frameworkRefusals[statusCode] ? statusCode : 400;
+  const { code, message } = frameworkRefusals[status]!;
+  return body(status, code, message);
+}
+
+type FieldIssue = FastifyError['validation'] extends (infer I)[] | undefined ? I : never;
+
+/**
+ * The field an issue names, as `<part>.<path>`. A bad record key names the record, not
+ * the key: the key is what was refused, and it would travel back in the answer.
+ */
+function fieldError(context: string | undefined, issue: FieldIssue): FieldError {
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const inner = (issue.params as { issues?: { message?: string }[] }).issues?.[0]?.message;
+  if (issue.keyword === 'invalid_key') {
+    return { field: [context, ...path.slice(0, -1)].join('.'), message: `has a key that ${inner}` };
+  }
+  return { field: [context, ...path].join('.'), message: issue.message ?? 'is invalid' };
+}
 
 /**
  * The one place that chooses an error's status and body. What a client may see:
- * validation failures (400, naming the fields), AppErrors, the framework's own 4xx
- * (malformed JSON, too large a body) and database conflicts (409). Anything else is a
- * 500 with a generic message; its details go to the log only.
+ * validation failures (400, naming the fields), AppErrors, database conflicts (409 with
+ * the code of the constraint, `lib/pgErrors.ts`) and the framework's own refusals
+ * (fixed messages). Anything else is a 500 with a generic message.
  */
-function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+function toApiError(error: FastifyError): ApiError {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const fields = error.validation.map((issue) => ({
-      field: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)].join('.'),
-      message: issue.message ?? 'is invalid',
-    }));
+    const fields = error.validation.map((issue) => fieldError(error.validationContext, issue));
     return body(
       400,
       'VALIDATION_FAILED',
@@ -45,30 +74,66 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
       fields,
     );
   }
-  if (error instanceof AppError)
-    return body(error.statusCode, error.code, error.message, error.fields);
-  if (pgConflictCodes.has(pgErrorCode(error) ?? '')) {
-    return body(409, 'CONFLICT', 'This conflicts with existing data');
-  }
+  const known = error instanceof AppError ? error : conflictOf(error);
+  if (known) return body(known.statusCode, known.code, known.message, known.fields);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {
-    return body(status, 'MALFORMED_REQUEST', error.message);
+    return frameworkRefusal(status);
   }
-  request.log.error({ err: error }, 'Unhandled error');
   return body(500, 'INTERNAL', messages.server.internal);
 }
 
-/** Sends every error as `{ statusCode, error, code, message }`. */
+/** Sends every error as `{ statusCode, error, code, message }`; logs it without request values. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply: FastifyReply) => {
-      const apiError = toApiError(error, request);
+      const apiError = toApiError(error);
       if (error instanceof AppError) void reply.headers(error.headers);
-      if (apiError.statusCode < 500) request.log.info({ err: error }, apiError.message);
+      // The `err` serializer (lib/logSerializers.ts) keeps SQL, parameters and messages that
+      // may quote the request out of the log.
+      if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'Unhandled error');
+      else request.log.info({ err: error }, `Answered ${apiError.statusCode} ${apiError.code}`);
       return reply.status(apiError.statusCode).send(apiError);
     });
   },
   { name: 'errors' },
 );
+
+/**
+ * Fastify's `frameworkErrors`: the router's refusals before any route runs (a bad
+ * percent-encoding in the path: 400; a path parameter longer than `maxParamLength`: 414).
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const apiError = frameworkRefusal(error.statusCode ?? 400);
+  request.log.info({ err: error }, `Answered ${apiError.statusCode} ${apiError.code}`);
+  void reply.status(apiError.statusCode).send(apiError);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before Fastify sees a
+ * request. Headers (the request line included) past Node's limit answer 431, anything
+ * else 400, in our error shape. A reset connection gets nothing, nor does a client too slow
+ * to send its headers (Node's headersTimeout): no browser is waiting for that answer.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy(error);
+    return;
+  }
+  const apiError = frameworkRefusal(error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+  const json = JSON.stringify(apiError);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${apiError.statusCode} ${apiError.error}\r\nConnection: close\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 export { body as apiErrorBody };

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { messages } from '@common/messages';
+import type { Identity } from '@common/schemas/auth';
+import type { Permissions } from '@common/schemas/permissions';
 import { forbidden } from '../lib/errors';
 import {
   loadPermissionMap,
   PERMISSIONS_CHANNEL,
+  type PermissionMap,
+  permissionsOf,
   type RegisteredRoute,
   syncRoutePermissions,
 } from '../modules/permissions/permissions.service';
@@ -13,63 +17,85 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route needs no signed-in user and stays out of the route-permission table. */
     public?: boolean;
+    /**
+     * The route needs a signed-in user, whatever their roles (none included), and stays out
+     * of the route-permission table: for what every user must reach, such as asking what
+     * they may do. Not signed in → 401.
+     */
+    signedIn?: boolean;
   }
   interface FastifyInstance {
     /** Reloads this server's copy of the route-permission table. */
     reloadPermissions(): Promise<void>;
+    /** What the user may call, by this server's copy of the route-permission table. */
+    permissionsOf(user: Identity): Permissions;
   }
 }
 
 /**
- * The route-permission engine. Every /api route not marked `config.public` is recorded as
- * it is registered; at start the routes table is synced from that registry. Each request to
- * such a route is authenticated (401) and its user's roles checked against the route's
- * allowed roles (403). The table is cached here and reloaded on every change, on every
- * server, through LISTEN/NOTIFY.
+ * The route-permission engine. Every /api route not marked `config.public` or
+ * `config.signedIn` is recorded as it is registered; at start the routes table is synced
+ * from that registry. Each request to such a route is authenticated (401) and its user's
+ * roles checked against the route's allowed roles (403); a `signedIn` route is only
+ * authenticated. The table is cached here and reloaded on every change, on every server,
+ * through LISTEN/NOTIFY.
  */
 export const permissionsPlugin = fp(
   async (app: FastifyInstance) => {
     const registry: RegisteredRoute[] = [];
-    let allowed = new Map<string, Set<string>>();
+    let allowed: PermissionMap = new Map();
 
     app.addHook('onRoute', (route) => {
-      if (route.config?.public || !route.url.startsWith('/api/')) return;
+      const { config } = route;
+      if (config?.public || config?.signedIn || !route.url.startsWith('/api/')) return;
       for (const verb of [route.method].flat()) {
         if (verb !== 'HEAD') registry.push({ verb, path: route.url });
       }
     });
 
+    // Reloads may overlap (notices in quick succession); the table of the latest started
+    // one that finished wins, so an older read never replaces a newer one.
+    let started = 0;
+    let applied = 0;
     const reload = async () => {
-      allowed = await loadPermissionMap(app.db);
+      const load = ++started;
+      const map = await loadPermissionMap(app.db);
+      if (load > applied) {
+        applied = load;
+        allowed = map;
+      }
+    };
+    const reloadInBackground = () => {
+      reload().catch((error: unknown) =>
+        app.log.error({ err: error }, 'Reloading the route permissions failed'),
+      );
     };
     app.decorate('reloadPermissions', reload);
+    app.decorate('permissionsOf', (user: Identity) => permissionsOf(allowed, user.roles));
 
-    let stopListening: (() => Promise<void>) | undefined;
+    // A change from another server arrives as a NOTIFY; after the connection was lost, one
+    // may have been missed.
+    await app.pgEvents.subscribe(PERMISSIONS_CHANNEL, {
+      onNotify: reloadInBackground,
+      onReconnect: reloadInBackground,
+    });
     app.addHook('onReady', async () => {
       await syncRoutePermissions(app.db, registry);
       await reload();
-      stopListening = await app.database.listen(PERMISSIONS_CHANNEL, () => {
-        reload().catch((error: unknown) =>
-          app.log.error({ err: error }, 'Reloading the route permissions failed'),
-        );
-      });
-    });
-    app.addHook('onClose', async () => {
-      // The database may already be gone (it failed, or its owner closed it first).
-      await stopListening?.().catch((error: unknown) =>
-        app.log.warn({ err: error }, 'Could not stop listening for permission changes'),
-      );
     });
 
     app.addHook('onRequest', async (request) => {
       const { url, config } = request.routeOptions;
       if (!url?.startsWith('/api/') || config.public) return;
       const user = await app.authenticate(request);
-      const verb = request.method === 'HEAD' ? 'GET' : request.method;
-      const roles = allowed.get(`${verb} ${url}`);
-      if (!user.roles.some((role) => roles?.has(role))) throw forbidden(messages.server.forbidden);
+      if (!config.signedIn) {
+        const verb = request.method === 'HEAD' ? 'GET' : request.method;
+        const route = allowed.get(`${verb} ${url}`);
+        if (!user.roles.some((role) => route?.allowedRoles.has(role)))
+          throw forbidden(messages.server.forbidden);
+      }
       request.user = user;
     });
   },
-  { name: 'permissions', dependencies: ['auth'] },
+  { name: 'permissions', dependencies: ['auth', 'pgEvents'] },
 );

@@ -36,9 +36,7 @@ export const spaPlugin = fp(
       if (!isPage) {
         return reply
           .status(404)
-          .send(
-            apiErrorBody(404, 'NOT_FOUND', messages.server.apiRouteNotFound(request.method, url)),
-          );
+          .send(apiErrorBody(404, 'NOT_FOUND', messages.server.apiRouteNotFound));
       }
       if (!built)
         return reply

@@ -55,6 +55,12 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('@/auth/RegisterPage')).RegisterPage }),
       },
       {
+        path: 'forgot-password',
+        lazy: async () => ({
+          Component: (await import('@/auth/ForgotPasswordPage')).ForgotPasswordPage,
+        }),
+      },
+      {
         path: 'google-callback',
         lazy: async () => ({
           Component: (await import('@/auth/GoogleCallbackPage')).GoogleCallbackPage,

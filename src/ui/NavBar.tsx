@@ -70,8 +70,9 @@ export function NavBar() {
           <Button
             color="inherit"
             onClick={async () => {
-              // Home first: signed out on a private page, its guard would send us to /login.
-              await navigate('/');
+              // Home first, rendered at once (not in a transition): signed out while a private
+              // page is still on screen, its guard would send us to /login.
+              await navigate('/', { flushSync: true });
               dispatch(loggedOut());
             }}
           >

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '@server/app';
+import { type BuildAppOptions, buildApp } from '@server/app';
 import { type Config, loadConfig } from '@server/config';
 import type { Database, DbKind } from '@server/db/client';
 import { openTestDatabase } from './testDatabase';
@@ -50,12 +50,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole app on a fresh database of the given kind, for `app.inject()`. */
-export async function startTestApp(kind: DbKind, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+/**
+ * The whole app on a fresh database of the given kind, for `app.inject()`; its log goes to
+ * `logStream` when given (set LOG_LEVEL in `env`: tests run silent).
+ */
+export async function startTestApp(
+  kind: DbKind,
+  env: NodeJS.ProcessEnv = {},
+  { logStream }: Pick<BuildAppOptions, 'logStream'> = {},
+): Promise<TestApp> {
   const config = testConfig(env);
   const database = await openTestDatabase(kind);
   const clock = new TestClock();
-  const app = await buildApp(config, { database, now: clock.now });
+  const app = await buildApp(config, { database, now: clock.now, logStream });
   const others: FastifyInstance[] = [];
   return {
     app,

@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { roles } from './roles';
 
 /** The unique index on the lower-case email (its violations are told apart by name). */
@@ -16,6 +24,13 @@ export const users = pgTable(
     passwordHash: text(),
     /** The subject (`sub`) of the account at the external sign-in provider, if linked. */
     googleSubject: text().unique(),
+    /**
+     * Bumped to end every session of the user (an administrator set their password):
+     * access tokens carry the generation they were issued in, and an older one no longer
+     * authenticates. A counter, not a time: a token's `iat` has one-second resolution, so a
+     * time could not tell a token issued just before the change from one just after.
+     */
+    sessionGeneration: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -5,6 +5,7 @@ import { messages } from '@common/messages';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   googleUrlSchema,
+  identifyQuerySchema,
   identitySchema,
   loginResponseSchema,
   loginSchema,
@@ -126,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       // It authenticates by its own token, so a user with no role may call it too.
       config: { public: true },
       schema: {
-        querystring: z.object({ token: z.string().optional() }),
+        querystring: identifyQuerySchema,
         response: { 200: identitySchema, 401: apiErrorSchema },
       },
     },

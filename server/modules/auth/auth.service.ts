@@ -26,7 +26,9 @@ export async function login(ctx: SessionContext, input: LoginInput): Promise<Log
 
 /**
  * Creates an account whose username is the email, with no role, and signs it in.
- * @throws 409 when an account with that email (as username) exists.
+ * @throws 409 EMAIL_TAKEN when an account has that email, as its email or as its username.
+ * Either unique constraint may refuse the insert, and here both mean the email is taken, so
+ * the conflict is told here (do nothing, then check), not by the constraint's name.
  */
 export async function register(ctx: SessionContext, input: RegisterInput): Promise<LoginResponse> {
   const passwordHash = await hashPassword(input.password);

@@ -1,6 +1,5 @@
-import type { Identity } from '@common/schemas/auth';
 import type { Db } from '../../db/client';
-import { findIdentity } from './session.service';
+import { findIdentity, type IdentityRecord } from './session.service';
 
 /** The NOTIFY channel a database trigger fires on any change to users, roles or memberships. */
 export const IDENTITIES_CHANNEL = 'identities_changed';
@@ -19,7 +18,7 @@ export const IDENTITY_TTL_MS = 30_000;
  * it, and asking the database each time cost a round trip per request.
  */
 export class IdentityCache {
-  private identities = new Map<string, { identity: Identity; readAt: number }>();
+  private identities = new Map<string, { record: IdentityRecord; readAt: number }>();
   /** Counts invalidations, so a read that raced one is not kept. */
   private generation = 0;
 
@@ -28,18 +27,18 @@ export class IdentityCache {
     private readonly now: () => Date,
   ) {}
 
-  /** The user's identity, or undefined when there is no such user. */
-  async find(userId: string): Promise<Identity | undefined> {
+  /** The user's identity and session generation, or undefined when there is no such user. */
+  async find(userId: string): Promise<IdentityRecord | undefined> {
     const readAt = this.now().getTime();
     const cached = this.identities.get(userId);
-    if (cached && readAt - cached.readAt < IDENTITY_TTL_MS) return cached.identity;
+    if (cached && readAt - cached.readAt < IDENTITY_TTL_MS) return cached.record;
     const generation = this.generation;
-    const identity = await findIdentity(this.db, userId);
-    if (identity && generation === this.generation) {
+    const record = await findIdentity(this.db, userId);
+    if (record && generation === this.generation) {
       if (this.identities.size >= MAX_CACHED) this.identities.clear();
-      this.identities.set(userId, { identity, readAt });
+      this.identities.set(userId, { record, readAt });
     }
-    return identity;
+    return record;
   }
 
   /** Forgets every identity (something about users or roles changed). */

@@ -7,7 +7,7 @@ import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
 import { unauthorized } from '../../lib/errors';
-import { type AccessTokens, hashToken, newRefreshToken } from '../../lib/tokens';
+import { type AccessClaims, type AccessTokens, hashToken, newRefreshToken } from '../../lib/tokens';
 
 /** What signing people in needs: the database, the token signer, the clock and the policy. */
 export interface SessionContext {
@@ -25,13 +25,19 @@ export const REFRESH_GRACE_MS = 30_000;
 
 const DAY_MS = 86_400_000;
 
-/** The user with their role names, or undefined when there is no such user. */
+/** Who a user is, and the generation of their sessions (see `users.sessionGeneration`). */
+export interface IdentityRecord {
+  identity: Identity;
+  sessionGeneration: number;
+}
+
 const identityQuery = preparedQuery((db) =>
   db
     .select({
       id: users.id,
       username: users.username,
       email: users.email,
+      sessionGeneration: users.sessionGeneration,
       role: roles.name,
     })
     .from(users)
@@ -41,24 +47,29 @@ const identityQuery = preparedQuery((db) =>
     .prepare('find_identity'),
 );
 
-export async function findIdentity(db: Db, userId: string): Promise<Identity | undefined> {
+/** The user with their role names and session generation, or undefined when there is no such user. */
+export async function findIdentity(db: Db, userId: string): Promise<IdentityRecord | undefined> {
   const rows = await identityQuery(db).execute({ userId });
   const [first] = rows;
   if (!first) return undefined;
   return {
-    _id: first.id,
-    username: first.username,
-    email: first.email,
-    roles: rows.flatMap((row) => (row.role ? [row.role] : [])).sort(),
+    identity: {
+      _id: first.id,
+      username: first.username,
+      email: first.email,
+      roles: rows.flatMap((row) => (row.role ? [row.role] : [])).sort(),
+    },
+    sessionGeneration: first.sessionGeneration,
   };
 }
 
-function accessClaims(identity: Identity) {
+function accessClaims({ identity, sessionGeneration }: IdentityRecord): AccessClaims {
   return {
     sub: identity._id,
     username: identity.username,
     email: identity.email,
     roles: identity.roles,
+    sessionGeneration,
   };
 }
 
@@ -67,8 +78,8 @@ function accessClaims(identity: Identity) {
  * family. Called by login, registration and external sign-in.
  */
 export async function startSession(ctx: SessionContext, userId: string): Promise<LoginResponse> {
-  const identity = await findIdentity(ctx.db, userId);
-  if (!identity) throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
+  const found = await findIdentity(ctx.db, userId);
+  if (!found) throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
   const refreshToken = newRefreshToken();
   await ctx.db.insert(refreshTokens).values({
     userId,
@@ -76,7 +87,7 @@ export async function startSession(ctx: SessionContext, userId: string): Promise
     tokenHash: hashToken(refreshToken),
     expiresAt: new Date(ctx.now().getTime() + ctx.refreshTokenDays * DAY_MS),
   });
-  return { jwt: await ctx.tokens.sign(accessClaims(identity)), refreshToken };
+  return { jwt: await ctx.tokens.sign(accessClaims(found)), refreshToken };
 }
 
 /**
@@ -127,10 +138,10 @@ export async function refreshSession(
   if (!outcome || outcome === 'reused')
     throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
 
-  const identity = await findIdentity(ctx.db, outcome.userId);
-  if (!identity) throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
+  const found = await findIdentity(ctx.db, outcome.userId);
+  if (!found) throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
   return {
-    accessToken: await ctx.tokens.sign(accessClaims(identity)),
+    accessToken: await ctx.tokens.sign(accessClaims(found)),
     refreshToken: outcome.refreshToken,
   };
 }

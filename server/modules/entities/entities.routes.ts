@@ -1,7 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
-import { entityInputSchema, entitySchema } from '@common/schemas/entities';
+import {
+  entityIdOrNameParamsSchema,
+  entityInputSchema,
+  entitySchema,
+} from '@common/schemas/entities';
 import { versionSchema } from '@common/schemas/versions';
 import {
   createEntity,
@@ -32,7 +36,7 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entities/:idOrName',
     {
       schema: {
-        params: z.object({ idOrName: z.string().min(1).max(100) }),
+        params: entityIdOrNameParamsSchema,
         response: { 200: entitySchema, ...errors },
       },
     },

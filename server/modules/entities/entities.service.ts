@@ -3,8 +3,7 @@ import type { Entity } from '@common/schemas/entities';
 import type { Version } from '@common/schemas/versions';
 import type { Db } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
-import { badRequest, conflict, notFound } from '../../lib/errors';
-import { isUniqueViolation } from '../../lib/pgErrors';
+import { badRequest, notFound } from '../../lib/errors';
 import { listVersions, recordVersion } from '../../lib/versions';
 
 interface EntityInput {
@@ -40,19 +39,18 @@ export async function getEntity(db: Db, idOrName: string): Promise<Entity> {
   return toWire(row);
 }
 
-/** Defines an entity and records its first version. @throws 409 when the name is taken. */
+/**
+ * Defines an entity and records its first version.
+ * @throws 409 NAME_TAKEN when the name is taken (its unique constraint, translated by
+ * `lib/pgErrors.ts`).
+ */
 export async function createEntity(db: Db, input: EntityInput, actor: string): Promise<Entity> {
-  try {
-    return await db.transaction(async (tx) => {
-      const [row] = await tx.insert(entities).values(input).returning();
-      const entity = toWire(row!);
-      await recordVersion(tx, 'entities', entity._id, actor, entity);
-      return entity;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('NAME_TAKEN', 'An entity with this name exists');
-    throw error;
-  }
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(entities).values(input).returning();
+    const entity = toWire(row!);
+    await recordVersion(tx, 'entities', entity._id, actor, entity);
+    return entity;
+  });
 }
 
 /**

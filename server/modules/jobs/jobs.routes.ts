@@ -51,17 +51,14 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
         rebuilding = undefined;
       });
   };
-  let stopListening: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
-    stopListening = await app.database.listen(JOBS_CHANNEL, rebuild);
+    // After the notification connection was lost, a change may have gone unheard.
+    await app.pgEvents.subscribe(JOBS_CHANNEL, { onNotify: rebuild, onReconnect: rebuild });
     rebuild();
     await rebuilding;
   });
   app.addHook('onClose', async () => {
     closing = true;
-    await stopListening?.().catch((error: unknown) =>
-      app.log.warn({ err: error }, 'Could not stop listening for job changes'),
-    );
     await rebuilding;
   });
 

@@ -2,14 +2,28 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
+  permissionsSchema,
   routeIdParamsSchema,
   routePermissionSchema,
   updateRoutePermissionSchema,
 } from '@common/schemas/permissions';
 import { listRoutePermissions, updateRoutePermission } from './permissions.service';
 
-/** The route-permission editor's API: `GET /api/routes`, `PUT /api/routes/:id`. */
+/**
+ * The route-permission editor's API (`GET /api/routes`, `PUT /api/routes/:id`), and what
+ * the signed-in user may call (`GET /api/auth/permissions`).
+ */
 export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/auth/permissions',
+    {
+      // Every signed-in user must reach it, a user with no role too: out of the table.
+      config: { signedIn: true },
+      schema: { response: { 200: permissionsSchema, 401: apiErrorSchema } },
+    },
+    async (request) => app.permissionsOf(request.user!),
+  );
+
   app.get('/routes', { schema: { response: { 200: z.array(routePermissionSchema) } } }, async () =>
     listRoutePermissions(app.db),
   );

@@ -1,7 +1,7 @@
 import { asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
-import type { RoutePermission } from '@common/schemas/permissions';
+import type { AllowedRoute, Permissions, RoutePermission } from '@common/schemas/permissions';
 import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
@@ -85,12 +85,32 @@ export async function syncRoutePermissions(db: Db, registry: RegisteredRoute[]):
   });
 }
 
-/** Every route's allowed roles, keyed by `VERB /path`. */
-export async function loadPermissionMap(db: Db): Promise<Map<string, Set<string>>> {
+/** The routes table as each server caches it: every route, keyed by `VERB /path`. */
+export type PermissionMap = Map<string, AllowedRoute & { allowedRoles: Set<string> }>;
+
+/** Every route with its allowed roles, keyed by `VERB /path`. */
+export async function loadPermissionMap(db: Db): Promise<PermissionMap> {
   const rows = await db.select().from(routes);
   return new Map(
-    rows.map((row) => [`${row.routeVerb} ${row.routePath}`, new Set(row.allowedRoles)]),
+    rows.map(({ routeVerb, routePath, allowedRoles }) => [
+      `${routeVerb} ${routePath}`,
+      { routeVerb, routePath, allowedRoles: new Set(allowedRoles) },
+    ]),
   );
+}
+
+/**
+ * What the user of `roles` may call, by the given permission map: the routes any of the
+ * roles is allowed on, by path, then verb. Reads no database (the map is the cached table).
+ */
+export function permissionsOf(map: PermissionMap, roles: string[]): Permissions {
+  const allowed = [...map.values()]
+    .filter((route) => roles.some((role) => route.allowedRoles.has(role)))
+    .map(({ routeVerb, routePath }) => ({ routeVerb, routePath }))
+    .sort(
+      (a, b) => a.routePath.localeCompare(b.routePath) || a.routeVerb.localeCompare(b.routeVerb),
+    );
+  return { roles, allowed };
 }
 
 /** The routes table, by entity, then path, then verb. */

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   createEntityRecordSchema,
+  entityRecordParamsSchema,
   entityRecordSchema,
+  entityRecordsParamsSchema,
   updateEntityRecordSchema,
 } from '@common/schemas/entities';
 import { versionSchema } from '@common/schemas/versions';
@@ -16,14 +18,17 @@ import {
 } from './records.service';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
-const entityParams = z.object({ entityName: z.string().min(1).max(64) });
-const recordParams = entityParams.extend({ id: z.uuid('must be a record id') });
 
 /** The records of dynamic entities. */
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/entity-records/:entityName',
-    { schema: { params: entityParams, response: { 200: z.array(entityRecordSchema), ...errors } } },
+    {
+      schema: {
+        params: entityRecordsParamsSchema,
+        response: { 200: z.array(entityRecordSchema), ...errors },
+      },
+    },
     async (request) => listRecords(app.db, request.params.entityName),
   );
 
@@ -31,7 +36,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entity-records/:entityName',
     {
       schema: {
-        params: entityParams,
+        params: entityRecordsParamsSchema,
         body: createEntityRecordSchema,
         response: { 201: z.object({ _id: z.string() }), ...errors },
       },
@@ -53,7 +58,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entity-records/:entityName/:id',
     {
       schema: {
-        params: recordParams,
+        params: entityRecordParamsSchema,
         body: updateEntityRecordSchema,
         response: { 200: entityRecordSchema, ...errors },
       },
@@ -70,7 +75,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/entity-records/:entityName/:id',
-    { schema: { params: recordParams, response: { 204: z.null(), ...errors } } },
+    { schema: { params: entityRecordParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await deleteRecord(app.db, request.params.entityName, request.params.id);
       return reply.status(204).send(null);
@@ -79,7 +84,12 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/entity-records/:entityName/:id/versions',
-    { schema: { params: recordParams, response: { 200: z.array(versionSchema), ...errors } } },
+    {
+      schema: {
+        params: entityRecordParamsSchema,
+        response: { 200: z.array(versionSchema), ...errors },
+      },
+    },
     async (request) => listRecordVersions(app.db, request.params.id),
   );
 };

@@ -3,8 +3,7 @@ import type { EntityRecord } from '@common/schemas/entities';
 import type { Version } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
-import { badRequest, conflict, notFound } from '../../lib/errors';
-import { isUniqueViolation } from '../../lib/pgErrors';
+import { badRequest, notFound } from '../../lib/errors';
 import { listVersions, recordVersion } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
@@ -47,7 +46,8 @@ export async function listRecords(db: Db, entityName: string): Promise<EntityRec
 
 /**
  * Adds a record (with the id the client chose, if any) and its first version.
- * @throws 404 for an unknown entity; 400 for keys that are not its fields; 409 for a taken id.
+ * @throws 404 for an unknown entity; 400 for keys that are not its fields; 409 ID_TAKEN for a
+ * taken id (the primary key, translated by `lib/pgErrors.ts`).
  */
 export async function createRecord(
   db: Db,
@@ -55,21 +55,16 @@ export async function createRecord(
   input: { _id?: string; fields: Record<string, string> },
   actor: string,
 ): Promise<{ _id: string }> {
-  try {
-    return await db.transaction(async (tx) => {
-      const fieldNames = await fieldNamesOf(tx, entityName);
-      checkKeys(input.fields, fieldNames);
-      const [row] = await tx
-        .insert(entityRecords)
-        .values({ id: input._id, entityName, fields: input.fields })
-        .returning();
-      await recordVersion(tx, 'entity-records', row!.id, actor, toWire(row!, fieldNames));
-      return { _id: row!.id };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('ID_TAKEN', 'A record with this id exists');
-    throw error;
-  }
+  return db.transaction(async (tx) => {
+    const fieldNames = await fieldNamesOf(tx, entityName);
+    checkKeys(input.fields, fieldNames);
+    const [row] = await tx
+      .insert(entityRecords)
+      .values({ id: input._id, entityName, fields: input.fields })
+      .returning();
+    await recordVersion(tx, 'entity-records', row!.id, actor, toWire(row!, fieldNames));
+    return { _id: row!.id };
+  });
 }
 
 /**

@@ -19,7 +19,10 @@ import {
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-/** The roles API, with the assignment of users to a role. */
+/**
+ * The roles API, with the assignment of users to a role. Its writes change who users are
+ * (their role names): `changesIdentities`.
+ */
 export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/roles', { schema: { response: { 200: z.array(roleSchema) } } }, async () =>
     listRoles(app.db),
@@ -27,7 +30,10 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/roles',
-    { schema: { body: createRoleSchema, response: { 201: roleSchema, ...errors } } },
+    {
+      config: { changesIdentities: true },
+      schema: { body: createRoleSchema, response: { 201: roleSchema, ...errors } },
+    },
     async (request, reply) => reply.status(201).send(await createRole(app.db, request.body.name)),
   );
 
@@ -39,7 +45,10 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/roles/:id',
-    { schema: { params: roleIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    {
+      config: { changesIdentities: true },
+      schema: { params: roleIdParamsSchema, response: { 204: z.null(), ...errors } },
+    },
     async (request, reply) => {
       await deleteRole(app.db, request.params.id);
       await app.reloadPermissions();
@@ -58,6 +67,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/roles/:id/users/:userId',
     {
+      config: { changesIdentities: true },
       schema: {
         params: roleUserParamsSchema,
         response: { 200: z.object({ hasRole: z.boolean() }), ...errors },

@@ -25,11 +25,14 @@ export async function getRole(db: Db, id: string): Promise<Role> {
   return toWire(row);
 }
 
-/** Creates a role. @throws 409 when the name is taken. */
+/**
+ * Creates a role.
+ * @throws 409 NAME_TAKEN when the name is taken (its unique constraint, translated by
+ * `lib/pgErrors.ts`).
+ */
 export async function createRole(db: Db, name: string): Promise<Role> {
-  const [created] = await db.insert(roles).values({ name }).onConflictDoNothing().returning();
-  if (!created) throw conflict('NAME_TAKEN', messages.server.roleNameTaken);
-  return toWire(created);
+  const [created] = await db.insert(roles).values({ name }).returning();
+  return toWire(created!);
 }
 
 /**

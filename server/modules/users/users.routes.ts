@@ -3,15 +3,16 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   createUserSchema,
+  setPasswordSchema,
   updateUserSchema,
   userIdParamsSchema,
   userSchema,
 } from '@common/schemas/users';
-import { createUser, deleteUser, listUsers, updateUser } from './users.service';
+import { createUser, deleteUser, listUsers, setUserPassword, updateUser } from './users.service';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
-/** The users API. */
+/** The users API. Its writes change who users are: `changesIdentities`. */
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/users', { schema: { response: { 200: z.array(userSchema) } } }, async () =>
     listUsers(app.db),
@@ -19,13 +20,17 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/users',
-    { schema: { body: createUserSchema, response: { 201: userSchema, ...errors } } },
+    {
+      config: { changesIdentities: true },
+      schema: { body: createUserSchema, response: { 201: userSchema, ...errors } },
+    },
     async (request, reply) => reply.status(201).send(await createUser(app.db, request.body)),
   );
 
   app.put(
     '/users/:id',
     {
+      config: { changesIdentities: true },
       schema: {
         params: userIdParamsSchema,
         body: updateUserSchema,
@@ -37,9 +42,33 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/users/:id',
-    { schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    {
+      config: { changesIdentities: true },
+      schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } },
+    },
     async (request, reply) => {
       await deleteUser(app.db, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/users/:id/password',
+    {
+      // Ending the user's sessions must count on this server before it answers.
+      config: { changesIdentities: true },
+      schema: {
+        params: userIdParamsSchema,
+        body: setPasswordSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await setUserPassword(app.db, request.params.id, request.body, app.now());
+      request.log.info(
+        { userId: request.params.id, by: request.user!.username },
+        "An administrator set a user's password; their sessions are ended",
+      );
       return reply.status(204).send(null);
     },
   );

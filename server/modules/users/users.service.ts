@@ -1,13 +1,13 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
-import type { User } from '@common/schemas/users';
+import type { SetPasswordInput, User } from '@common/schemas/users';
 import type { Db, Tx } from '../../db/client';
+import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
-import { USERS_EMAIL_UNIQUE, userRoles, users } from '../../db/schema/users';
+import { userRoles, users } from '../../db/schema/users';
 import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
-import { isUniqueViolation } from '../../lib/pgErrors';
 
 /** Users with their roles, by username (or just the one of `id`). */
 async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
@@ -51,17 +51,10 @@ export async function countAdmins(db: Db | Tx): Promise<number> {
   return row?.count ?? 0;
 }
 
-/** A 409 naming what another account already has, for a write two accounts collided on. */
-function takenError(error: unknown): unknown {
-  if (isUniqueViolation(error, USERS_EMAIL_UNIQUE))
-    return conflict('EMAIL_TAKEN', messages.server.emailTaken);
-  if (isUniqueViolation(error)) return conflict('USERNAME_TAKEN', messages.server.usernameTaken);
-  return error;
-}
-
 /**
  * Creates a user with a password and the given roles (by id).
- * @throws 400 for unknown role ids; 409 when the username or the email is taken.
+ * @throws 400 for unknown role ids; 409 USERNAME_TAKEN or EMAIL_TAKEN (from the unique
+ * constraints, translated by `lib/pgErrors.ts`).
  */
 export async function createUser(
   db: Db,
@@ -82,10 +75,7 @@ export async function createUser(
     const [created] = await tx
       .insert(users)
       .values({ username: input.username, email: input.email ?? null, passwordHash })
-      .returning({ id: users.id })
-      .catch((error: unknown) => {
-        throw takenError(error);
-      });
+      .returning({ id: users.id });
     const userId = created!.id;
     if (roleIds.length > 0) {
       await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
@@ -96,8 +86,8 @@ export async function createUser(
 
 /**
  * Changes a user's username and email.
- * @throws 404 for an unknown user; 409 when the username or email is taken; 400 when renaming the
- * admin user (the protections below are keyed by that name).
+ * @throws 404 for an unknown user; 409 USERNAME_TAKEN or EMAIL_TAKEN (unique constraints); 400
+ * when renaming the admin user (the protections below are keyed by that name).
  */
 export async function updateUser(
   db: Db,
@@ -109,14 +99,10 @@ export async function updateUser(
   if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
     throw adminProtected(messages.server.adminUserProtected);
   }
-  try {
-    await db
-      .update(users)
-      .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
-      .where(eq(users.id, id));
-  } catch (error) {
-    throw takenError(error);
-  }
+  await db
+    .update(users)
+    .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
+    .where(eq(users.id, id));
   return (await selectUsers(db, id))[0]!;
 }
 
@@ -135,5 +121,36 @@ export async function deleteUser(db: Db, id: string): Promise<void> {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin);
     }
     await tx.delete(users).where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)));
+  });
+}
+
+/**
+ * Sets a user's password (an administrator's action) and ends every session of theirs in
+ * the same transaction: their refresh tokens are revoked, and the session generation is
+ * bumped so access tokens issued before no longer authenticate (see `authenticate`).
+ * @throws 404 for an unknown user.
+ */
+export async function setUserPassword(
+  db: Db,
+  id: string,
+  input: SetPasswordInput,
+  now: Date,
+): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({
+        passwordHash,
+        sessionGeneration: sql`${users.sessionGeneration} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(users.id, id))
+      .returning({ id: users.id });
+    if (!updated) throw notFound('User');
+    await tx
+      .update(refreshTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt)));
   });
 }

@@ -45,7 +45,10 @@ describe.each(testDbKinds)('auth on %s', (kind) => {
       expect(wrong.statusCode).toBe(401);
       expect(unknown.statusCode).toBe(401);
       expect(wrong.json()).toEqual(unknown.json());
-      expect(wrong.json().message).toBe(messages.server.invalidCredentials);
+      expect(wrong.json()).toMatchObject({
+        code: 'INVALID_CREDENTIALS',
+        message: messages.server.invalidCredentials,
+      });
     });
 
     it('answers 400 naming the missing fields', async () => {
@@ -68,7 +71,10 @@ describe.each(testDbKinds)('auth on %s', (kind) => {
       t.clock.advance(2_000);
       const expired = await listRoutes(jwt);
       expect(expired.statusCode).toBe(401);
-      expect(expired.json().message).toBe(messages.server.invalidAccessToken);
+      expect(expired.json()).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        message: messages.server.invalidAccessToken,
+      });
     });
 
     it('is refused when signed with another key', async () => {
@@ -117,7 +123,10 @@ describe.each(testDbKinds)('auth on %s', (kind) => {
 
       const reuse = await refresh(first);
       expect(reuse.statusCode).toBe(401);
-      expect(reuse.json().message).toBe(messages.server.invalidRefreshToken);
+      expect(reuse.json()).toMatchObject({
+        code: 'INVALID_REFRESH_TOKEN',
+        message: messages.server.invalidRefreshToken,
+      });
       // The thief's reuse ended the session for its holder too.
       expect((await refresh(third)).statusCode).toBe(401);
 
@@ -172,7 +181,10 @@ describe.each(testDbKinds)('auth on %s', (kind) => {
         payload: { email: 'TAKEN@example.com', password: 'another-password' },
       });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.emailTaken);
+      expect(res.json()).toMatchObject({
+        code: 'EMAIL_TAKEN',
+        message: messages.server.emailTaken,
+      });
     });
 
     it.each([

@@ -94,7 +94,10 @@ describe('Google sign-in, not configured or unreachable', () => {
     const t = await startTestApp('pglite');
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/google' });
     expect(res.statusCode).toBe(503);
-    expect(res.json().message).toBe(messages.server.googleNotConfigured);
+    expect(res.json()).toMatchObject({
+      code: 'SIGN_IN_PROVIDER_NOT_CONFIGURED',
+      message: messages.server.googleNotConfigured,
+    });
     const callback = await t.app.inject({ method: 'GET', url: '/api/auth/google/callback?code=x' });
     expect(callback.headers.location).toBe('/Login');
     await t.close();
@@ -108,7 +111,10 @@ describe('Google sign-in, not configured or unreachable', () => {
     });
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/google' });
     expect(res.statusCode).toBe(502);
-    expect(res.json().message).toBe(messages.server.googleUnavailable);
+    expect(res.json()).toMatchObject({
+      code: 'SIGN_IN_PROVIDER_UNAVAILABLE',
+      message: messages.server.googleUnavailable,
+    });
     await t.close();
   });
 });

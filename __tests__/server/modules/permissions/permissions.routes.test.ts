@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { messages } from '@common/messages';
-import type { RoutePermission } from '@common/schemas/permissions';
+import type { AllowedRoute, Permissions, RoutePermission } from '@common/schemas/permissions';
 import { roles } from '@server/db/schema/roles';
 import { routes } from '@server/db/schema/routes';
 import { userRoles, users } from '@server/db/schema/users';
@@ -155,7 +155,10 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
       const route = await routeOf('PUT', '/api/routes/:id');
       const res = await putRoute(route._id, ['admin', 'wizard', 'ghost']);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.unknownRoles(['ghost', 'wizard']));
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: messages.server.unknownRoles(['ghost', 'wizard']),
+      });
     });
 
     it.each([
@@ -165,7 +168,10 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
       const route = await routeOf(verb, path);
       const res = await putRoute(route._id, ['viewer']);
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.adminKeepsRoutes);
+      expect(res.json()).toMatchObject({
+        code: 'ADMIN_PROTECTED',
+        message: messages.server.adminKeepsRoutes,
+      });
       expect((await routeOf(verb, path)).allowedRoles).toEqual(['admin']);
     });
 
@@ -206,6 +212,97 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
       await eventually(async () => expect((await contributorOn(t.app)).statusCode).toBe(403));
     },
   );
+
+  describe('GET /api/auth/permissions', () => {
+    const permissionsOf = async (jwt: string, app: FastifyInstance = t.app) => {
+      const res = await app.inject({ url: '/api/auth/permissions', headers: bearer(jwt) });
+      expect(res.statusCode).toBe(200);
+      const { roles, allowed } = res.json() as Permissions;
+      return { roles, allowed: [...allowed].sort(byRoute) };
+    };
+    const byRoute = (a: AllowedRoute, b: AllowedRoute) =>
+      `${a.routePath} ${a.routeVerb}`.localeCompare(`${b.routePath} ${b.routeVerb}`);
+    /** What the routes table lets these roles call, read through the editor's API. */
+    const allowedFor = async (roleNames: string[]) =>
+      (await listRoutes())
+        .filter((row) => row.allowedRoles.some((role) => roleNames.includes(role)))
+        .map(({ routeVerb, routePath }) => ({ routeVerb, routePath }))
+        .sort(byRoute);
+
+    it.each(['admin', 'contributor', 'viewer'] as const)(
+      'answers the roles of the %s and the routes the table lets them call',
+      async (who) => {
+        const answer = await permissionsOf(tokens[who]);
+        expect(answer).toEqual({ roles: [who], allowed: await allowedFor([who]) });
+        expect(answer.allowed.length).toBeGreaterThan(0);
+      },
+    );
+
+    it('answers a user with no role: no roles, no routes', async () => {
+      expect(await permissionsOf(tokens.none)).toEqual({ roles: [], allowed: [] });
+    });
+
+    it("tells the routes in the table's own form", async () => {
+      const viewer = await permissionsOf(tokens.viewer);
+      expect(viewer.allowed).toContainEqual({
+        routeVerb: 'GET',
+        routePath: '/api/books/:id/versions',
+      });
+      expect(viewer.allowed).not.toContainEqual({ routeVerb: 'PUT', routePath: '/api/books/:id' });
+      expect((await permissionsOf(tokens.admin)).allowed).toContainEqual({
+        routeVerb: 'PUT',
+        routePath: '/api/users/:id/password',
+      });
+    });
+
+    it('follows a route change, on this server at once and on another one', async () => {
+      const other = await t.startAnother();
+      const route = await routeOf('GET', '/api/routes');
+      const routesScreen = { routeVerb: 'GET', routePath: '/api/routes' };
+      expect((await permissionsOf(tokens.viewer)).allowed).not.toContainEqual(routesScreen);
+
+      await putRoute(route._id, ['admin', 'viewer']);
+      expect((await permissionsOf(tokens.viewer)).allowed).toContainEqual(routesScreen);
+      await eventually(async () =>
+        expect((await permissionsOf(tokens.viewer, other)).allowed).toContainEqual(routesScreen),
+      );
+      expect((await permissionsOf(tokens.none)).allowed).toEqual([]);
+
+      await putRoute(route._id, ['admin']);
+      expect((await permissionsOf(tokens.viewer)).allowed).not.toContainEqual(routesScreen);
+    });
+
+    it("follows a change of the user's roles", async () => {
+      const me = (
+        await t.app.inject({
+          url: '/api/users/identify',
+          headers: { 'x-access-token': tokens.none },
+        })
+      ).json();
+      const [viewerRole] = await t.database.db.select().from(roles).where(eq(roles.name, 'viewer'));
+      const toggle = () =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/roles/${viewerRole!.id}/users/${me._id}`,
+          headers: bearer(tokens.admin),
+        });
+      expect((await toggle()).json()).toEqual({ hasRole: true });
+      expect(await permissionsOf(tokens.none)).toEqual({
+        roles: ['viewer'],
+        allowed: await allowedFor(['viewer']),
+      });
+      expect((await toggle()).json()).toEqual({ hasRole: false });
+      expect(await permissionsOf(tokens.none)).toEqual({ roles: [], allowed: [] });
+    });
+
+    it('answers 401 UNAUTHENTICATED without a valid token', async () => {
+      for (const headers of [{}, bearer('not-a-token')]) {
+        const res = await t.app.inject({ url: '/api/auth/permissions', headers });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED' });
+      }
+    });
+  });
 
   describe('the sync at start', () => {
     it('keeps edited grants, restores missing routes and removes routes that no longer exist', async () => {

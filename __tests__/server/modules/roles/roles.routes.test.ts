@@ -50,7 +50,10 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
     it('answers 409 for a name that exists', async () => {
       const res = await createRole('viewer');
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.roleNameTaken);
+      expect(res.json()).toMatchObject({
+        code: 'NAME_TAKEN',
+        message: messages.server.roleNameTaken,
+      });
     });
   });
 
@@ -90,7 +93,10 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
       const adminUser = (await roleUsers(adminRole)).find((u) => u.username === 'admin')!;
       const res = await toggle(adminRole, adminUser._id);
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.lastAdmin);
+      expect(res.json()).toMatchObject({
+        code: 'LAST_ADMIN',
+        message: messages.server.lastAdmin,
+      });
       expect((await roleUsers(adminRole)).find((u) => u.username === 'admin')!.hasRole).toBe(true);
     });
 
@@ -151,7 +157,10 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
         headers: admin,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.adminRoleProtected);
+      expect(res.json()).toMatchObject({
+        code: 'ADMIN_PROTECTED',
+        message: messages.server.adminRoleProtected,
+      });
     });
 
     it('answers 404 for an unknown role', async () => {

@@ -2,16 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
 import type { User } from '@common/schemas/users';
+import { buildApp } from '@server/app';
 import { bearer, login } from '../../helpers/auth';
-import { type TestApp, startTestApp } from '../../helpers/testApp';
-import { testDbKinds } from '../../helpers/testDatabase';
+import { eventually } from '../../helpers/eventually';
+import { type TestApp, startTestApp, testConfig } from '../../helpers/testApp';
+import { openTestPglite, testDbKinds } from '../../helpers/testDatabase';
 
 describe.each(testDbKinds)('users on %s', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
   let roleIds: Record<string, string>;
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    // Many sign-ins from one address: more than the default limit allows in a minute.
+    t = await startTestApp(kind, { AUTH_RATE_LIMIT: '100' });
     admin = bearer((await login(t.app, 'admin')).jwt);
     const roles: Role[] = (await t.app.inject({ url: '/api/roles', headers: admin })).json();
     roleIds = Object.fromEntries(roles.map((r) => [r.name, r._id]));
@@ -100,7 +103,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
     it('answers 409 for a username that is taken', async () => {
       const res = await createUser({ username: 'viewer', password: 'long-enough' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.usernameTaken);
+      expect(res.json()).toMatchObject({
+        code: 'USERNAME_TAKEN',
+        message: messages.server.usernameTaken,
+      });
     });
 
     it('answers 409 for an email another account has, whatever its capitals', async () => {
@@ -108,7 +114,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       expect((await createUser(first)).statusCode).toBe(201);
       const res = await createUser({ ...first, username: 'mail-two', email: 'Shared@Example.com' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.emailTaken);
+      expect(res.json()).toMatchObject({
+        code: 'EMAIL_TAKEN',
+        message: messages.server.emailTaken,
+      });
       const { _id } = (
         await createUser({ username: 'mail-three', password: 'long-enough' })
       ).json();
@@ -119,7 +128,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         payload: { username: 'mail-three', email: 'SHARED@example.com' },
       });
       expect(put.statusCode).toBe(409);
-      expect(put.json().message).toBe(messages.server.emailTaken);
+      expect(put.json()).toMatchObject({
+        code: 'EMAIL_TAKEN',
+        message: messages.server.emailTaken,
+      });
       // Registering that email is refused too, though no account has it as its username.
       const register = await t.app.inject({
         method: 'POST',
@@ -162,7 +174,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         payload: { username: 'root' },
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.adminUserProtected);
+      expect(res.json()).toMatchObject({
+        code: 'ADMIN_PROTECTED',
+        message: messages.server.adminUserProtected,
+      });
     });
   });
 
@@ -202,7 +217,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         headers: admin,
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe(messages.server.adminUserProtected);
+      expect(res.json()).toMatchObject({
+        code: 'ADMIN_PROTECTED',
+        message: messages.server.adminUserProtected,
+      });
     });
 
     it('refuses to delete the last user holding the admin role', async () => {
@@ -227,7 +245,10 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         headers: secondToken,
       });
       expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(messages.server.lastAdmin);
+      expect(res.json()).toMatchObject({
+        code: 'LAST_ADMIN',
+        message: messages.server.lastAdmin,
+      });
       // Put things back.
       await t.app.inject({
         method: 'PUT',
@@ -235,5 +256,109 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         headers: secondToken,
       });
     });
+  });
+  describe('PUT /api/users/:id/password', () => {
+    const setPassword = (id: string, payload: object, headers = admin) =>
+      t.app.inject({ method: 'PUT', url: `/api/users/${id}/password`, headers, payload });
+    const refresh = (refreshToken: string, app = t.app) =>
+      app.inject({ method: 'POST', url: '/api/auth/refresh-token', payload: { refreshToken } });
+    const listBooks = (jwt: string, app = t.app) =>
+      app.inject({ url: '/api/books', headers: bearer(jwt) });
+    let viewer: User;
+    let others: Record<'viewer' | 'contributor', { authorization: string }>;
+    beforeAll(async () => {
+      viewer = (await listUsers()).find((u) => u.username === 'viewer')!;
+      others = {
+        viewer: bearer((await login(t.app, 'viewer')).jwt),
+        contributor: bearer((await login(t.app, 'contributor')).jwt),
+      };
+    });
+
+    it('sets the password and ends every session of the user, on every server', async () => {
+      const grace: User = (
+        await createUser({ username: 'grace', password: 'old-password', roles: [roleIds.viewer] })
+      ).json();
+      const other = await t.startAnother();
+      const before = await login(t.app, 'grace', 'old-password');
+      const onOther = await login(other, 'grace', 'old-password');
+      // Both servers now hold the user's identity in their caches.
+      expect((await listBooks(before.jwt)).statusCode).toBe(200);
+      expect((await listBooks(before.jwt, other)).statusCode).toBe(200);
+
+      const res = await setPassword(grace._id, { password: 'new-password' });
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+
+      const old = await listBooks(before.jwt);
+      expect(old.statusCode).toBe(401);
+      expect(old.json().code).toBe('UNAUTHENTICATED');
+      await eventually(async () =>
+        expect((await listBooks(before.jwt, other)).statusCode).toBe(401),
+      );
+      for (const token of [before.refreshToken, onOther.refreshToken]) {
+        const refused = await refresh(token);
+        expect(refused.statusCode).toBe(401);
+        expect(refused.json().code).toBe('INVALID_REFRESH_TOKEN');
+      }
+      await expect(login(t.app, 'grace', 'old-password')).rejects.toThrow('401');
+      const after = await login(t.app, 'grace', 'new-password');
+      expect((await listBooks(after.jwt)).statusCode).toBe(200);
+      expect((await refresh(after.refreshToken)).statusCode).toBe(200);
+    });
+
+    it.each(['viewer', 'contributor'] as const)('answers 403 to a %s', async (who) => {
+      const res = await setPassword(viewer._id, { password: 'a-new-password' }, others[who]);
+      expect(res.statusCode).toBe(403);
+      // Nothing changed: the viewer's session goes on.
+      expect((await listBooks(others.viewer.authorization.slice(7))).statusCode).toBe(200);
+    });
+
+    it('answers 404 for an unknown user', async () => {
+      const res = await setPassword(randomUUID(), { password: 'a-new-password' });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe('NOT_FOUND');
+    });
+
+    it.each([[{ password: 'short' }], [{ password: 'x'.repeat(129) }], [{}]])(
+      'answers 400 VALIDATION_FAILED naming the password for %p',
+      async (payload) => {
+        const res = await setPassword(viewer._id, payload);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('VALIDATION_FAILED');
+        expect(res.json().fields.map((f: { field: string }) => f.field)).toEqual(['body.password']);
+        expect((await listBooks(others.viewer.authorization.slice(7))).statusCode).toBe(200);
+      },
+    );
+  });
+});
+
+describe('setting a password, in the log', () => {
+  it('logs who set whose password at info level, never the password', async () => {
+    const lines: string[] = [];
+    const database = await openTestPglite();
+    const app = await buildApp(testConfig({ LOG_LEVEL: 'info' }), {
+      database,
+      logStream: { write: (line) => lines.push(line) },
+    });
+    try {
+      const admin = bearer((await login(app, 'admin')).jwt);
+      const users: User[] = (await app.inject({ url: '/api/users', headers: admin })).json();
+      const viewer = users.find((u) => u.username === 'viewer')!;
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/api/users/${viewer._id}/password`,
+        headers: admin,
+        payload: { password: 'logged-nowhere' },
+      });
+      expect(res.statusCode).toBe(204);
+      const entries = lines.map((line) => JSON.parse(line));
+      expect(entries).toContainEqual(
+        expect.objectContaining({ level: 30, userId: viewer._id, by: 'admin' }),
+      );
+      expect(lines.join('')).not.toContain('logged-nowhere');
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });

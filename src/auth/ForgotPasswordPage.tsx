@@ -1,0 +1,23 @@
+import { Button, Paper, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
+import { messages } from '@common/messages';
+
+/**
+ * `/forgot-password`: there is no email service, so a password is reset by an
+ * administrator (on /users); the page says so and leads back to sign-in.
+ */
+export function ForgotPasswordPage() {
+  return (
+    <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
+      <Stack spacing={2}>
+        <Typography variant="h4" component="h1">
+          {messages.auth.forgotPasswordTitle}
+        </Typography>
+        <Typography>{messages.auth.forgotPasswordHelp}</Typography>
+        <Button component={RouterLink} to="/login" variant="contained" sx={{ alignSelf: 'start' }}>
+          Back to sign-in
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
