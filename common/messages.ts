@@ -80,7 +80,8 @@ export const messages = {
     needsRole:
       'Your account has no role yet: an administrator must give you one before you can use these pages.',
     roleDoesNotAllow: (what: string) => `Your role does not allow ${what}.`,
-    loadFailed: (what: string) => `${what} could not be loaded.`,
+    loadFailed: (what: string) => `The ${what} could not be loaded.`,
+    loading: (what: string) => `Loading ${what}`,
     retry: 'Retry',
   },
 

@@ -3,7 +3,12 @@
  * credentials included, the duplicate-request rejection 'Request canceled', one refresh
  * and retry on a 401, and the status-to-toast mapping of spec section 8.
  */
-import type { BaseQueryFn, FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type {
+  BaseQueryFn,
+  FetchArgs,
+  FetchBaseQueryError,
+  FetchBaseQueryMeta,
+} from '@reduxjs/toolkit/query';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { AuthState } from '@/auth/auth.slice';
 import { toastQueued } from '@/ui/ui.slice';
@@ -33,13 +38,22 @@ function requestKey(args: string | FetchArgs): string {
 }
 
 /** Sign-in calls answer 401 for bad credentials: their pages say so themselves. */
-const isAuthCall = (args: string | FetchArgs) => urlOf(args).startsWith('/api/auth/');
+const SIGN_IN_CALLS = ['/api/auth/login', '/api/auth/register', '/api/auth/google'];
+const isSignInCall = (args: string | FetchArgs) =>
+  SIGN_IN_CALLS.some((path) => urlOf(args).split('?')[0] === path);
 
-export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
-  args,
-  api,
-  extraOptions,
-) => {
+/** Per endpoint (`extraOptions`): `quiet` calls show no toast when they fail. */
+export interface BaseQueryOptions {
+  quiet?: boolean;
+}
+
+export const baseQuery: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  FetchBaseQueryError,
+  BaseQueryOptions,
+  FetchBaseQueryMeta
+> = async (args, api, extraOptions) => {
   const key = requestKey(args);
   if (inFlight.has(key)) {
     return { error: requestCanceledError() };
@@ -47,11 +61,11 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryE
   inFlight.add(key);
   try {
     let result = await fetchFromApi(args, api, extraOptions);
-    if (isAuthCall(args)) return result;
+    if (isSignInCall(args)) return result;
     if (result.error?.status === 401 && (await refreshAccessToken(api.dispatch, api.getState))) {
       result = await fetchFromApi(args, api, extraOptions);
     }
-    if (result.error) {
+    if (result.error && !extraOptions?.quiet) {
       const toast = toastForError(result.error);
       if (toast) api.dispatch(toastQueued(toast, 'error'));
     }

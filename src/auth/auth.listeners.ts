@@ -1,9 +1,11 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import { messages } from '@common/messages';
+import { api } from '@/api/api';
 import { refreshAccessToken, revokeRefreshToken } from '@/api/session';
 import { type AppStartListening, appStarted } from '@/app/listeners';
 import { toastQueued } from '@/ui/ui.slice';
-import { loggedIn, loggedOut, tokenRefreshed } from './auth.slice';
+import { loggedIn, loggedOut, tokenRefreshed, userIdentified } from './auth.slice';
+import type { SessionUser } from './session';
 import { ACCESS_TOKEN_KEY, isTokenExpired, msUntilExpiry, REFRESH_TOKEN_KEY } from './session';
 
 /** How long before the access token expires the next refresh starts. */
@@ -16,9 +18,24 @@ export const REFRESH_MARGIN_MS = 30_000;
  *   refresh at its expiry minus a margin (at once when it has expired); a failed refresh,
  *   or none possible, logs out;
  * - logout cancels the timer and revokes the refresh token on the server;
- * - other tabs' logins, refreshes and logouts are followed through the storage event.
+ * - other tabs' logins, refreshes and logouts are followed through the storage event;
+ * - the cached server data follows the session: a login, a logout or another user drops
+ *   all of it (it belonged to the previous user); new roles refetch the permissions.
  */
 export function addAuthListeners(startAppListening: AppStartListening): void {
+  startAppListening({
+    matcher: isAnyOf(loggedIn, tokenRefreshed, userIdentified, loggedOut),
+    effect: (action, listenerApi) => {
+      const before = listenerApi.getOriginalState().auth.user;
+      const after = listenerApi.getState().auth.user;
+      if (loggedIn.match(action) || loggedOut.match(action) || before?._id !== after?._id) {
+        listenerApi.dispatch(api.util.resetApiState());
+      } else if (rolesOf(before) !== rolesOf(after)) {
+        listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
+      }
+    },
+  });
+
   startAppListening({
     matcher: isAnyOf(loggedIn, tokenRefreshed, loggedOut),
     effect: (_action, listenerApi) => {
@@ -75,3 +92,5 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
     },
   });
 }
+
+const rolesOf = (user: SessionUser | null) => [...(user?.roles ?? [])].sort().join(',');

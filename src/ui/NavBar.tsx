@@ -2,7 +2,8 @@ import { AppBar, Box, Button, Toolbar, Typography } from '@mui/material';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { loggedOut, selectCurrentUser, selectIsAuthenticated } from '@/auth/auth.slice';
+import { loggedOut, selectIsAuthenticated } from '@/auth/auth.slice';
+import { useCan } from '@/auth/useCan';
 import { useListEntitiesQuery } from '@/api/entities.api';
 import { groupByCategory } from '@/lib/entityCategories';
 import { NavMenu, type NavMenuItem } from './NavMenu';
@@ -15,9 +16,9 @@ const link = (label: string, to: string) => (
 
 /** The Entities dropdown: Manage..., then the entities grouped by category. */
 function EntitiesMenu() {
-  // A user with no role (a first Google sign-in) may read nothing yet: no call, no toast.
-  const hasRole = Boolean(useAppSelector(selectCurrentUser)?.roles.length);
-  const { data: entities = [] } = useListEntitiesQuery(undefined, { skip: !hasRole });
+  // A user who may not list the entities (no role yet) gets no call and no toast.
+  const mayList = useCan('GET', '/api/entities');
+  const { data: entities = [] } = useListEntitiesQuery(undefined, { skip: !mayList });
   const groups = groupByCategory(entities).map(([category, members]): [string, NavMenuItem[]] => [
     category,
     members.map((entity) => ({

@@ -18,6 +18,7 @@ import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
 import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { useReportedError } from '@/hooks/useReportedError';
@@ -84,8 +85,8 @@ function LookupResults({
   );
 }
 
-/** `/books`: the library, loaded page by page as the reader scrolls. */
-export function BooksPage() {
+/** The books, loaded page by page as the reader scrolls. */
+function BookList() {
   const { data, error, fetchNextPage, hasNextPage, isFetching } = useListBooksInfiniteQuery();
   const [searchBook] = useLazySearchBookQuery();
   const [updateBook] = useUpdateBookMutation();
@@ -139,11 +140,6 @@ export function BooksPage() {
 
   return (
     <Box>
-      <PageHeader title="Books">
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
-          Add Book
-        </Button>
-      </PageHeader>
       {error && !isRequestCanceled(error) && (
         <Alert severity="error" sx={{ mb: 2 }}>
           The books could not be loaded.
@@ -214,6 +210,22 @@ export function BooksPage() {
         title="Delete book"
         message={`Delete ${removal.pending?.title ?? ''}?`}
       />
+    </Box>
+  );
+}
+
+/** `/books`: the library; a user whose role may not read it is told so. */
+export function BooksPage() {
+  return (
+    <Box>
+      <PageHeader title="Books">
+        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
+          Add Book
+        </Button>
+      </PageHeader>
+      <PermissionGate verb="GET" path="/api/books" what="reading the books">
+        <BookList />
+      </PermissionGate>
     </Box>
   );
 }

@@ -13,7 +13,8 @@ export const permissionsApi = api.injectEndpoints({
         method: 'PUT',
         body: { allowedRoles },
       }),
-      invalidatesTags: [{ type: 'Route', id: 'LIST' }],
+      // The edited route's grants may be the user's own.
+      invalidatesTags: [{ type: 'Route', id: 'LIST' }, 'Permissions'],
     }),
   }),
 });

@@ -18,6 +18,7 @@ export const rolesFeatureApi = api.injectEndpoints({
         { type: 'Role', id: 'LIST' },
         { type: 'User', id: 'LIST' },
         { type: 'Route', id: 'LIST' },
+        'Permissions',
       ],
     }),
     listRoleUsers: build.query<RoleUser[], string>({
@@ -32,6 +33,8 @@ export const rolesFeatureApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, { roleId }) => [
         { type: 'Role', id: `${roleId}/users` },
         { type: 'User', id: 'LIST' },
+        // The membership may be the user's own.
+        'Permissions',
       ],
     }),
   }),

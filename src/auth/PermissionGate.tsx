@@ -1,0 +1,34 @@
+import { Alert } from '@mui/material';
+import type { ReactNode } from 'react';
+import { messages } from '@common/messages';
+import { can, usePermissions } from './useCan';
+
+interface PermissionGateProps {
+  verb: string;
+  /** In the routes table's form, e.g. `/api/books`. */
+  path: string;
+  /** What the call gives, for the sentence: 'reading the books'. */
+  what: string;
+  children: ReactNode;
+}
+
+/**
+ * Renders `children` only when the user may call `verb` `path`; otherwise says in the
+ * page that their role does not allow it (instead of a request and a 403 toast). Renders
+ * nothing while the permissions load; if they cannot be loaded, the children try, and the
+ * server answers for itself.
+ * @example <PermissionGate verb="GET" path="/api/books" what="reading the books">…
+ */
+export function PermissionGate({ verb, path, what, children }: PermissionGateProps) {
+  const { permissions, isKnown, isError } = usePermissions();
+  if (isError && !isKnown) return children;
+  if (!isKnown) return null;
+  if (!can(permissions, verb, path)) {
+    return (
+      <Alert severity="info" role="status">
+        {messages.client.roleDoesNotAllow(what)}
+      </Alert>
+    );
+  }
+  return children;
+}

@@ -1,0 +1,38 @@
+import type { Permissions } from '@common/schemas/permissions';
+import { useAppSelector } from '@/app/hooks';
+import { selectIsAuthenticated } from './auth.slice';
+import { useGetPermissionsQuery } from './permissions.api';
+
+/** Whether `permissions` allow `verb` on `path` (the routes table's form: `/api/books/:id`). */
+export function can(permissions: Permissions | undefined, verb: string, path: string): boolean {
+  const method = verb.toUpperCase();
+  return Boolean(
+    permissions?.allowed.some((route) => route.routeVerb === method && route.routePath === path),
+  );
+}
+
+/**
+ * The signed-in user's permissions, from the one cached permissions call (none while
+ * signed out). `isKnown` is false while loading and when the call failed.
+ */
+export function usePermissions() {
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const { currentData, isError } = useGetPermissionsQuery(undefined, { skip: !isAuthenticated });
+  return { permissions: currentData, isKnown: currentData !== undefined, isError };
+}
+
+/**
+ * Whether the screens may offer an action that calls `verb` `path` (react-admin's
+ * `useCanAccess`). False while the answer is unknown, so a control appears only once
+ * allowed. The server stays the authority.
+ * @example const canDelete = useCan('DELETE', '/api/books/:id');
+ */
+export function useCan(verb: string, path: string): boolean {
+  return can(usePermissions().permissions, verb, path);
+}
+
+/** True once the permissions say the user holds no role at all (false while unknown). */
+export function useHasNoRole(): boolean {
+  const { permissions } = usePermissions();
+  return permissions !== undefined && permissions.roles.length === 0;
+}
