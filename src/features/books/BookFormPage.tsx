@@ -1,10 +1,11 @@
-import { Alert, Button, Paper, Stack, TextField } from '@mui/material';
+import { Alert, Button, Paper, Stack } from '@mui/material';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { bookInputSchema } from '@common/schemas/books';
 import { useAppDispatch } from '@/app/hooks';
+import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
-import { useCreateForm } from '@/hooks/useCreateForm';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateBookMutation } from './books.api';
 
@@ -13,25 +14,25 @@ export function BookFormPage() {
   const [createBook, { isLoading }] = useCreateBookMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { field, failure, submit } = useCreateForm({
-    initial: { title: '', author: '', isbn: '' },
-    schema: bookInputSchema,
-    send: async (input) => {
-      const book = await createBook(input).unwrap();
-      dispatch(toastQueued(`Added ${book.title}`, 'success'));
-      void navigate('/books');
-    },
+  const form = useSchemaForm(bookInputSchema, {
+    defaultValues: { title: '', author: '', isbn: '' },
     errorContext: messages.books.addContext,
+  });
+
+  const save = form.submit(async (input) => {
+    const book = await createBook(input).unwrap();
+    dispatch(toastQueued(`Added ${book.title}`, 'success'));
+    void navigate('/books');
   });
 
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
       <PageHeader title="Add Book" />
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Add book">
-        {failure && <Alert severity="error">{failure}</Alert>}
-        <TextField label="Title" required autoFocus {...field('title')} />
-        <TextField label="Author" {...field('author')} />
-        <TextField label="ISBN" {...field('isbn')} />
+      <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Add book">
+        {form.failure && <Alert severity="error">{form.failure}</Alert>}
+        <FormTextField control={form.control} name="title" label="Title" required autoFocus />
+        <FormTextField control={form.control} name="author" label="Author" />
+        <FormTextField control={form.control} name="isbn" label="ISBN" />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isLoading}>
             Add Book

@@ -98,18 +98,54 @@ describe('/role', () => {
     expect(await network.calls('POST /api/roles')[0]!.json()).toEqual({ name: 'editors' });
   });
 
-  it("shows the server's answer and logs 'Error adding role' on failure", async () => {
+  it("shows a taken name under the name and logs 'Error adding role'", async () => {
     network.use(
       http.post('/api/roles', () => apiError(409, 'NAME_TAKEN', 'A role with this name exists')),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/role', asAdmin);
-    await userEvent.type(await screen.findByLabelText(/Name/), 'admin');
+    const name = await screen.findByLabelText(/Name/);
+    await userEvent.type(name, 'admin');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    await waitFor(() => expect(name).toHaveAccessibleDescription('A role with this name exists'));
+    expect(name).toHaveValue('admin');
+    expect(consoleError).toHaveBeenCalledWith(messages.roles.addContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it("shows the fields of the server's 400 under the inputs they name", async () => {
+    network.use(
+      http.post('/api/roles', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          {
+            field: 'body.name',
+            message: 'must not contain invisible or text-direction characters',
+          },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role', asAdmin);
+    const name = await screen.findByLabelText(/Name/);
+    await userEvent.type(name, 'editors');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    await waitFor(() =>
+      expect(name).toHaveAccessibleDescription(
+        'must not contain invisible or text-direction characters',
+      ),
+    );
+    consoleError.mockRestore();
+  });
+
+  it('shows a refusal that names no field above the form', async () => {
+    network.use(http.post('/api/roles', () => apiError(500, 'INTERNAL', 'Something went wrong')));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/Name/), 'editors');
     await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
     expect(
-      await screen.findByText('A role with this name exists', { selector: '.MuiAlert-message' }),
+      await screen.findByText('Something went wrong', { selector: '.MuiAlert-message' }),
     ).toBeInTheDocument();
-    expect(consoleError).toHaveBeenCalledWith(messages.roles.addContext, expect.anything());
     consoleError.mockRestore();
   });
 });
