@@ -129,12 +129,16 @@ describe('/users', () => {
 });
 
 describe('/users/add', () => {
-  it('shows field errors for a missing username and a short password, sending nothing', async () => {
+  it('shows field errors for a missing username, a bad email and a short password, sending nothing', async () => {
     renderApp('/users/add', signedInAs('admin', ['admin']));
-    await userEvent.type(await screen.findByLabelText(/Password/), 'short');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'grace@');
+    await userEvent.type(screen.getByLabelText(/Password/), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
     expect(await screen.findByText('is required')).toBeInTheDocument();
     expect(screen.getByText('must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+      'must be a valid email address',
+    );
     expect(network.calls('POST /api/users')).toHaveLength(0);
   });
 
@@ -162,7 +166,7 @@ describe('/users/add', () => {
     });
   });
 
-  it("shows the server's answer and logs 'Error adding users' when it fails", async () => {
+  it("shows a taken username under the username and logs 'Error adding users'", async () => {
     network.use(
       http.post('/api/users', () => apiError(409, 'USERNAME_TAKEN', 'This username is taken')),
     );
@@ -171,10 +175,63 @@ describe('/users/add', () => {
     await userEvent.type(await screen.findByLabelText(/Username/), 'viewer');
     await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
-    expect(
-      await screen.findByText('This username is taken', { selector: '.MuiAlert-message' }),
-    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Username/)).toHaveAccessibleDescription(
+        'This username is taken',
+      ),
+    );
     expect(consoleError).toHaveBeenCalledWith(messages.users.addContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it('shows a taken email under the email', async () => {
+    network.use(
+      http.post('/api/users', () =>
+        apiError(409, 'EMAIL_TAKEN', 'An account with this email already exists'),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
+    await userEvent.type(screen.getByLabelText(/Email/), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+        'An account with this email already exists',
+      ),
+    );
+    expect(screen.getByLabelText(/Username/)).not.toHaveAccessibleDescription();
+    consoleError.mockRestore();
+  });
+
+  it("shows the fields of the server's 400 under the inputs they name, roles included", async () => {
+    network.use(
+      http.post('/api/users', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.email', message: 'must be a valid email address' },
+          { field: 'body.roles', message: 'must be ids of existing roles' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
+    await userEvent.type(screen.getByLabelText(/Email/), 'grace@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'viewer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+        'must be a valid email address',
+      ),
+    );
+    const rolesGroup = screen.getByRole('group', { name: 'Roles' });
+    expect(within(rolesGroup).getByText('must be ids of existing roles')).toBeInTheDocument();
+    // Every field it names has an input: nothing is left for the form's alert.
+    expect(
+      within(screen.getByRole('form', { name: 'Add user' })).queryByRole('alert'),
+    ).not.toBeInTheDocument();
     consoleError.mockRestore();
   });
 });
