@@ -1,16 +1,27 @@
-import type { Entity } from '@common/schemas/entities';
+import { z } from 'zod';
+import { type Entity, entitySchema } from '@common/schemas/entities';
 import { api } from './api';
+import { responseSchema } from './responseSchema';
 
-/** Entity definitions, shared by the navigation, the entity screens and the record grid. */
+/**
+ * The entity definitions' reads, shared by the navigation (ui/), the entity screens and
+ * the record grid: kept out of the feature folders, since features never import each
+ * other. The definitions' writes live in features/entities/entities.api.ts.
+ */
 export const entitiesApi = api.injectEndpoints({
   endpoints: (build) => ({
     listEntities: build.query<Entity[], void>({
       query: () => '/api/entities',
-      providesTags: [{ type: 'Entity', id: 'LIST' }],
+      providesTags: (result = []) => [
+        { type: 'Entity', id: 'LIST' },
+        ...result.map((entity) => ({ type: 'Entity' as const, id: entity._id })),
+      ],
+      ...responseSchema(z.array(entitySchema)),
     }),
     getEntity: build.query<Entity, string>({
       query: (idOrName) => `/api/entities/${encodeURIComponent(idOrName)}`,
-      providesTags: (result) => [{ type: 'Entity', id: result?._id ?? 'UNKNOWN' }],
+      providesTags: (result) => (result ? [{ type: 'Entity', id: result._id }] : []),
+      ...responseSchema(entitySchema),
     }),
   }),
 });

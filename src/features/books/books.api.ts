@@ -1,7 +1,15 @@
+import { z } from 'zod';
 import { BOOK_PAGE_SIZE } from '@common/constants';
-import type { Book, BookInput, BookLookupResult } from '@common/schemas/books';
-import type { Version } from '@common/schemas/versions';
+import {
+  type Book,
+  type BookInput,
+  type BookLookupResult,
+  bookLookupResultSchema,
+  bookSchema,
+} from '@common/schemas/books';
+import { type Version, versionSchema } from '@common/schemas/versions';
 import { api } from '@/api/api';
+import { responseSchema } from '@/api/responseSchema';
 import { nextBookPage } from './bookRules';
 
 export const booksApi = api.injectEndpoints({
@@ -14,23 +22,33 @@ export const booksApi = api.injectEndpoints({
       },
       query: ({ pageParam }) => `/api/books?page=${pageParam}&perPage=${BOOK_PAGE_SIZE}`,
       providesTags: [{ type: 'Book', id: 'LIST' }],
+      ...responseSchema(z.array(bookSchema)),
     }),
     searchBook: build.query<BookLookupResult[], string>({
       query: (title) => `/api/books/search-book?title=${encodeURIComponent(title)}`,
+      ...responseSchema(z.array(bookLookupResultSchema)),
     }),
+    /** A new book is the newest: the pages shift, so the list reloads. */
     createBook: build.mutation<Book, BookInput>({
       query: (body) => ({ url: '/api/books/add', method: 'POST', body }),
-      invalidatesTags: [{ type: 'Book', id: 'LIST' }],
+      invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Book', id: 'LIST' }]),
+      ...responseSchema(bookSchema),
     }),
+    /** The list reloads after an update (spec section 4); the book's versions changed. */
     updateBook: build.mutation<Book, BookInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/books/${id}`, method: 'PUT', body }),
-      invalidatesTags: (_result, _error, { id }) => [
-        { type: 'Book', id: 'LIST' },
-        { type: 'Book', id },
-      ],
+      invalidatesTags: (_result, error, { id }) =>
+        error
+          ? []
+          : [
+              { type: 'Book', id: 'LIST' },
+              { type: 'Book', id },
+            ],
+      ...responseSchema(bookSchema),
     }),
     deleteBook: build.mutation<void, string>({
       query: (id) => ({ url: `/api/books/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, id) => (error ? [] : [{ type: 'Book', id }]),
       // The book leaves the loaded pages here, with no reload (spec section 4).
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         try {
@@ -48,6 +66,7 @@ export const booksApi = api.injectEndpoints({
     listBookVersions: build.query<Version[], string>({
       query: (id) => `/api/books/${id}/versions`,
       providesTags: (_result, _error, id) => [{ type: 'Book', id }],
+      ...responseSchema(z.array(versionSchema)),
     }),
   }),
 });

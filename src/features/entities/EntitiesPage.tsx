@@ -32,7 +32,7 @@ export function EntitiesPage() {
   useReportedError(messages.entities.fetchContext, entitiesQuery.error);
 
   const removal = useConfirmedAction(async (entity: Entity) => {
-    await deleteEntity(entity._id).unwrap();
+    await deleteEntity(entity).unwrap();
     dispatch(toastQueued(`Deleted ${entity.name} and its records`, 'success'));
   }, messages.entities.deleteContext);
 

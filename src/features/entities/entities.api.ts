@@ -1,31 +1,40 @@
-import type { Entity, EntityInput } from '@common/schemas/entities';
-import type { Version } from '@common/schemas/versions';
+import { z } from 'zod';
+import { type Entity, type EntityInput, entitySchema } from '@common/schemas/entities';
+import { type Version, versionSchema } from '@common/schemas/versions';
 import { api } from '@/api/api';
+import { responseSchema } from '@/api/responseSchema';
+
+/** The record list of one entity (its tag, as the records feature provides it). */
+const recordList = (entityName: string) => ({ type: 'Record' as const, id: `LIST:${entityName}` });
 
 export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     createEntity: build.mutation<Entity, EntityInput>({
       query: (body) => ({ url: '/api/entities', method: 'POST', body }),
-      invalidatesTags: [{ type: 'Entity', id: 'LIST' }],
+      invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Entity', id: 'LIST' }]),
+      ...responseSchema(entitySchema),
     }),
+    /** The definition, its versions and the list change; so do its records (fields removed). */
     updateEntity: build.mutation<Entity, EntityInput & { id: string }>({
       query: ({ id, ...body }) => ({
         url: `/api/entities/${id}`,
         method: 'PUT',
         body: { entityId: id, ...body },
       }),
-      invalidatesTags: (_result, _error, { id }) => [
-        { type: 'Entity', id: 'LIST' },
-        { type: 'Entity', id },
-      ],
+      invalidatesTags: (_result, error, { id, name }) =>
+        error ? [] : [{ type: 'Entity', id }, recordList(name)],
+      ...responseSchema(entitySchema),
     }),
-    deleteEntity: build.mutation<void, string>({
-      query: (id) => ({ url: `/api/entities/${id}`, method: 'DELETE' }),
-      invalidatesTags: [{ type: 'Entity', id: 'LIST' }],
+    /** Its records go with it (one transaction on the server). */
+    deleteEntity: build.mutation<void, Pick<Entity, '_id' | 'name'>>({
+      query: ({ _id }) => ({ url: `/api/entities/${_id}`, method: 'DELETE' }),
+      invalidatesTags: (_result, error, { _id, name }) =>
+        error ? [] : [{ type: 'Entity', id: _id }, recordList(name)],
     }),
     listEntityVersions: build.query<Version[], string>({
       query: (id) => `/api/entities/${id}/versions`,
       providesTags: (_result, _error, id) => [{ type: 'Entity', id }],
+      ...responseSchema(z.array(versionSchema)),
     }),
   }),
 });

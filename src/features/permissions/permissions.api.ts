@@ -1,20 +1,40 @@
-import type { RoutePermission } from '@common/schemas/permissions';
+import { z } from 'zod';
+import { type RoutePermission, routePermissionSchema } from '@common/schemas/permissions';
 import { api } from '@/api/api';
+import { responseSchema } from '@/api/responseSchema';
 
 export const permissionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     listRoutes: build.query<RoutePermission[], void>({
       query: () => '/api/routes',
-      providesTags: [{ type: 'Route', id: 'LIST' }],
+      providesTags: (result = []) => [
+        { type: 'Route', id: 'LIST' },
+        ...result.map((route) => ({ type: 'Route' as const, id: route._id })),
+      ],
+      ...responseSchema(z.array(routePermissionSchema)),
     }),
+    /** The stored route replaces the cached one; its grants may be the user's own. */
     updateRoute: build.mutation<RoutePermission, { id: string; allowedRoles: string[] }>({
       query: ({ id, allowedRoles }) => ({
         url: `/api/routes/${id}`,
         method: 'PUT',
         body: { allowedRoles },
       }),
-      // The edited route's grants may be the user's own.
-      invalidatesTags: [{ type: 'Route', id: 'LIST' }, 'Permissions'],
+      invalidatesTags: (_result, error) => (error ? [] : ['Permissions']),
+      ...responseSchema(routePermissionSchema),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        let stored: RoutePermission;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        dispatch(
+          permissionsApi.util.updateQueryData('listRoutes', undefined, (draft) =>
+            draft.map((route) => (route._id === id ? stored : route)),
+          ),
+        );
+      },
     }),
   }),
 });

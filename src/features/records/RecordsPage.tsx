@@ -13,7 +13,7 @@ import {
   type GridRowModesModel,
   GridRowModes,
 } from '@mui/x-data-grid';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
@@ -73,8 +73,16 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   const [createRecord] = useCreateRecordMutation();
   const [updateRecord] = useUpdateRecordMutation();
   const [deleteRecord] = useDeleteRecordMutation();
-  // The grid owns its rows once loaded: new rows live here until saved.
-  const [rows, setRows] = useState<RecordRow[]>(() => records.map(toRow));
+  // The cache holds the saved records; only rows not saved yet live here (STYLE: the one
+  // row being edited). The grid keeps the edited values of a row itself.
+  const [newRows, setNewRows] = useState<RecordRow[]>([]);
+  const rows = useMemo(
+    () => [
+      ...records.map(toRow),
+      ...newRows.filter((row) => !records.some((record) => record._id === row._id)),
+    ],
+    [records, newRows],
+  );
   const [modes, setModes] = useState<GridRowModesModel>({});
   const [historyOf, setHistoryOf] = useState<string>();
   // Rows whose last save failed (the grid is about to put them back in edit mode).
@@ -85,28 +93,31 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   function addRecord() {
     const id = randomUuid();
     const values = Object.fromEntries(entity.fields.map((field) => [field.name, '']));
-    setRows((current) => [...current, { _id: id, isNew: true, values }]);
+    setNewRows((current) => [...current, { _id: id, isNew: true, values }]);
     setModes((current) => startEditing(current, id, firstField));
   }
 
   function cancel(row: RecordRow) {
     setModes((current) => cancelRow(current, row._id));
-    if (row.isNew) setRows((current) => current.filter((r) => r._id !== row._id));
+    if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
   }
 
   async function save(row: RecordRow, previous: RecordRow): Promise<RecordRow> {
     const unchanged = !row.isNew && JSON.stringify(row.values) === JSON.stringify(previous.values);
     if (unchanged) return row;
-    if (row.isNew) await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
-    else await updateRecord({ entityName, id: row._id, fields: row.values }).unwrap();
-    const saved = { ...row, isNew: false };
-    setRows((current) => current.map((r) => (r._id === row._id ? saved : r)));
-    return saved;
+    if (row.isNew) {
+      // The cache gains the record (createRecord), and the draft row goes.
+      await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
+      setNewRows((current) => current.filter((r) => r._id !== row._id));
+      return { ...row, isNew: false };
+    }
+    // The server's stored record replaces the cached one (updateRecord).
+    return toRow(await updateRecord({ entityName, id: row._id, fields: row.values }).unwrap());
   }
 
   const removal = useConfirmedAction(async (row: RecordRow) => {
-    if (!row.isNew) await deleteRecord({ entityName, id: row._id }).unwrap();
-    setRows((current) => current.filter((r) => r._id !== row._id));
+    if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
+    else await deleteRecord({ entityName, id: row._id }).unwrap();
   }, messages.records.deleteContext);
 
   const columns: GridColDef<RecordRow>[] = [

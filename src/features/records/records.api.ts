@@ -1,43 +1,96 @@
-import type { EntityRecord } from '@common/schemas/entities';
-import type { Version } from '@common/schemas/versions';
+import { z } from 'zod';
+import { type EntityRecord, entityRecordSchema } from '@common/schemas/entities';
+import { type Version, versionSchema } from '@common/schemas/versions';
 import { api } from '@/api/api';
+import { responseSchema } from '@/api/responseSchema';
 
 interface RecordKey {
   entityName: string;
   id: string;
 }
 
+/** The tag of one entity's record list; entity definition changes invalidate it too. */
+export const recordListTag = (entityName: string) =>
+  ({ type: 'Record', id: `LIST:${entityName}` }) as const;
+
 export const recordsApi = api.injectEndpoints({
   endpoints: (build) => ({
     listRecords: build.query<EntityRecord[], string>({
       query: (entityName) => `/api/entity-records/${encodeURIComponent(entityName)}`,
-      providesTags: (_result, _error, entityName) => [{ type: 'Record', id: entityName }],
+      providesTags: (_result, _error, entityName) => [recordListTag(entityName)],
+      ...responseSchema(z.array(entityRecordSchema)),
     }),
+    /** Answers only the new `_id`; the record joins the cached list as it was sent. */
     createRecord: build.mutation<{ _id: string }, RecordKey & { fields: Record<string, string> }>({
       query: ({ entityName, id, fields }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}`,
         method: 'POST',
         body: { _id: id, entity_name: entityName, fields },
       }),
+      ...responseSchema(z.object({ _id: z.string() })),
+      async onQueryStarted({ entityName, fields }, { dispatch, queryFulfilled }) {
+        let created: { _id: string };
+        try {
+          created = (await queryFulfilled).data;
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        dispatch(
+          recordsApi.util.updateQueryData('listRecords', entityName, (draft) => {
+            draft.push({ _id: created._id, entity_name: entityName, fields });
+          }),
+        );
+      },
     }),
+    /** Answers the stored record, which replaces the cached one: no refetch. */
     updateRecord: build.mutation<EntityRecord, RecordKey & { fields: Record<string, string> }>({
       query: ({ entityName, id, fields }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
         method: 'PUT',
         body: { fields },
       }),
-      invalidatesTags: (_result, _error, { id }) => [{ type: 'Record', id: `${id}/versions` }],
+      ...responseSchema(entityRecordSchema),
+      invalidatesTags: (_result, error, { id }) =>
+        error ? [] : [{ type: 'Record', id: `${id}/versions` }],
+      async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
+        let stored: EntityRecord;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return;
+        }
+        dispatch(
+          recordsApi.util.updateQueryData('listRecords', entityName, (draft) =>
+            draft.map((record) => (record._id === id ? stored : record)),
+          ),
+        );
+      },
     }),
     deleteRecord: build.mutation<void, RecordKey>({
       query: ({ entityName, id }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
         method: 'DELETE',
       }),
+      invalidatesTags: (_result, error, { id }) =>
+        error ? [] : [{ type: 'Record', id: `${id}/versions` }],
+      async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return;
+        }
+        dispatch(
+          recordsApi.util.updateQueryData('listRecords', entityName, (draft) =>
+            draft.filter((record) => record._id !== id),
+          ),
+        );
+      },
     }),
     listRecordVersions: build.query<Version[], RecordKey>({
       query: ({ entityName, id }) =>
         `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions`,
       providesTags: (_result, _error, { id }) => [{ type: 'Record', id: `${id}/versions` }],
+      ...responseSchema(z.array(versionSchema)),
     }),
   }),
 });

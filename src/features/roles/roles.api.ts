@@ -1,41 +1,67 @@
-import type { Role, RoleUser } from '@common/schemas/roles';
+import { z } from 'zod';
+import { type Role, type RoleUser, roleSchema, roleUserSchema } from '@common/schemas/roles';
 import { api } from '@/api/api';
+import { responseSchema } from '@/api/responseSchema';
 
 export const rolesFeatureApi = api.injectEndpoints({
   endpoints: (build) => ({
     getRole: build.query<Role, string>({
       query: (id) => `/api/roles/${id}`,
       providesTags: (_result, _error, id) => [{ type: 'Role', id }],
+      ...responseSchema(roleSchema),
     }),
     createRole: build.mutation<Role, { name: string }>({
       query: (body) => ({ url: '/api/roles', method: 'POST', body }),
-      invalidatesTags: [{ type: 'Role', id: 'LIST' }],
+      invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Role', id: 'LIST' }]),
+      ...responseSchema(roleSchema),
     }),
     deleteRole: build.mutation<void, string>({
       query: (id) => ({ url: `/api/roles/${id}`, method: 'DELETE' }),
-      // Its users lose it, and so do the route grants.
-      invalidatesTags: [
-        { type: 'Role', id: 'LIST' },
-        { type: 'User', id: 'LIST' },
-        { type: 'Route', id: 'LIST' },
-        'Permissions',
-      ],
+      // Its users lose it, and so do the route grants: maybe the user's own.
+      invalidatesTags: (_result, error, id) =>
+        error
+          ? []
+          : [
+              { type: 'Role', id },
+              { type: 'User', id: 'LIST' },
+              { type: 'Route', id: 'LIST' },
+              'Permissions',
+            ],
     }),
+    /** Every user, with whether they hold the role. */
     listRoleUsers: build.query<RoleUser[], string>({
       query: (id) => `/api/roles/${id}/users`,
-      providesTags: (_result, _error, id) => [{ type: 'Role', id: `${id}/users` }],
+      providesTags: (_result, _error, id) => [
+        { type: 'Role', id: `${id}/users` },
+        // Any change of a user (name, deletion) shows in these lists.
+        { type: 'Role', id: 'USERS' },
+      ],
+      ...responseSchema(z.array(roleUserSchema)),
     }),
+    /** Answers `{ hasRole }`, written into the role's list; the user's roles changed. */
     toggleRoleUser: build.mutation<{ hasRole: boolean }, { roleId: string; userId: string }>({
       query: ({ roleId, userId }) => ({
         url: `/api/roles/${roleId}/users/${userId}`,
         method: 'PUT',
       }),
-      invalidatesTags: (_result, _error, { roleId }) => [
-        { type: 'Role', id: `${roleId}/users` },
-        { type: 'User', id: 'LIST' },
-        // The membership may be the user's own.
-        'Permissions',
-      ],
+      // The membership may be the user's own.
+      invalidatesTags: (_result, error, { userId }) =>
+        error ? [] : [{ type: 'User', id: userId }, 'Permissions'],
+      ...responseSchema(z.object({ hasRole: z.boolean() })),
+      async onQueryStarted({ roleId, userId }, { dispatch, queryFulfilled }) {
+        let hasRole: boolean;
+        try {
+          ({ hasRole } = (await queryFulfilled).data);
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        dispatch(
+          rolesFeatureApi.util.updateQueryData('listRoleUsers', roleId, (draft) => {
+            const user = draft.find((candidate) => candidate._id === userId);
+            if (user) user.hasRole = hasRole;
+          }),
+        );
+      },
     }),
   }),
 });

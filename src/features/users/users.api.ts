@@ -1,23 +1,66 @@
-import type { CreateUserInput, UpdateUserInput, User } from '@common/schemas/users';
+import { z } from 'zod';
+import {
+  type CreateUserInput,
+  type UpdateUserInput,
+  type User,
+  userSchema,
+} from '@common/schemas/users';
 import { api } from '@/api/api';
+import { responseSchema } from '@/api/responseSchema';
+
+/** Role assignment lists show usernames: the tag every one of them provides. */
+const roleUserLists = { type: 'Role', id: 'USERS' } as const;
 
 export const usersApi = api.injectEndpoints({
   endpoints: (build) => ({
     listUsers: build.query<User[], void>({
       query: () => '/api/users',
-      providesTags: [{ type: 'User', id: 'LIST' }],
+      providesTags: (result = []) => [
+        { type: 'User', id: 'LIST' },
+        ...result.map((user) => ({ type: 'User' as const, id: user._id })),
+      ],
+      ...responseSchema(z.array(userSchema)),
     }),
     createUser: build.mutation<User, CreateUserInput>({
       query: (body) => ({ url: '/api/users', method: 'POST', body }),
-      invalidatesTags: [{ type: 'User', id: 'LIST' }],
+      invalidatesTags: (_result, error) =>
+        error ? [] : [{ type: 'User', id: 'LIST' }, roleUserLists],
+      ...responseSchema(userSchema),
     }),
+    /** The stored user replaces the cached one: no refetch of the list. */
     updateUser: build.mutation<User, UpdateUserInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/users/${id}`, method: 'PUT', body }),
-      invalidatesTags: [{ type: 'User', id: 'LIST' }],
+      invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
+      ...responseSchema(userSchema),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        let stored: User;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        dispatch(
+          usersApi.util.updateQueryData('listUsers', undefined, (draft) =>
+            draft.map((user) => (user._id === id ? stored : user)),
+          ),
+        );
+      },
     }),
     deleteUser: build.mutation<void, string>({
       query: (id) => ({ url: `/api/users/${id}`, method: 'DELETE' }),
-      invalidatesTags: [{ type: 'User', id: 'LIST' }],
+      invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
+      async onQueryStarted(id, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return;
+        }
+        dispatch(
+          usersApi.util.updateQueryData('listUsers', undefined, (draft) =>
+            draft.filter((user) => user._id !== id),
+          ),
+        );
+      },
     }),
   }),
 });

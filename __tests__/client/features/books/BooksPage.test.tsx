@@ -35,7 +35,12 @@ const network = setupNetwork(
     ]),
   ),
   http.put('/api/books/b0', async ({ request }) =>
-    HttpResponse.json({ _id: 'b0', ...((await request.json()) as object) }),
+    HttpResponse.json({
+      _id: 'b0',
+      author: null,
+      isbn: null,
+      ...((await request.json()) as object),
+    }),
   ),
   http.delete('/api/books/b1', () => new HttpResponse(null, { status: 204 })),
 );
@@ -243,6 +248,28 @@ describe('/book', () => {
       ),
     );
     expect(screen.getByLabelText(/Title/)).toHaveValue('Middlemarch');
+    expect(consoleError).toHaveBeenCalledWith(messages.books.addContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it("puts a refusal's field errors under the inputs they name, not raw in a toast", async () => {
+    network.use(
+      http.post('/api/books/add', () =>
+        apiError(400, 'VALIDATION_FAILED', 'The request is invalid: body.title is too long', [
+          { field: 'body.title', message: 'must be at most 500 characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/book', asContributor);
+    await userEvent.type(await screen.findByLabelText(/Title/), 'Long');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    expect(await screen.findByText('must be at most 500 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Title/)).toHaveAttribute('aria-invalid', 'true');
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([
+      'Title must be at most 500 characters.',
+    ]);
+    expect(screen.queryByText(/The request is invalid/)).not.toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.books.addContext, expect.anything());
     consoleError.mockRestore();
   });

@@ -137,6 +137,45 @@ describe('/entities/:entityName', () => {
     consoleError.mockRestore();
   });
 
+  /** Leaves the grid for the home page, and comes back to it. */
+  async function leaveAndComeBack(router: { navigate(to: string): Promise<void> }) {
+    await router.navigate('/');
+    await waitFor(() => expect(screen.queryByRole('grid')).not.toBeInTheDocument());
+    await router.navigate('/entities/Car');
+    return screen.findByRole('grid', { name: 'Car records' });
+  }
+
+  it('shows an edited value after leaving the grid and coming back, without a refetch', async () => {
+    const { router } = renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    await userEvent.click(await within(grid).findByRole('button', { name: 'Edit record 1' }));
+    const make = await within(grid).findByDisplayValue('Ford');
+    await userEvent.clear(make);
+    await userEvent.type(make, 'Ford Motor');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    await waitFor(() => expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1));
+    expect(await within(grid).findByRole('button', { name: 'Edit record 1' })).toBeInTheDocument();
+
+    const again = await leaveAndComeBack(router);
+    expect(await within(again).findByText('Ford Motor')).toBeInTheDocument();
+    expect(within(again).queryByText('Ford')).not.toBeInTheDocument();
+    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
+  });
+
+  it('keeps a new record after leaving the grid and coming back, without a refetch', async () => {
+    const { router } = renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    await within(grid).findByText('Ford');
+    await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+    await userEvent.type((await within(grid).findAllByRole('textbox'))[0]!, 'Volvo');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 3' }));
+    expect(await within(grid).findByRole('button', { name: 'Edit record 3' })).toBeInTheDocument();
+
+    const again = await leaveAndComeBack(router);
+    expect(await within(again).findByText('Volvo')).toBeInTheDocument();
+    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
+  });
+
   it('shows one not-found toast for an entity that does not exist', async () => {
     network.use(
       http.get('/api/entities/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),

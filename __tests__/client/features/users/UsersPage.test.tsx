@@ -144,12 +144,18 @@ describe('/users/add', () => {
 
   it('adds a user with the chosen roles and goes back to the list', async () => {
     network.use(
-      http.post('/api/users', async ({ request }) =>
-        HttpResponse.json(
-          { _id: 'u9', roles: [], email: null, ...(await body(request)) },
+      http.post('/api/users', async ({ request }) => {
+        const { username, email } = await body(request);
+        return HttpResponse.json(
+          {
+            _id: 'u9',
+            username,
+            email,
+            roles: [{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }],
+          },
           { status: 201 },
-        ),
-      ),
+        );
+      }),
     );
     const { router } = renderApp('/users/add', signedInAs('admin', ['admin']));
     await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
