@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import CancelIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
+import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
 import { Alert, Box, Button, Chip, Stack } from '@mui/material';
 import {
@@ -20,11 +21,13 @@ import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import { isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
+import { SetPasswordDialog } from './SetPasswordDialog';
 import { useDeleteUserMutation, useListUsersQuery, useUpdateUserMutation } from './users.api';
 
 /** `/users`: the users, edited inline row by row, deleted after confirmation. */
@@ -33,6 +36,8 @@ export function UsersPage() {
   const [updateUser] = useUpdateUserMutation();
   const [deleteUser] = useDeleteUserMutation();
   const [rowModes, setRowModes] = useState<GridRowModesModel>({});
+  const [passwordFor, setPasswordFor] = useState<User>();
+  const canSetPassword = useCan('PUT', '/api/users/:id/password');
   const dispatch = useAppDispatch();
 
   useReportedError(messages.users.fetchContext, error);
@@ -80,7 +85,7 @@ export function UsersPage() {
       field: 'actions',
       type: 'actions',
       headerName: 'Actions',
-      width: 120,
+      width: canSetPassword ? 160 : 120,
       getActions: () => [],
       renderCell: (params) => {
         const { id, row } = params;
@@ -109,6 +114,13 @@ export function UsersPage() {
                   label={`Edit ${row.username}`}
                   onClick={() => setMode(id, { mode: GridRowModes.Edit, fieldToFocus: 'username' })}
                 />
+                {canSetPassword && (
+                  <GridActionsCellItem
+                    icon={<LockResetIcon />}
+                    label={`Set password for ${row.username}`}
+                    onClick={() => setPasswordFor(row)}
+                  />
+                )}
                 <GridActionsCellItem
                   icon={<DeleteIcon />}
                   label={`Delete ${row.username}`}
@@ -159,6 +171,9 @@ export function UsersPage() {
         title="Delete user"
         message={`Delete ${removal.pending?.username ?? ''}? This cannot be undone.`}
       />
+      {passwordFor && (
+        <SetPasswordDialog user={passwordFor} onClose={() => setPasswordFor(undefined)} />
+      )}
     </Box>
   );
 }

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { apiError, setupNetwork } from '../../helpers/network';
+import { permissionsApi } from '@/auth/permissions.api';
+import { apiError, permissionsFor, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const users: User[] = [
@@ -239,5 +240,87 @@ describe('/users/add', () => {
       within(screen.getByRole('form', { name: 'Add user' })).queryByRole('alert'),
     ).not.toBeInTheDocument();
     consoleError.mockRestore();
+  });
+});
+
+describe('Set password on /users', () => {
+  const setPassword = 'PUT /api/users/u-ada/password';
+
+  async function openDialog() {
+    const view = await openUsers();
+    await userEvent.click(await screen.findByRole('button', { name: 'Set password for ada' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set password for ada' });
+    return { ...view, dialog };
+  }
+
+  it('sends the new password, closes, and says ada was signed out everywhere', async () => {
+    network.use(
+      http.put('/api/users/u-ada/password', () => new HttpResponse(null, { status: 204 })),
+    );
+    const { store, dialog } = await openDialog();
+    await userEvent.type(within(dialog).getByLabelText(/New password/), 'a-new-password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await network.calls(setPassword)[0]!.json()).toEqual({ password: 'a-new-password' });
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(
+      messages.users.passwordSet('ada'),
+    );
+    expect(await screen.findByText(messages.users.passwordSet('ada'))).toBeInTheDocument();
+  });
+
+  it('checks the password with the common schema before sending it', async () => {
+    const { dialog } = await openDialog();
+    const password = within(dialog).getByLabelText(/New password/);
+    await userEvent.type(password, 'short');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription('must be at least 8 characters'),
+    );
+    expect(network.calls(setPassword)).toHaveLength(0);
+  });
+
+  it("shows the server's 400 under the password and stays open", async () => {
+    network.use(
+      http.put('/api/users/u-ada/password', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.password', message: 'must not contain control characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { dialog } = await openDialog();
+    const password = within(dialog).getByLabelText(/New password/);
+    await userEvent.type(password, 'a-new-password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription('must not contain control characters'),
+    );
+    expect(screen.getByRole('dialog', { name: 'Set password for ada' })).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.users.setPasswordContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it('is not offered to a role the routes table does not let set passwords', async () => {
+    const manager = permissionsFor(['admin']);
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['manager'],
+          allowed: manager.allowed.filter((route) => !route.routePath.endsWith('/password')),
+        }),
+      ),
+    );
+    const { store } = renderApp('/users', signedInAs('manager', ['manager']));
+    const grid = await screen.findByRole('grid', { name: 'Users' });
+    // What would show the action: the permissions answer, now in the store.
+    await waitFor(() =>
+      expect(permissionsApi.endpoints.getPermissions.select()(store.getState()).isSuccess).toBe(
+        true,
+      ),
+    );
+    expect(within(grid).getByRole('button', { name: 'Edit ada' })).toBeInTheDocument();
+    expect(
+      within(grid).queryByRole('button', { name: 'Set password for ada' }),
+    ).not.toBeInTheDocument();
   });
 });
