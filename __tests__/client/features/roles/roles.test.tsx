@@ -137,6 +137,26 @@ describe('/role', () => {
     consoleError.mockRestore();
   });
 
+  it('shows a 400 about a field the form has no input for above the form', async () => {
+    network.use(
+      http.post('/api/roles', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.description', message: 'is not allowed' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role', asAdmin);
+    const name = await screen.findByLabelText(/Name/);
+    await userEvent.type(name, 'editors');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    expect(
+      await screen.findByText('Description is not allowed.', { selector: '.MuiAlert-message' }),
+    ).toBeInTheDocument();
+    expect(name).toHaveAccessibleDescription('Letters, digits, _ and -');
+    consoleError.mockRestore();
+  });
+
   it('shows a refusal that names no field above the form', async () => {
     network.use(http.post('/api/roles', () => apiError(500, 'INTERNAL', 'Something went wrong')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
