@@ -61,6 +61,9 @@ export const messages = {
     addContext: 'Error adding users',
     editContext: 'Error editing user',
     deleteContext: 'Error deleting user',
+    /** Not in the spec: the context of a refused password change (admin action on /users). */
+    setPasswordContext: 'Error setting password',
+    passwordSet: (username: string) => `Password set; ${username} was signed out everywhere`,
   },
   roles: {
     fetchContext: 'Error fetching roles',

@@ -1,50 +1,36 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Divider,
-  Link,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { type FormEvent, useState } from 'react';
+import { Alert, Box, Button, Divider, Link, Paper, Stack, Typography } from '@mui/material';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
-import { errorCode, errorMessage, reportError } from '@/api/errors';
+import { loginSchema } from '@common/schemas/auth';
+import { errorMessage, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { FormTextField } from '@/components/FormTextField';
+import { FORM_ALERT } from '@/lib/formErrors';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useGetGoogleUrlMutation, useLoginMutation } from './auth.api';
 import { loggedIn } from './auth.slice';
 import { returnPath } from './RequireAuth';
 
 /** `/login`: username and password, Forgot Password?, Register, and Google. */
 export function LoginPage() {
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [failure, setFailure] = useState<string>();
   const [login, { isLoading }] = useLoginMutation();
   const [getGoogleUrl, { isLoading: isGoogleLoading }] = useGetGoogleUrlMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFailure(undefined);
-    try {
-      const { jwt, refreshToken } = await login({ username, password }).unwrap();
-      dispatch(loggedIn({ accessToken: jwt, refreshToken }));
-      void navigate(returnPath(location.state), { replace: true });
-    } catch (error) {
-      // Wrong credentials get the spec's sentence; anything else (too many attempts) its own.
-      setFailure(
-        errorCode(error) === 'INVALID_CREDENTIALS'
-          ? messages.auth.loginFailed
-          : errorMessage(error),
-      );
-    }
-  }
+  const form = useSchemaForm(loginSchema, {
+    defaultValues: { username: '', password: '' },
+    // Wrong credentials get the spec's sentence; anything else (RATE_LIMITED: too many
+    // attempts, try again in N s) the server's own, in the form's alert.
+    codes: { INVALID_CREDENTIALS: { message: messages.auth.loginFailed } },
+  });
+
+  const submit = form.submit(async (credentials) => {
+    const { jwt, refreshToken } = await login(credentials).unwrap();
+    dispatch(loggedIn({ accessToken: jwt, refreshToken }));
+    void navigate(returnPath(location.state), { replace: true });
+  });
 
   async function signInWithGoogle() {
     try {
@@ -52,7 +38,7 @@ export function LoginPage() {
       window.location.assign(url);
     } catch (error) {
       reportError(messages.auth.googleContext, error);
-      setFailure(errorMessage(error));
+      form.setError(FORM_ALERT, { type: 'server', message: errorMessage(error) });
     }
   }
 
@@ -62,26 +48,24 @@ export function LoginPage() {
         Login
       </Typography>
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Login">
-        {failure && <Alert severity="error">{failure}</Alert>}
-        <TextField
-          label="Username"
+        {form.failure && <Alert severity="error">{form.failure}</Alert>}
+        <FormTextField
+          control={form.control}
           name="username"
+          label="Username"
           autoComplete="username"
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
           required
           autoFocus
         />
-        <TextField
-          label="Password"
+        <FormTextField
+          control={form.control}
           name="password"
+          label="Password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
           required
         />
-        <Button type="submit" variant="contained" disabled={isLoading || !username || !password}>
+        <Button type="submit" variant="contained" disabled={isLoading}>
           Login
         </Button>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>

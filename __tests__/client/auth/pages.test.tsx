@@ -54,6 +54,32 @@ describe('/login', () => {
     expect(store.getState().ui.toasts).toEqual([]);
   });
 
+  it('shows the too-many-attempts message when sign-ins are rate limited', async () => {
+    network.use(
+      http.post('/api/auth/login', () =>
+        apiError(429, 'RATE_LIMITED', 'Too many attempts; try again in 60 s'),
+      ),
+    );
+    renderApp('/login');
+    await userEvent.type(await screen.findByLabelText(/Username/), 'ada');
+    await userEvent.type(screen.getByLabelText(/Password/), 'secret-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Too many attempts; try again in 60 s',
+    );
+    expect(screen.queryByText(messages.auth.loginFailed)).not.toBeInTheDocument();
+  });
+
+  it('says under each empty input that it is required, sending nothing', async () => {
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Login' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Username/)).toHaveAccessibleDescription('is required'),
+    );
+    expect(screen.getByLabelText(/Password/)).toHaveAccessibleDescription('is required');
+    expect(network.calls('POST /api/auth/login')).toHaveLength(0);
+  });
+
   it('links to Forgot Password? and Register', async () => {
     renderApp('/login');
     expect(await screen.findByRole('link', { name: 'Forgot Password?' })).toHaveAttribute(
@@ -93,16 +119,44 @@ describe('/register', () => {
     expect(store.getState().auth.user?.username).toBe('new@example.com');
   });
 
-  it('shows the password rule before sending a short password', async () => {
+  it('shows the email and password rules under their inputs before sending anything', async () => {
     renderApp('/register');
-    await userEvent.type(await screen.findByLabelText(/Email/), 'new@example.com');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'not-an-email');
     await userEvent.type(screen.getByLabelText(/Password/), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Password/)).toHaveAccessibleDescription(
+        'must be at least 8 characters',
+      ),
+    );
+    expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+      'must be a valid email address',
+    );
     expect(network.requests).toHaveLength(0);
   });
 
-  it("shows the server's message and logs 'Error registering with email' on failure", async () => {
+  it("shows the fields of the server's 400 under the inputs they name", async () => {
+    network.use(
+      http.post('/api/auth/register', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.password', message: 'must not contain control characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/register');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'new@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Password/)).toHaveAccessibleDescription(
+        'must not contain control characters',
+      ),
+    );
+    consoleError.mockRestore();
+  });
+
+  it("shows a taken email under the email and logs 'Error registering with email'", async () => {
     network.use(
       http.post('/api/auth/register', () =>
         apiError(409, 'EMAIL_TAKEN', 'An account with this email already exists'),
@@ -113,9 +167,12 @@ describe('/register', () => {
     await userEvent.type(await screen.findByLabelText(/Email/), 'taken@example.com');
     await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
     await userEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(
-      await screen.findByText('An account with this email already exists'),
-    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+        'An account with this email already exists',
+      ),
+    );
+    expect(screen.getByLabelText(/Email/)).toHaveValue('taken@example.com');
     expect(consoleError).toHaveBeenCalledWith(messages.auth.registerContext, expect.anything());
     consoleError.mockRestore();
   });

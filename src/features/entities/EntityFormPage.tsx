@@ -1,27 +1,22 @@
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
-import {
-  Alert,
-  Button,
-  IconButton,
-  LinearProgress,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import { type FormEvent, useState } from 'react';
+import { Alert, Button, IconButton, LinearProgress, Paper, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useFieldArray } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
+import type { z } from 'zod';
 import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
 import { messages } from '@common/messages';
-import type { Entity, EntityInput } from '@common/schemas/entities';
+import type { Entity } from '@common/schemas/entities';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
-import { errorMessage, reportError } from '@/api/errors';
+import { errorMessage } from '@/api/errors';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import {
   useCreateEntityMutation,
@@ -29,34 +24,23 @@ import {
   useUpdateEntityMutation,
 } from './entities.api';
 
-interface FormField {
-  key: number;
-  name: string;
-  label: string;
-}
+type EntityFormValues = z.input<typeof entityInputSchema>;
+type CheckedEntity = z.output<typeof entityInputSchema>;
 
-interface FormState {
-  name: string;
-  description: string;
-  category: string;
-  fields: FormField[];
-}
+const blankField = () => ({ name: '', label: '' });
 
-let nextKey = 0;
-const blankField = (): FormField => ({ key: nextKey++, name: '', label: '' });
-
-const blankForm = (): FormState => ({
+const blankForm = (): EntityFormValues => ({
   name: '',
   description: '',
   category: DEFAULT_ENTITY_CATEGORY,
   fields: [blankField()],
 });
 
-const fromEntity = (entity: Entity): FormState => ({
+const fromEntity = (entity: Entity): EntityFormValues => ({
   name: entity.name,
   description: entity.description,
   category: entity.category,
-  fields: entity.fields.map((field) => ({ key: nextKey++, ...field })),
+  fields: entity.fields.map(({ name, label }) => ({ name, label })),
 });
 
 function EntityVersions({ entity, onClose }: { entity: Entity; onClose(): void }) {
@@ -74,62 +58,49 @@ function EntityVersions({ entity, onClose }: { entity: Entity; onClose(): void }
 
 function EntityForm({ entity }: { entity?: Entity }) {
   const editing = Boolean(entity);
-  const [form, setForm] = useState<FormState>(() => (entity ? fromEntity(entity) : blankForm()));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string }>();
+  const failed = entity ? messages.entities.saveFailed : messages.entities.addFailed;
+  const [success, setSuccess] = useState<string>();
   const [showVersions, setShowVersions] = useState(false);
   const [createEntity, { isLoading: isCreating }] = useCreateEntityMutation();
   const [updateEntity, { isLoading: isUpdating }] = useUpdateEntityMutation();
   const navigate = useNavigate();
+  const form = useSchemaForm(entityInputSchema, {
+    defaultValues: entity ? fromEntity(entity) : blankForm(),
+    errorContext: failed,
+    codes: { NAME_TAKEN: { field: 'name' } },
+    // The spec's alert on every failure; its details under the inputs when they have one.
+    failureText: (error, placed) => (placed ? failed : `${failed}: ${errorMessage(error)}`),
+  });
+  const fields = useFieldArray({ control: form.control, name: 'fields' });
+  // About the list itself ('must have at least one field'): a field array keeps it in root.
+  const fieldsProblem =
+    form.formState.errors.fields?.root?.message ?? form.formState.errors.fields?.message;
 
-  const setField = (key: number, change: Partial<FormField>) =>
-    setForm((current) => ({
-      ...current,
-      fields: current.fields.map((field) => (field.key === key ? { ...field, ...change } : field)),
-    }));
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setOutcome(undefined);
-    const input = { ...form, fields: form.fields.map(({ name, label }) => ({ name, label })) };
-    const checked = entityInputSchema.safeParse(input);
-    if (!checked.success) {
-      const found: Record<string, string> = {};
-      for (const issue of checked.error.issues) found[issue.path.join('.')] ??= issue.message;
-      setErrors(found);
-      return;
+  async function save(input: CheckedEntity) {
+    if (entity) {
+      // The form shows what was stored (an empty category became the default one).
+      form.reset(fromEntity(await updateEntity({ id: entity._id, ...input }).unwrap()));
+      setSuccess(messages.entities.saved);
+    } else {
+      await createEntity(input).unwrap();
+      form.reset(blankForm());
+      setSuccess(messages.entities.added);
     }
-    setErrors({});
+  }
+
+  const fieldRemoval = useConfirmedAction(
+    ({ input }: { input: CheckedEntity; removed: string[] }) => form.attempt(() => save(input)),
+    failed,
+  );
+
+  const checkAndSave = form.submit(async (input) => {
     // Fields taken out of a definition take their values in every record with them.
     const removed = (entity?.fields ?? [])
       .map((field) => field.name)
       .filter((name) => !input.fields.some((field) => field.name === name));
     if (removed.length > 0) fieldRemoval.ask({ input, removed });
     else await save(input);
-  }
-
-  async function save(input: EntityInput) {
-    try {
-      if (entity) {
-        // The form shows what was stored (an empty category became the default one).
-        setForm(fromEntity(await updateEntity({ id: entity._id, ...input }).unwrap()));
-        setOutcome({ ok: true, text: messages.entities.saved });
-      } else {
-        await createEntity(input).unwrap();
-        setOutcome({ ok: true, text: messages.entities.added });
-        setForm(blankForm());
-      }
-    } catch (error) {
-      const failed = entity ? messages.entities.saveFailed : messages.entities.addFailed;
-      reportError(failed, error);
-      setOutcome({ ok: false, text: `${failed}: ${errorMessage(error)}` });
-    }
-  }
-
-  const fieldRemoval = useConfirmedAction(
-    ({ input }: { input: EntityInput; removed: string[] }) => save(input),
-    messages.entities.saveFailed,
-  );
+  });
 
   return (
     <Paper component="section" sx={{ maxWidth: 720, p: 3 }}>
@@ -139,74 +110,76 @@ function EntityForm({ entity }: { entity?: Entity }) {
       <Stack
         component="form"
         spacing={2}
-        onSubmit={submit}
+        onSubmit={(event) => {
+          setSuccess(undefined);
+          return checkAndSave(event);
+        }}
         noValidate
         aria-label={editing ? 'Edit entity' : 'Add entity'}
       >
-        {outcome && (
-          <Alert severity={outcome.ok ? 'success' : 'error'} role="alert">
-            {outcome.text}
+        {success && (
+          <Alert severity="success" role="alert">
+            {success}
           </Alert>
         )}
-        <TextField
+        {form.failure && (
+          <Alert severity="error" role="alert">
+            {form.failure}
+          </Alert>
+        )}
+        <FormTextField
+          control={form.control}
+          name="name"
           label="Name"
           required
           disabled={editing}
-          value={form.name}
-          onChange={(e) => setForm({ ...form, name: stripToIdentifier(e.target.value) })}
-          error={Boolean(errors.name)}
-          helperText={errors.name ?? 'Letters, digits and _ only'}
+          parse={stripToIdentifier}
+          hint="Letters, digits and _ only"
           autoFocus={!editing}
         />
-        <TextField
+        <FormTextField
+          control={form.control}
+          name="description"
           label="Description"
           multiline
           minRows={2}
-          value={form.description}
-          onChange={(e) => setForm({ ...form, description: e.target.value })}
-          error={Boolean(errors.description)}
-          helperText={errors.description}
         />
-        <TextField
+        <FormTextField
+          control={form.control}
+          name="category"
           label="Category"
-          value={form.category}
-          onChange={(e) => setForm({ ...form, category: e.target.value })}
-          error={Boolean(errors.category)}
-          helperText={errors.category ?? `Empty means ${DEFAULT_ENTITY_CATEGORY}`}
+          hint={`Empty means ${DEFAULT_ENTITY_CATEGORY}`}
         />
         <Typography variant="h6" component="h2">
           Fields
         </Typography>
-        {errors.fields && <Alert severity="error">Fields {errors.fields}</Alert>}
-        {form.fields.map((field, index) => (
+        {fieldsProblem && <Alert severity="error">Fields {fieldsProblem}</Alert>}
+        {fields.fields.map((field, index) => (
           <Stack
             direction="row"
             spacing={1}
-            key={field.key}
+            key={field.id}
             role="group"
             aria-label={`Field ${index + 1}`}
           >
-            <TextField
+            <FormTextField
+              control={form.control}
+              name={`fields.${index}.name`}
               label="Field name"
               required
-              value={field.name}
-              onChange={(e) => setField(field.key, { name: stripToIdentifier(e.target.value) })}
-              error={Boolean(errors[`fields.${index}.name`])}
-              helperText={errors[`fields.${index}.name`]}
+              parse={stripToIdentifier}
               sx={{ flex: 1 }}
             />
-            <TextField
+            <FormTextField
+              control={form.control}
+              name={`fields.${index}.label`}
               label="Label"
-              value={field.label}
-              onChange={(e) => setField(field.key, { label: e.target.value })}
               sx={{ flex: 1 }}
             />
             <IconButton
               aria-label={`Remove field ${index + 1}`}
-              disabled={form.fields.length === 1}
-              onClick={() =>
-                setForm({ ...form, fields: form.fields.filter((f) => f.key !== field.key) })
-              }
+              disabled={fields.fields.length === 1}
+              onClick={() => fields.remove(index)}
             >
               <RemoveIcon />
             </IconButton>
@@ -214,7 +187,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
         ))}
         <Button
           startIcon={<AddIcon />}
-          onClick={() => setForm({ ...form, fields: [...form.fields, blankField()] })}
+          onClick={() => fields.append(blankField())}
           sx={{ alignSelf: 'flex-start' }}
         >
           Add field

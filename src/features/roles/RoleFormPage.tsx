@@ -1,10 +1,11 @@
-import { Alert, Button, Paper, Stack, TextField } from '@mui/material';
+import { Alert, Button, Paper, Stack } from '@mui/material';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { createRoleSchema } from '@common/schemas/roles';
 import { useAppDispatch } from '@/app/hooks';
+import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
-import { useCreateForm } from '@/hooks/useCreateForm';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateRoleMutation } from './roles.api';
 
@@ -13,28 +14,30 @@ export function RoleFormPage() {
   const [createRole, { isLoading }] = useCreateRoleMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { field, fieldErrors, failure, submit } = useCreateForm({
-    initial: { name: '' },
-    schema: createRoleSchema,
-    send: async (input) => {
-      const role = await createRole(input).unwrap();
-      dispatch(toastQueued(`Added the role ${role.name}`, 'success'));
-      void navigate('/roles');
-    },
+  const form = useSchemaForm(createRoleSchema, {
+    defaultValues: { name: '' },
     errorContext: messages.roles.addContext,
+    codes: { NAME_TAKEN: { field: 'name' } },
+  });
+
+  const save = form.submit(async (input) => {
+    const role = await createRole(input).unwrap();
+    dispatch(toastQueued(`Added the role ${role.name}`, 'success'));
+    void navigate('/roles');
   });
 
   return (
     <Paper component="section" sx={{ maxWidth: 480, p: 3 }}>
       <PageHeader title="Add Role" />
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Add role">
-        {failure && <Alert severity="error">{failure}</Alert>}
-        <TextField
+      <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Add role">
+        {form.failure && <Alert severity="error">{form.failure}</Alert>}
+        <FormTextField
+          control={form.control}
+          name="name"
           label="Name"
           required
           autoFocus
-          {...field('name')}
-          helperText={fieldErrors.name ?? 'Letters, digits, _ and -'}
+          hint="Letters, digits, _ and -"
         />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isLoading}>

@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import CancelIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
+import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
 import { Alert, Box, Button, Chip, Stack } from '@mui/material';
 import {
@@ -28,6 +29,7 @@ import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
+import { SetPasswordDialog } from './SetPasswordDialog';
 import { useDeleteUserMutation, useListUsersQuery, useUpdateUserMutation } from './users.api';
 
 /** The users grid, with the row actions the user may take. */
@@ -36,6 +38,8 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const [updateUser] = useUpdateUserMutation();
   const [deleteUser] = useDeleteUserMutation();
   const [rowModes, setRowModes] = useState<GridRowModesModel>({});
+  const [passwordFor, setPasswordFor] = useState<User>();
+  const canSetPassword = useCan('PUT', '/api/users/:id/password');
   const dispatch = useAppDispatch();
   const mayEdit = useCan('PUT', '/api/users/:id');
   const mayDelete = useCan('DELETE', '/api/users/:id');
@@ -95,7 +99,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
       field: 'actions',
       type: 'actions',
       headerName: 'Actions',
-      width: 120,
+      width: canSetPassword ? 160 : 120,
       getActions: () => [],
       renderCell: (params) => {
         const { id, row } = params;
@@ -126,6 +130,13 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
                     onClick={() =>
                       setMode(id, { mode: GridRowModes.Edit, fieldToFocus: 'username' })
                     }
+                  />
+                )}
+                {canSetPassword && (
+                  <GridActionsCellItem
+                    icon={<LockResetIcon />}
+                    label={`Set password for ${row.username}`}
+                    onClick={() => setPasswordFor(row)}
                   />
                 )}
                 {mayDelete && (
@@ -195,6 +206,9 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
         title="Delete user"
         message={`Delete ${removal.pending?.username ?? ''}? This cannot be undone.`}
       />
+      {passwordFor && (
+        <SetPasswordDialog user={passwordFor} onClose={() => setPasswordFor(undefined)} />
+      )}
     </>
   );
 }

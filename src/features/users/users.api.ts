@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type CreateUserInput,
+  type SetPasswordInput,
   type UpdateUserInput,
   type User,
   userSchema,
@@ -62,6 +63,13 @@ export const usersApi = api.injectEndpoints({
         );
       },
     }),
+    /**
+     * An administrator sets a user's password (204); the server ends that user's sessions.
+     * Nothing cached changes: a user's password is never shown.
+     */
+    setUserPassword: build.mutation<void, SetPasswordInput & { id: string }>({
+      query: ({ id, ...body }) => ({ url: `/api/users/${id}/password`, method: 'PUT', body }),
+    }),
   }),
 });
 
@@ -70,4 +78,5 @@ export const {
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
+  useSetUserPasswordMutation,
 } = usersApi;

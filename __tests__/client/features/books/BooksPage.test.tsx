@@ -224,8 +224,32 @@ describe('/book', () => {
     expect(await network.calls('POST /api/books/add')[0]!.json()).toEqual({
       title: 'Middlemarch',
       author: 'George Eliot',
-      isbn: '',
+      // What the schema made of the empty box: no ISBN.
+      isbn: null,
     });
+  });
+
+  it("shows the fields of the server's 400 under the inputs they name, keeping what was typed", async () => {
+    network.use(
+      http.post('/api/books/add', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.author', message: 'must not contain control characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/book', asContributor);
+    await userEvent.type(await screen.findByLabelText(/Title/), 'Middlemarch');
+    await userEvent.type(screen.getByLabelText(/Author/), 'George Eliot');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Author/)).toHaveAccessibleDescription(
+        'must not contain control characters',
+      ),
+    );
+    expect(screen.getByLabelText(/Title/)).toHaveValue('Middlemarch');
+    expect(consoleError).toHaveBeenCalledWith(messages.books.addContext, expect.anything());
+    consoleError.mockRestore();
   });
 
   it("puts a refusal's field errors under the inputs they name, not raw in a toast", async () => {

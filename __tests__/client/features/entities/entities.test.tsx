@@ -107,11 +107,9 @@ describe('what each role sees on /entities', () => {
     },
   );
 
-  it('a user with no role is told their role does not allow reading the entities, and nothing is asked', async () => {
+  it('a user with no role is told to ask for one, and no entities are asked for', async () => {
     renderApp('/entities', signedInAs('newcomer', []));
-    expect(
-      await screen.findByText(messages.client.roleDoesNotAllow('reading the entities')),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
     // The permissions have come: the list would have been asked for by now.
     expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
     expect(network.calls('GET /api/entities')).toHaveLength(0);
@@ -197,11 +195,14 @@ describe('/entities/add', () => {
       name: 'FleetCar1',
       description: '',
       category: 'Generic',
+      // A field with no label is shown by its name (the schema's output is sent).
       fields: [
         { name: 'plateno', label: 'Plate number' },
-        { name: 'colour', label: '' },
+        { name: 'colour', label: 'colour' },
       ],
     });
+    // Ready for the next one.
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('');
   });
 
   it('requires the name and the field names', async () => {
@@ -211,7 +212,7 @@ describe('/entities/add', () => {
     expect(network.calls('POST /api/entities')).toHaveLength(0);
   });
 
-  it("shows 'Error adding entity' when the server refuses", async () => {
+  it("shows 'Error adding entity' and a taken name under the name", async () => {
     network.use(
       http.post('/api/entities', () =>
         apiError(409, 'NAME_TAKEN', 'An entity with this name exists'),
@@ -222,8 +223,52 @@ describe('/entities/add', () => {
     await userEvent.type(await screen.findByLabelText(/^Name/), 'Car');
     await userEvent.type(screen.getByLabelText(/Field name/), 'make');
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(/^Error adding entity: /)).toBeInTheDocument();
+    expect(await screen.findByText(messages.entities.addFailed)).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Name/)).toHaveAccessibleDescription(
+      'An entity with this name exists',
+    );
+    expect(consoleError).toHaveBeenCalledWith(messages.entities.addFailed, expect.anything());
     consoleError.mockRestore();
+  });
+
+  it("shows the fields of the server's 400 under the field names they name", async () => {
+    network.use(
+      http.post('/api/entities', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.fields.1.name', message: 'must be at most 64 characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/add', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/^Name/), 'Car');
+    await userEvent.type(screen.getByLabelText(/Field name/), 'make');
+    await userEvent.click(screen.getByRole('button', { name: 'Add field' }));
+    const second = within(screen.getByRole('group', { name: 'Field 2' }));
+    await userEvent.type(second.getByLabelText(/Field name/), 'model');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
+    expect(await screen.findByText(messages.entities.addFailed)).toBeInTheDocument();
+    expect(second.getByLabelText(/Field name/)).toHaveAccessibleDescription(
+      'must be at most 64 characters',
+    );
+    expect(
+      within(screen.getByRole('group', { name: 'Field 1' })).getByLabelText(/Field name/),
+    ).not.toHaveAccessibleDescription();
+    consoleError.mockRestore();
+  });
+
+  it('says under the second field name that names must be unique', async () => {
+    renderApp('/entities/add', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/^Name/), 'Car');
+    await userEvent.type(screen.getByLabelText(/Field name/), 'make');
+    await userEvent.click(screen.getByRole('button', { name: 'Add field' }));
+    const second = within(screen.getByRole('group', { name: 'Field 2' }));
+    await userEvent.type(second.getByLabelText(/Field name/), 'make');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
+    await waitFor(() =>
+      expect(second.getByLabelText(/Field name/)).toHaveAccessibleDescription('must be unique'),
+    );
+    expect(network.calls('POST /api/entities')).toHaveLength(0);
   });
 });
 

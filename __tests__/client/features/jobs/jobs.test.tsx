@@ -324,11 +324,9 @@ describe('what each role sees on /lims/jobs', () => {
     },
   );
 
-  it('a user with no role is told their role does not allow reading the jobs, and nothing is asked', async () => {
+  it('a user with no role is told to ask for one, and no jobs are asked for', async () => {
     renderApp('/lims/jobs', signedInAs('newcomer', []));
-    expect(
-      await screen.findByText(messages.client.roleDoesNotAllow('reading the jobs')),
-    ).toBeInTheDocument();
+    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
     // The permissions have come: the list would have been asked for by now.
     expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
     expect(network.calls('GET /api/LIMS/jobs')).toHaveLength(0);

@@ -92,11 +92,15 @@ describe('what each role sees on /roles', () => {
     ['viewer', ['viewer']],
     ['a user with no role', []],
   ])(
-    '%s is told their role does not allow reading the roles, and nothing is asked',
+    '%s is told the roles are closed to them (or to ask for a role), and nothing is asked',
     async (_who, userRoles) => {
       renderApp('/roles', signedInAs('someone', userRoles));
       expect(
-        await screen.findByText(messages.client.roleDoesNotAllow('reading the roles')),
+        await screen.findByText(
+          userRoles.length > 0
+            ? messages.client.roleDoesNotAllow('reading the roles')
+            : messages.client.needsRole,
+        ),
       ).toBeInTheDocument();
       // The permissions have come: the list would have been asked for by now.
       expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
@@ -174,18 +178,74 @@ describe('/role', () => {
     expect(await network.calls('POST /api/roles')[0]!.json()).toEqual({ name: 'editors' });
   });
 
-  it("shows the server's answer and logs 'Error adding role' on failure", async () => {
+  it("shows a taken name under the name and logs 'Error adding role'", async () => {
     network.use(
       http.post('/api/roles', () => apiError(409, 'NAME_TAKEN', 'A role with this name exists')),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/role', asAdmin);
-    await userEvent.type(await screen.findByLabelText(/Name/), 'admin');
+    const name = await screen.findByLabelText(/Name/);
+    await userEvent.type(name, 'admin');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    await waitFor(() => expect(name).toHaveAccessibleDescription('A role with this name exists'));
+    expect(name).toHaveValue('admin');
+    expect(consoleError).toHaveBeenCalledWith(messages.roles.addContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it("shows the fields of the server's 400 under the inputs they name", async () => {
+    network.use(
+      http.post('/api/roles', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          {
+            field: 'body.name',
+            message: 'must not contain invisible or text-direction characters',
+          },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role', asAdmin);
+    const name = await screen.findByLabelText(/Name/);
+    await userEvent.type(name, 'editors');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    await waitFor(() =>
+      expect(name).toHaveAccessibleDescription(
+        'must not contain invisible or text-direction characters',
+      ),
+    );
+    consoleError.mockRestore();
+  });
+
+  it('shows a 400 about a field the form has no input for above the form', async () => {
+    network.use(
+      http.post('/api/roles', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.description', message: 'is not allowed' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role', asAdmin);
+    const name = await screen.findByLabelText(/Name/);
+    await userEvent.type(name, 'editors');
     await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
     expect(
-      await screen.findByText('A role with this name exists', { selector: '.MuiAlert-message' }),
+      await screen.findByText('Description is not allowed.', { selector: '.MuiAlert-message' }),
     ).toBeInTheDocument();
-    expect(consoleError).toHaveBeenCalledWith(messages.roles.addContext, expect.anything());
+    expect(name).toHaveAccessibleDescription('Letters, digits, _ and -');
+    consoleError.mockRestore();
+  });
+
+  it('shows a refusal that names no field above the form', async () => {
+    network.use(http.post('/api/roles', () => apiError(500, 'INTERNAL', 'Something went wrong')));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/Name/), 'editors');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    expect(
+      await screen.findByText('Something went wrong', { selector: '.MuiAlert-message' }),
+    ).toBeInTheDocument();
     consoleError.mockRestore();
   });
 });
@@ -250,11 +310,15 @@ describe('/role/:id/edit', () => {
     ['viewer', ['viewer']],
     ['a user with no role', []],
   ])(
-    '%s is told their role does not allow reading who holds a role, and nothing is asked',
+    '%s is told who holds a role is closed to them (or to ask for a role), and nothing is asked',
     async (_who, userRoles) => {
       renderApp('/role/role-auditor/edit', signedInAs('someone', userRoles));
       expect(
-        await screen.findByText(messages.client.roleDoesNotAllow('reading who holds a role')),
+        await screen.findByText(
+          userRoles.length > 0
+            ? messages.client.roleDoesNotAllow('reading who holds a role')
+            : messages.client.needsRole,
+        ),
       ).toBeInTheDocument();
       expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
       expect(network.calls('GET /api/roles/role-auditor/users')).toHaveLength(0);

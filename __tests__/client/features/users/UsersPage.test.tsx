@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { apiError, setupNetwork } from '../../helpers/network';
+import { permissionsApi } from '@/auth/permissions.api';
+import { apiError, permissionsFor, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const users: User[] = [
@@ -208,11 +209,15 @@ describe('what each role sees on /users', () => {
     ['viewer', ['viewer']],
     ['a user with no role', []],
   ])(
-    '%s is told their role does not allow reading the users, and nothing is asked',
+    '%s is told the users are closed to them (or to ask for a role), and nothing is asked',
     async (_who, userRoles) => {
       renderApp('/users', signedInAs('someone', userRoles));
       expect(
-        await screen.findByText(messages.client.roleDoesNotAllow('reading the users')),
+        await screen.findByText(
+          userRoles.length > 0
+            ? messages.client.roleDoesNotAllow('reading the users')
+            : messages.client.needsRole,
+        ),
       ).toBeInTheDocument();
       // The permissions have come: the list would have been asked for by now.
       expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
@@ -241,12 +246,16 @@ describe('what each role sees on /users', () => {
 });
 
 describe('/users/add', () => {
-  it('shows field errors for a missing username and a short password, sending nothing', async () => {
+  it('shows field errors for a missing username, a bad email and a short password, sending nothing', async () => {
     renderApp('/users/add', signedInAs('admin', ['admin']));
-    await userEvent.type(await screen.findByLabelText(/Password/), 'short');
+    await userEvent.type(await screen.findByLabelText(/Email/), 'grace@');
+    await userEvent.type(screen.getByLabelText(/Password/), 'short');
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
     expect(await screen.findByText('is required')).toBeInTheDocument();
     expect(screen.getByText('must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+      'must be a valid email address',
+    );
     expect(network.calls('POST /api/users')).toHaveLength(0);
   });
 
@@ -280,7 +289,7 @@ describe('/users/add', () => {
     });
   });
 
-  it("shows the server's answer and logs 'Error adding users' when it fails", async () => {
+  it("shows a taken username under the username and logs 'Error adding users'", async () => {
     network.use(
       http.post('/api/users', () => apiError(409, 'USERNAME_TAKEN', 'This username is taken')),
     );
@@ -289,10 +298,145 @@ describe('/users/add', () => {
     await userEvent.type(await screen.findByLabelText(/Username/), 'viewer');
     await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
-    expect(
-      await screen.findByText('This username is taken', { selector: '.MuiAlert-message' }),
-    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Username/)).toHaveAccessibleDescription(
+        'This username is taken',
+      ),
+    );
     expect(consoleError).toHaveBeenCalledWith(messages.users.addContext, expect.anything());
     consoleError.mockRestore();
+  });
+
+  it('shows a taken email under the email', async () => {
+    network.use(
+      http.post('/api/users', () =>
+        apiError(409, 'EMAIL_TAKEN', 'An account with this email already exists'),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
+    await userEvent.type(screen.getByLabelText(/Email/), 'ada@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+        'An account with this email already exists',
+      ),
+    );
+    expect(screen.getByLabelText(/Username/)).not.toHaveAccessibleDescription();
+    consoleError.mockRestore();
+  });
+
+  it("shows the fields of the server's 400 under the inputs they name, roles included", async () => {
+    network.use(
+      http.post('/api/users', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.email', message: 'must be a valid email address' },
+          { field: 'body.roles', message: 'must be ids of existing roles' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Username/), 'grace');
+    await userEvent.type(screen.getByLabelText(/Email/), 'grace@example.com');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'viewer' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription(
+        'must be a valid email address',
+      ),
+    );
+    const rolesGroup = screen.getByRole('group', { name: 'Roles' });
+    expect(within(rolesGroup).getByText('must be ids of existing roles')).toBeInTheDocument();
+    // Every field it names has an input: nothing is left for the form's alert.
+    expect(
+      within(screen.getByRole('form', { name: 'Add user' })).queryByRole('alert'),
+    ).not.toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+});
+
+describe('Set password on /users', () => {
+  const setPassword = 'PUT /api/users/u-ada/password';
+
+  async function openDialog() {
+    const view = await openUsers();
+    await userEvent.click(await screen.findByRole('button', { name: 'Set password for ada' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set password for ada' });
+    return { ...view, dialog };
+  }
+
+  it('sends the new password, closes, and says ada was signed out everywhere', async () => {
+    network.use(
+      http.put('/api/users/u-ada/password', () => new HttpResponse(null, { status: 204 })),
+    );
+    const { store, dialog } = await openDialog();
+    await userEvent.type(within(dialog).getByLabelText(/New password/), 'a-new-password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await network.calls(setPassword)[0]!.json()).toEqual({ password: 'a-new-password' });
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(
+      messages.users.passwordSet('ada'),
+    );
+    expect(await screen.findByText(messages.users.passwordSet('ada'))).toBeInTheDocument();
+  });
+
+  it('checks the password with the common schema before sending it', async () => {
+    const { dialog } = await openDialog();
+    const password = within(dialog).getByLabelText(/New password/);
+    await userEvent.type(password, 'short');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription('must be at least 8 characters'),
+    );
+    expect(network.calls(setPassword)).toHaveLength(0);
+  });
+
+  it("shows the server's 400 under the password and stays open", async () => {
+    network.use(
+      http.put('/api/users/u-ada/password', () =>
+        apiError(400, 'VALIDATION_FAILED', 'invalid', [
+          { field: 'body.password', message: 'must not contain control characters' },
+        ]),
+      ),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { dialog } = await openDialog();
+    const password = within(dialog).getByLabelText(/New password/);
+    await userEvent.type(password, 'a-new-password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Set password' }));
+    await waitFor(() =>
+      expect(password).toHaveAccessibleDescription('must not contain control characters'),
+    );
+    expect(screen.getByRole('dialog', { name: 'Set password for ada' })).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.users.setPasswordContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it('is not offered to a role the routes table does not let set passwords', async () => {
+    const manager = permissionsFor(['admin']);
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['manager'],
+          allowed: manager.allowed.filter((route) => !route.routePath.endsWith('/password')),
+        }),
+      ),
+    );
+    const { store } = renderApp('/users', signedInAs('manager', ['manager']));
+    const grid = await screen.findByRole('grid', { name: 'Users' });
+    // What would show the action: the permissions answer, now in the store.
+    await waitFor(() =>
+      expect(permissionsApi.endpoints.getPermissions.select()(store.getState()).isSuccess).toBe(
+        true,
+      ),
+    );
+    expect(within(grid).getByRole('button', { name: 'Edit ada' })).toBeInTheDocument();
+    expect(
+      within(grid).queryByRole('button', { name: 'Set password for ada' }),
+    ).not.toBeInTheDocument();
   });
 });

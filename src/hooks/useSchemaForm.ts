@@ -1,0 +1,78 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FormEvent } from 'react';
+import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { errorMessage, reportError } from '@/api/errors';
+import { type CodePlaces, FORM_ALERT, setServerErrors } from '@/lib/formErrors';
+
+interface SchemaFormOptions<Values extends FieldValues> {
+  defaultValues: DefaultValues<Values>;
+  /** The shared handler's context message (spec section 8), logged when a request fails. */
+  errorContext?: string;
+  /** Where refusals that name no field go, by code (see `setServerErrors`). */
+  codes?: CodePlaces<Values>;
+  /**
+   * The alert's text for a failure; `placed` is true when the failure already shows under
+   * the inputs. Undefined shows no alert. By default: the error's message, unless placed.
+   */
+  failureText?: (error: unknown, placed: boolean) => string | undefined;
+}
+
+const defaultFailureText = (error: unknown, placed: boolean) =>
+  placed ? undefined : errorMessage(error);
+
+/**
+ * A form over a `common/` schema (react-hook-form + zodResolver): the schema's messages
+ * show under the inputs before anything is sent; `submit(send)` sends the schema's output,
+ * and a refusal lands where it belongs (`setServerErrors`): a 400's fields under their
+ * inputs, a listed code under its input, the rest in `failure` (the form's alert). Nothing
+ * typed is lost on failure. Bind inputs with `FormTextField` or `Controller`.
+ *
+ * @example
+ * const form = useSchemaForm(createRoleSchema, {
+ *   defaultValues: { name: '' },
+ *   errorContext: messages.roles.addContext,
+ *   codes: { NAME_TAKEN: { field: 'name' } },
+ * });
+ * <form onSubmit={form.submit(async (role) => { await createRole(role).unwrap(); })}>
+ *   {form.failure && <Alert severity="error">{form.failure}</Alert>}
+ *   <FormTextField control={form.control} name="name" label="Name" />
+ */
+export function useSchemaForm<Input extends FieldValues, Output>(
+  schema: z.ZodType<Output, Input>,
+  {
+    defaultValues,
+    errorContext,
+    codes,
+    failureText = defaultFailureText,
+  }: SchemaFormOptions<Input>,
+) {
+  const form = useForm<Input, unknown, Output>({
+    resolver: zodResolver(schema),
+    defaultValues,
+  });
+
+  /** Runs `send`; when it throws, shows the failure in the form. Never throws itself. */
+  async function attempt(send: () => Promise<void>): Promise<void> {
+    form.clearErrors(FORM_ALERT);
+    try {
+      await send();
+    } catch (error) {
+      if (errorContext) reportError(errorContext, error);
+      const text = failureText(error, setServerErrors(error, form, codes));
+      if (text) form.setError(FORM_ALERT, { type: 'server', message: text });
+    }
+  }
+
+  /** The form's `onSubmit`: checks the values with the schema, then sends its output. */
+  const submit = (send: (values: Output) => Promise<void>) => (event?: FormEvent) =>
+    form.handleSubmit((values) => attempt(() => send(values)))(event);
+
+  return {
+    ...form,
+    submit,
+    attempt,
+    /** The alert's text: a failure that no input shows. */
+    failure: form.formState.errors.root?.server?.message,
+  };
+}
