@@ -42,10 +42,17 @@ const SIGN_IN_CALLS = ['/api/auth/login', '/api/auth/register', '/api/auth/googl
 const isSignInCall = (args: string | FetchArgs) =>
   SIGN_IN_CALLS.some((path) => urlOf(args).split('?')[0] === path);
 
-/** Per endpoint (`extraOptions`): `quiet` calls show no toast when they fail. */
+/**
+ * Per endpoint (`extraOptions`): `quiet` calls show no toast when they fail; `shownInForm`
+ * calls are a form's submission, and the form shows a 400 or 409 itself (under the fields
+ * it names, or above them), so a toast would only say it twice.
+ */
 export interface BaseQueryOptions {
   quiet?: boolean;
+  shownInForm?: boolean;
 }
+
+const isFormError = (error: FetchBaseQueryError) => error.status === 400 || error.status === 409;
 
 export const baseQuery: BaseQueryFn<
   string | FetchArgs,
@@ -65,7 +72,8 @@ export const baseQuery: BaseQueryFn<
     if (result.error?.status === 401 && (await refreshAccessToken(api.dispatch, api.getState))) {
       result = await fetchFromApi(args, api, extraOptions);
     }
-    if (result.error && !extraOptions?.quiet) {
+    const { quiet, shownInForm } = extraOptions ?? {};
+    if (result.error && !quiet && !(shownInForm && isFormError(result.error))) {
       const toast = toastForError(result.error);
       if (toast) api.dispatch(toastQueued(toast, 'error'));
     }

@@ -31,6 +31,7 @@ export const booksApi = api.injectEndpoints({
     /** A new book is the newest: the pages shift, so the list reloads. */
     createBook: build.mutation<Book, BookInput>({
       query: (body) => ({ url: '/api/books/add', method: 'POST', body }),
+      extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Book', id: 'LIST' }]),
       ...responseSchema(bookSchema),
     }),

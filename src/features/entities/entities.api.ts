@@ -11,6 +11,7 @@ export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     createEntity: build.mutation<Entity, EntityInput>({
       query: (body) => ({ url: '/api/entities', method: 'POST', body }),
+      extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Entity', id: 'LIST' }]),
       ...responseSchema(entitySchema),
     }),
@@ -21,6 +22,7 @@ export const entityDefinitionsApi = api.injectEndpoints({
         method: 'PUT',
         body: { entityId: id, ...body },
       }),
+      extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error, { id, name }) =>
         error ? [] : [{ type: 'Entity', id }, recordList(name)],
       ...responseSchema(entitySchema),

@@ -12,6 +12,7 @@ export const rolesFeatureApi = api.injectEndpoints({
     }),
     createRole: build.mutation<Role, { name: string }>({
       query: (body) => ({ url: '/api/roles', method: 'POST', body }),
+      extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Role', id: 'LIST' }]),
       ...responseSchema(roleSchema),
     }),

@@ -24,6 +24,7 @@ export const usersApi = api.injectEndpoints({
     }),
     createUser: build.mutation<User, CreateUserInput>({
       query: (body) => ({ url: '/api/users', method: 'POST', body }),
+      extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error) =>
         error ? [] : [{ type: 'User', id: 'LIST' }, roleUserLists],
       ...responseSchema(userSchema),
@@ -69,6 +70,7 @@ export const usersApi = api.injectEndpoints({
      */
     setUserPassword: build.mutation<void, SetPasswordInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/users/${id}/password`, method: 'PUT', body }),
+      extraOptions: { shownInForm: true },
     }),
   }),
 });

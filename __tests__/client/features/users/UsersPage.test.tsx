@@ -294,7 +294,7 @@ describe('/users/add', () => {
       http.post('/api/users', () => apiError(409, 'USERNAME_TAKEN', 'This username is taken')),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
-    renderApp('/users/add', signedInAs('admin', ['admin']));
+    const { store } = renderApp('/users/add', signedInAs('admin', ['admin']));
     await userEvent.type(await screen.findByLabelText(/Username/), 'viewer');
     await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
@@ -303,6 +303,8 @@ describe('/users/add', () => {
         'This username is taken',
       ),
     );
+    // Said once, where it belongs: no toast repeats it.
+    expect(store.getState().ui.toasts).toEqual([]);
     expect(consoleError).toHaveBeenCalledWith(messages.users.addContext, expect.anything());
     consoleError.mockRestore();
   });
