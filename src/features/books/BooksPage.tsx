@@ -19,8 +19,10 @@ import type { Book, BookLookupResult } from '@common/schemas/books';
 import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
@@ -53,7 +55,8 @@ function LookupResults({
   onUse,
 }: {
   results: BookLookupResult[];
-  onUse(result: BookLookupResult): void;
+  /** Absent when the user may not update books: no Use This. */
+  onUse?(result: BookLookupResult): void;
 }) {
   if (results.length === 0)
     return <Typography color="text.secondary">No book found with this title.</Typography>;
@@ -76,47 +79,141 @@ function LookupResults({
           <Typography variant="body2" color="text.secondary" sx={{ my: 0.5 }}>
             {result.description}
           </Typography>
-          <Button size="small" variant="outlined" onClick={() => onUse(result)}>
-            Use This
-          </Button>
+          {onUse && (
+            <Button size="small" variant="outlined" onClick={() => onUse(result)}>
+              Use This
+            </Button>
+          )}
         </Box>
       ))}
     </Stack>
   );
 }
 
-/** The books, loaded page by page as the reader scrolls. */
-function BookList() {
-  const { data, error, fetchNextPage, hasNextPage, isFetching } = useListBooksInfiniteQuery();
-  const [searchBook] = useLazySearchBookQuery();
+/** What the signed-in user may do to the books, from the permissions call. */
+function useBookPermissions() {
+  return {
+    mayLookUp: useCan('GET', '/api/books/search-book'),
+    mayUpdate: useCan('PUT', '/api/books/:id'),
+    mayDelete: useCan('DELETE', '/api/books/:id'),
+    mayReadVersions: useCan('GET', '/api/books/:id/versions'),
+  };
+}
+
+interface BookCardProps {
+  book: Book;
+  may: ReturnType<typeof useBookPermissions>;
+  /** Whether this book's lookup results show (they clear after any Use This). */
+  showsLookup: boolean;
+  onLookUp(): void;
+  onUse(result: BookLookupResult): void;
+  onVersions(): void;
+  onDelete(): void;
+}
+
+/**
+ * One book, with the actions the user may take. Its lookup's results stay in the cache
+ * (one entry per title), read here through the hook: nothing is copied into state.
+ */
+function BookCard({
+  book,
+  may,
+  showsLookup,
+  onLookUp,
+  onUse,
+  onVersions,
+  onDelete,
+}: BookCardProps) {
+  const [searchBook, lookup] = useLazySearchBookQuery();
+  useReportedError(messages.books.lookupContext, lookup.error);
+  // The catch-all toast would mislead when the lookup service is down
+  // (BOOK_LOOKUP_UNAVAILABLE): the card says what happened.
+  const failure =
+    showsLookup && lookup.error && !isRequestCanceled(lookup.error) && !lookup.isFetching
+      ? errorMessage(lookup.error)
+      : undefined;
+  const results = showsLookup && !lookup.isError ? lookup.currentData : undefined;
+  const hasActions = may.mayReadVersions || may.mayDelete;
+
+  return (
+    <Card component="li" aria-label={book.title}>
+      <CardContent>
+        {may.mayLookUp ? (
+          <Button
+            onClick={() => {
+              onLookUp();
+              void searchBook(book.title);
+            }}
+            sx={{
+              textTransform: 'none',
+              fontSize: '1.15rem',
+              p: 0,
+              justifyContent: 'flex-start',
+              textAlign: 'left',
+              // A long title without spaces wraps instead of running off the card.
+              overflowWrap: 'anywhere',
+            }}
+            title="Look this title up"
+          >
+            {book.title}
+          </Button>
+        ) : (
+          <Typography sx={{ fontSize: '1.15rem', overflowWrap: 'anywhere' }}>
+            {book.title}
+          </Typography>
+        )}
+        <Typography variant="body2" color="text.secondary">
+          {book.author ?? 'Unknown author'}
+          {book.isbn ? ` · ISBN ${book.isbn}` : ''}
+        </Typography>
+        {failure && (
+          <Alert severity="warning" sx={{ mt: 1.5 }}>
+            {failure}
+          </Alert>
+        )}
+        {results && (
+          <Box sx={{ mt: 1.5 }}>
+            <LookupResults results={results} onUse={may.mayUpdate ? onUse : undefined} />
+          </Box>
+        )}
+      </CardContent>
+      {hasActions && (
+        <CardActions>
+          {may.mayReadVersions && (
+            <Button size="small" startIcon={<HistoryIcon />} onClick={onVersions}>
+              Versions
+            </Button>
+          )}
+          {may.mayDelete && (
+            <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={onDelete}>
+              Delete
+            </Button>
+          )}
+        </CardActions>
+      )}
+    </Card>
+  );
+}
+
+/** The books, loaded page by page as the reader scrolls (spec section 4). */
+function BookList({ mayAdd }: { mayAdd: boolean }) {
+  const booksQuery = useListBooksInfiniteQuery();
+  const { data, error, fetchNextPage, hasNextPage, isFetching, isFetchNextPageError } = booksQuery;
   const [updateBook] = useUpdateBookMutation();
   const [deleteBook] = useDeleteBookMutation();
-  const [results, setResults] = useState<Record<string, BookLookupResult[]>>({});
-  // Why a lookup failed, per book: the toast's catch-all would not say the service is down.
-  const [lookupFailures, setLookupFailures] = useState<Record<string, string>>({});
+  const may = useBookPermissions();
+  // Which books show their lookup results: what the reader opened, not server data.
+  const [openLookups, setOpenLookups] = useState<ReadonlySet<string>>(() => new Set());
   const [historyOf, setHistoryOf] = useState<Book>();
   const dispatch = useAppDispatch();
 
   useReportedError(messages.books.fetchContext, error);
 
+  // A next page that failed stops the scrolling loads (else each scroll asks again and
+  // toasts again); Retry asks for it. The duplicate-request rejection is ignored.
+  const nextPageFailed = isFetchNextPageError && !isRequestCanceled(error);
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  const books = data?.pages.flat() ?? [];
-  useNearBottom(loadMore, hasNextPage && !isFetching, data?.pages.length);
-
-  async function lookUp(book: Book) {
-    setLookupFailures((current) =>
-      Object.fromEntries(Object.entries(current).filter(([id]) => id !== book._id)),
-    );
-    try {
-      const found = await searchBook(book.title).unwrap();
-      setResults((current) => ({ ...current, [book._id]: found }));
-    } catch (failure) {
-      reportError(messages.books.lookupContext, failure);
-      if (!isRequestCanceled(failure)) {
-        setLookupFailures((current) => ({ ...current, [book._id]: errorMessage(failure) }));
-      }
-    }
-  }
+  useNearBottom(loadMore, hasNextPage && !isFetching && !nextPageFailed, data?.pages.length);
 
   async function use(book: Book, result: BookLookupResult) {
     try {
@@ -126,7 +223,7 @@ function BookList() {
         author: joinAuthors(result.authors),
         isbn: result.isbn ?? undefined,
       }).unwrap();
-      setResults({});
+      setOpenLookups(new Set());
       dispatch(toastQueued(`Updated ${result.title}`, 'success'));
     } catch (failure) {
       reportError(messages.books.updateContext, failure);
@@ -140,70 +237,61 @@ function BookList() {
 
   return (
     <Box>
-      {error && !isRequestCanceled(error) && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          The books could not be loaded.
-        </Alert>
-      )}
-      <Stack spacing={2} component="ul" aria-label="Books" sx={{ listStyle: 'none', p: 0, m: 0 }}>
-        {books.map((book) => (
-          <Card component="li" key={book._id} aria-label={book.title}>
-            <CardContent>
-              <Button
-                onClick={() => void lookUp(book)}
-                sx={{
-                  textTransform: 'none',
-                  fontSize: '1.15rem',
-                  p: 0,
-                  justifyContent: 'flex-start',
-                  textAlign: 'left',
-                  // A long title without spaces wraps instead of running off the card.
-                  overflowWrap: 'anywhere',
-                }}
-                title="Look this title up"
+      <QueryState
+        query={booksQuery}
+        what="books"
+        isEmpty={(loaded) => loaded.pages.every((page) => page.length === 0)}
+        empty="No books yet"
+        emptyAction={mayAdd ? { label: 'Add one', to: '/book' } : undefined}
+      >
+        {(loaded) => {
+          const books = loaded.pages.flat();
+          return (
+            <>
+              <Stack
+                spacing={2}
+                component="ul"
+                aria-label="Books"
+                sx={{ listStyle: 'none', p: 0, m: 0 }}
               >
-                {book.title}
-              </Button>
-              <Typography variant="body2" color="text.secondary">
-                {book.author ?? 'Unknown author'}
-                {book.isbn ? ` · ISBN ${book.isbn}` : ''}
-              </Typography>
-              {lookupFailures[book._id] && (
-                <Alert severity="warning" sx={{ mt: 1.5 }}>
-                  {lookupFailures[book._id]}
+                {books.map((book) => (
+                  <BookCard
+                    key={book._id}
+                    book={book}
+                    may={may}
+                    showsLookup={openLookups.has(book._id)}
+                    onLookUp={() => setOpenLookups((open) => new Set(open).add(book._id))}
+                    onUse={(result) => void use(book, result)}
+                    onVersions={() => setHistoryOf(book)}
+                    onDelete={() => removal.ask(book)}
+                  />
+                ))}
+              </Stack>
+              {isFetching && (
+                <LinearProgress aria-label={messages.client.loading('books')} sx={{ mt: 2 }} />
+              )}
+              {nextPageFailed && !isFetching && (
+                <Alert
+                  severity="error"
+                  sx={{ mt: 2 }}
+                  action={
+                    <Button color="inherit" size="small" onClick={loadMore}>
+                      {messages.client.retry}
+                    </Button>
+                  }
+                >
+                  {messages.client.loadFailed('next page of books')}
                 </Alert>
               )}
-              {results[book._id] && (
-                <Box sx={{ mt: 1.5 }}>
-                  <LookupResults
-                    results={results[book._id]!}
-                    onUse={(result) => void use(book, result)}
-                  />
-                </Box>
+              {!hasNextPage && (
+                <Typography color="text.secondary" sx={{ mt: 2, textAlign: 'center' }}>
+                  That is every book.
+                </Typography>
               )}
-            </CardContent>
-            <CardActions>
-              <Button size="small" startIcon={<HistoryIcon />} onClick={() => setHistoryOf(book)}>
-                Versions
-              </Button>
-              <Button
-                size="small"
-                color="error"
-                startIcon={<DeleteIcon />}
-                onClick={() => removal.ask(book)}
-              >
-                Delete
-              </Button>
-            </CardActions>
-          </Card>
-        ))}
-      </Stack>
-      {isFetching && <LinearProgress aria-label="Loading books" sx={{ mt: 2 }} />}
-      {!hasNextPage && books.length > 0 && (
-        <Typography color="text.secondary" sx={{ mt: 2, textAlign: 'center' }}>
-          That is every book.
-        </Typography>
-      )}
+            </>
+          );
+        }}
+      </QueryState>
       {historyOf && <BookVersions book={historyOf} onClose={() => setHistoryOf(undefined)} />}
       <ConfirmDialog
         {...removal.dialog}
@@ -216,15 +304,18 @@ function BookList() {
 
 /** `/books`: the library; a user whose role may not read it is told so. */
 export function BooksPage() {
+  const mayAdd = useCan('POST', '/api/books/add');
   return (
     <Box>
       <PageHeader title="Books">
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
-          Add Book
-        </Button>
+        {mayAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
+            Add Book
+          </Button>
+        )}
       </PageHeader>
       <PermissionGate verb="GET" path="/api/books" what="reading the books">
-        <BookList />
+        <BookList mayAdd={mayAdd} />
       </PermissionGate>
     </Box>
   );

@@ -4,7 +4,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import SaveIcon from '@mui/icons-material/Save';
-import { Alert, Box, Button, LinearProgress } from '@mui/material';
+import { Alert, Box, Button, Typography } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -13,14 +13,17 @@ import {
   type GridRowModesModel,
   GridRowModes,
 } from '@mui/x-data-grid';
-import { useMemo, useRef, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
-import { reportError } from '@/api/errors';
+import { errorCode, reportError } from '@/api/errors';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
@@ -68,8 +71,37 @@ function RecordVersions({
   );
 }
 
+/** What the signed-in user may do to records, from the permissions call. */
+function useRecordPermissions() {
+  return {
+    mayAdd: useCan('POST', '/api/entity-records/:entityName'),
+    mayEdit: useCan('PUT', '/api/entity-records/:entityName/:id'),
+    mayDelete: useCan('DELETE', '/api/entity-records/:entityName/:id'),
+    mayReadVersions: useCan('GET', '/api/entity-records/:entityName/:id/versions'),
+  };
+}
+
+const rowId = (row: RecordRow) => row._id;
+
+/** The grid's empty state, worded as QueryState words it. */
+function NoRecords({ onAdd }: { onAdd?: () => void }) {
+  return (
+    <Box role="status" sx={{ py: 4, textAlign: 'center' }}>
+      <Typography color="text.secondary" gutterBottom>
+        No records yet
+      </Typography>
+      {onAdd && (
+        <Button variant="outlined" onClick={onAdd}>
+          Add one
+        </Button>
+      )}
+    </Box>
+  );
+}
+
 function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord[] }) {
   const entityName = entity.name;
+  const may = useRecordPermissions();
   const [createRecord] = useCreateRecordMutation();
   const [updateRecord] = useUpdateRecordMutation();
   const [deleteRecord] = useDeleteRecordMutation();
@@ -90,17 +122,12 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
 
   const firstField = entity.fields[0]?.name;
 
-  function addRecord() {
+  const addRecord = useCallback(() => {
     const id = randomUuid();
     const values = Object.fromEntries(entity.fields.map((field) => [field.name, '']));
     setNewRows((current) => [...current, { _id: id, isNew: true, values }]);
     setModes((current) => startEditing(current, id, firstField));
-  }
-
-  function cancel(row: RecordRow) {
-    setModes((current) => cancelRow(current, row._id));
-    if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
-  }
+  }, [entity.fields, firstField]);
 
   async function save(row: RecordRow, previous: RecordRow): Promise<RecordRow> {
     const unchanged = !row.isNew && JSON.stringify(row.values) === JSON.stringify(previous.values);
@@ -119,21 +146,35 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
     else await deleteRecord({ entityName, id: row._id }).unwrap();
   }, messages.records.deleteContext);
+  const ask = removal.ask;
 
-  const columns: GridColDef<RecordRow>[] = [
-    ...entity.fields.map((field): GridColDef<RecordRow> => ({
+  // A row may be edited by a user who may update records, or, while it is new (not saved
+  // yet), by one who may add them.
+  const { mayAdd, mayEdit, mayDelete, mayReadVersions } = may;
+  const mayEditRow = useCallback(
+    (row: RecordRow) => mayEdit || (row.isNew && mayAdd),
+    [mayEdit, mayAdd],
+  );
+
+  const columns = useMemo((): GridColDef<RecordRow>[] => {
+    const fieldColumns = entity.fields.map((field): GridColDef<RecordRow> => ({
       field: `value:${field.name}`,
       headerName: field.label,
       flex: 1,
       minWidth: 140,
-      editable: true,
+      editable: mayEdit || mayAdd,
       valueGetter: (_value, row) => row.values[field.name] ?? '',
       valueSetter: (value, row) => ({
         ...row,
         values: { ...row.values, [field.name]: String(value ?? '') },
       }),
-    })),
-    {
+    }));
+    if (!mayAdd && !mayEdit && !mayDelete && !mayReadVersions) return fieldColumns;
+    const cancel = (row: RecordRow) => {
+      setModes((current) => cancelRow(current, row._id));
+      if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
+    };
+    const actions: GridColDef<RecordRow> = {
       field: 'actions',
       type: 'actions',
       headerName: 'Actions',
@@ -159,35 +200,66 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
               </>
             ) : (
               <>
-                <GridActionsCellItem
-                  icon={<EditIcon />}
-                  label={`Edit record ${n}`}
-                  onClick={() => setModes((current) => startEditing(current, row._id, firstField))}
-                />
-                <GridActionsCellItem
-                  icon={<HistoryIcon />}
-                  label={`Versions of record ${n}`}
-                  onClick={() => setHistoryOf(row._id)}
-                />
-                <GridActionsCellItem
-                  icon={<DeleteIcon />}
-                  label={`Delete record ${n}`}
-                  onClick={() => removal.ask(row)}
-                />
+                {mayEditRow(row) && (
+                  <GridActionsCellItem
+                    icon={<EditIcon />}
+                    label={`Edit record ${n}`}
+                    onClick={() =>
+                      setModes((current) => startEditing(current, row._id, firstField))
+                    }
+                  />
+                )}
+                {mayReadVersions && (
+                  <GridActionsCellItem
+                    icon={<HistoryIcon />}
+                    label={`Versions of record ${n}`}
+                    onClick={() => setHistoryOf(row._id)}
+                  />
+                )}
+                {mayDelete && (
+                  <GridActionsCellItem
+                    icon={<DeleteIcon />}
+                    label={`Delete record ${n}`}
+                    onClick={() => ask(row)}
+                  />
+                )}
               </>
             )}
           </GridActionsCell>
         );
       },
-    },
-  ];
+    };
+    return [...fieldColumns, actions];
+  }, [
+    entity.fields,
+    mayAdd,
+    mayEdit,
+    mayDelete,
+    mayReadVersions,
+    mayEditRow,
+    rows,
+    modes,
+    firstField,
+    ask,
+  ]);
+
+  const noRowsOverlay = useMemo(
+    () =>
+      function NoRowsOverlay() {
+        return <NoRecords onAdd={mayAdd ? addRecord : undefined} />;
+      },
+    [mayAdd, addRecord],
+  );
+  const slots = useMemo(() => ({ noRowsOverlay }), [noRowsOverlay]);
 
   return (
     <Box>
       <PageHeader title={entity.name}>
-        <Button variant="contained" startIcon={<AddIcon />} onClick={addRecord}>
-          Add record
-        </Button>
+        {mayAdd && (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={addRecord}>
+            Add record
+          </Button>
+        )}
       </PageHeader>
       {entity.description && (
         <Alert severity="info" sx={{ mb: 2 }}>
@@ -199,8 +271,9 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           aria-label={`${entity.name} records`}
           rows={rows}
           columns={columns}
-          getRowId={(row) => row._id}
+          getRowId={rowId}
           editMode="row"
+          isCellEditable={(params) => mayEditRow(params.row)}
           rowModesModel={modes}
           onRowModesModelChange={(next) => {
             // Keep the one-editing-row rule when the grid starts an edit itself (double
@@ -223,6 +296,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
             }
           }}
           onProcessRowUpdateError={(failure) => reportError(messages.records.saveContext, failure)}
+          slots={slots}
           disableRowSelectionOnClick
         />
       </Box>
@@ -238,15 +312,58 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   );
 }
 
+/** What an unknown entity name shows in the page (the base query has toasted the 404). */
+function NoSuchEntity({ entityName }: { entityName: string }) {
+  return (
+    <Box>
+      <PageHeader title={entityName} />
+      <Alert
+        severity="info"
+        role="status"
+        action={
+          <Button color="inherit" size="small" component={RouterLink} to="/entities">
+            See the entities
+          </Button>
+        }
+      >
+        There is no entity named {entityName}.
+      </Alert>
+    </Box>
+  );
+}
+
+/**
+ * One entity's definition, then its records: the records are asked for only once the
+ * entity is known to exist (an unknown name makes one request and one toast).
+ */
+function EntityRecords({ entityName }: { entityName: string }) {
+  const entityQuery = useGetEntityQuery(entityName);
+  const entity = entityQuery.data;
+  const recordsQuery = useListRecordsQuery(entityName, { skip: !entity });
+  useReportedError(messages.records.fetchContext, entityQuery.error ?? recordsQuery.error);
+
+  if (errorCode(entityQuery.error) === 'NOT_FOUND') {
+    return <NoSuchEntity entityName={entityName} />;
+  }
+  return (
+    <QueryState query={entityQuery} what="entity">
+      {(loaded) => (
+        <QueryState query={recordsQuery} what="records">
+          {(records) => <RecordGrid key={loaded._id} entity={loaded} records={records} />}
+        </QueryState>
+      )}
+    </QueryState>
+  );
+}
+
 /** `/entities/:entityName`: the records of one entity in a grid, edited inline. */
 export function RecordsPage() {
   const { entityName = '' } = useParams();
-  const { data: entity, error: entityError, isLoading } = useGetEntityQuery(entityName);
-  const { data: records, error: recordsError } = useListRecordsQuery(entityName);
-  const error = entityError ?? recordsError;
-  useReportedError(messages.records.fetchContext, error);
-  if (error)
-    return <Alert severity="error">The records of {entityName} could not be loaded.</Alert>;
-  if (isLoading || !entity || !records) return <LinearProgress aria-label="Loading records" />;
-  return <RecordGrid key={entity._id} entity={entity} records={records} />;
+  return (
+    <PermissionGate verb="GET" path="/api/entities/:idOrName" what="reading the entities">
+      <PermissionGate verb="GET" path="/api/entity-records/:entityName" what="reading the records">
+        <EntityRecords key={entityName} entityName={entityName} />
+      </PermissionGate>
+    </PermissionGate>
+  );
 }

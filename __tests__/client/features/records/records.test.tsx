@@ -1,5 +1,5 @@
 import { GridRowModes } from '@mui/x-data-grid';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
@@ -129,8 +129,15 @@ describe('/entities/:entityName', () => {
 
     // Adding a record saves the edited row once more; its failure must not bounce between rows.
     await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(network.calls('PUT /api/entity-records/Car/r1').length).toBeLessThanOrEqual(2);
+    await waitFor(() => expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(2));
+    // The second refusal has settled once the shared handler has logged it.
+    await waitFor(() =>
+      expect(
+        consoleError.mock.calls.filter(([context]) => context === messages.records.saveContext),
+      ).toHaveLength(2),
+    );
+    expect(await within(grid).findByRole('button', { name: 'Save record 1' })).toBeInTheDocument();
+    expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(2);
     expect(network.calls('POST /api/entity-records/Car')).toHaveLength(0);
     expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
     expect(within(grid).getByRole('button', { name: 'Save record 3' })).toBeInTheDocument();
@@ -139,9 +146,9 @@ describe('/entities/:entityName', () => {
 
   /** Leaves the grid for the home page, and comes back to it. */
   async function leaveAndComeBack(router: { navigate(to: string): Promise<void> }) {
-    await router.navigate('/');
+    await act(() => router.navigate('/'));
     await waitFor(() => expect(screen.queryByRole('grid')).not.toBeInTheDocument());
-    await router.navigate('/entities/Car');
+    await act(() => router.navigate('/entities/Car'));
     return screen.findByRole('grid', { name: 'Car records' });
   }
 
@@ -176,20 +183,130 @@ describe('/entities/:entityName', () => {
     expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
   });
 
-  it('shows one not-found toast for an entity that does not exist', async () => {
-    network.use(
-      http.get('/api/entities/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),
-      http.get('/api/entity-records/NoSuchEntity', () => apiError(404, 'NOT_FOUND')),
-    );
+  it('says in the page that an unknown entity is not here, with one toast and no records request', async () => {
+    network.use(http.get('/api/entities/NoSuchEntity', () => apiError(404, 'NOT_FOUND')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = renderApp('/entities/NoSuchEntity', signedInAs('viewer', ['viewer']));
-    expect(await screen.findByText(messages.toast.notFound)).toBeInTheDocument();
-    await waitFor(() =>
-      expect(network.calls('GET /api/entity-records/NoSuchEntity')).toHaveLength(1),
+    const said = await screen.findByRole('status');
+    expect(said).toHaveTextContent('There is no entity named NoSuchEntity.');
+    expect(within(said).getByRole('link', { name: 'See the entities' })).toHaveAttribute(
+      'href',
+      '/entities',
     );
-    await waitFor(() => expect(consoleError).toHaveBeenCalled());
+    expect(await screen.findByText(messages.toast.notFound)).toBeInTheDocument();
     expect(screen.getAllByText(messages.toast.notFound)).toHaveLength(1);
     expect(store.getState().ui.toasts).toHaveLength(1);
+    expect(consoleError).toHaveBeenCalledWith(messages.records.fetchContext, expect.anything());
+    expect(screen.queryByRole('grid')).toBeNull();
+    expect(network.calls('GET /api/entities/NoSuchEntity')).toHaveLength(1);
+    expect(network.calls('GET /api/entity-records/NoSuchEntity')).toHaveLength(0);
     consoleError.mockRestore();
+  });
+
+  it('shows a progress bar while the entity loads', async () => {
+    let answer: () => void = () => {};
+    network.use(
+      http.get(
+        '/api/entities/Car',
+        () =>
+          new Promise<Response>((resolve) => {
+            answer = () => resolve(HttpResponse.json(car));
+          }),
+      ),
+    );
+    renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByRole('progressbar', { name: 'Loading entity' })).toBeInTheDocument();
+    await waitFor(() => expect(network.calls('GET /api/entities/Car')).toHaveLength(1));
+    // The records wait for the entity.
+    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(0);
+    answer();
+    expect(await screen.findByRole('grid', { name: 'Car records' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['the entity', '/api/entities/Car', 'The entity could not be loaded.'],
+    ['the records', '/api/entity-records/Car', 'The records could not be loaded.'],
+  ])('Retry asks again after %s failed to load, and shows the grid', async (_what, path, text) => {
+    network.use(http.get(path, () => apiError(500, 'INTERNAL', 'x'), { once: true }));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
+    const failure = await waitFor(() => {
+      const alert = screen.getAllByRole('alert').find((el) => el.textContent?.includes(text));
+      expect(alert).toBeDefined();
+      return alert!;
+    });
+    expect(screen.queryByRole('grid')).toBeNull();
+    expect(consoleError).toHaveBeenCalledWith(messages.records.fetchContext, expect.anything());
+    await userEvent.click(within(failure).getByRole('button', { name: 'Retry' }));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    expect(await within(grid).findByText('Ford')).toBeInTheDocument();
+    expect(screen.queryByText(text)).toBeNull();
+    expect(network.calls(`GET ${path}`)).toHaveLength(2);
+    consoleError.mockRestore();
+  });
+
+  it("says 'No records yet', and 'Add one' appends a blank row in edit mode", async () => {
+    network.use(http.get('/api/entity-records/Car', () => HttpResponse.json([])));
+    renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    const empty = await within(grid).findByRole('status');
+    expect(empty).toHaveTextContent('No records yet');
+    await userEvent.click(within(empty).getByRole('button', { name: 'Add one' }));
+    expect(await within(grid).findByRole('button', { name: 'Save record 1' })).toBeInTheDocument();
+    expect(within(grid).getAllByRole('textbox')).toHaveLength(2);
+    expect(within(grid).queryByText('No records yet')).toBeNull();
+  });
+
+  it("says 'No records yet' without 'Add one' to a viewer", async () => {
+    network.use(http.get('/api/entity-records/Car', () => HttpResponse.json([])));
+    renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    expect(await within(grid).findByText('No records yet')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add one' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add record' })).toBeNull();
+  });
+
+  describe('the controls each role sees', () => {
+    it.each([
+      { who: 'an admin', roles: ['admin'] },
+      { who: 'a contributor', roles: ['contributor'] },
+    ])('offers $who Add record, Edit, Delete and Versions', async ({ roles }) => {
+      renderApp('/entities/Car', signedInAs('someone', roles));
+      const grid = await screen.findByRole('grid', { name: 'Car records' });
+      await within(grid).findByText('Ford');
+      expect(screen.getByRole('button', { name: 'Add record' })).toBeInTheDocument();
+      expect(within(grid).getByRole('button', { name: 'Edit record 1' })).toBeInTheDocument();
+      expect(within(grid).getByRole('button', { name: 'Delete record 1' })).toBeInTheDocument();
+      expect(
+        within(grid).getByRole('button', { name: 'Versions of record 1' }),
+      ).toBeInTheDocument();
+    });
+
+    it('shows a viewer a read-only grid: Versions only, and a double click edits nothing', async () => {
+      renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
+      const grid = await screen.findByRole('grid', { name: 'Car records' });
+      await within(grid).findByText('Ford');
+      expect(
+        within(grid).getByRole('button', { name: 'Versions of record 1' }),
+      ).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Add record' })).toBeNull();
+      expect(within(grid).queryByRole('button', { name: 'Edit record 1' })).toBeNull();
+      expect(within(grid).queryByRole('button', { name: 'Delete record 1' })).toBeNull();
+      await userEvent.dblClick(within(grid).getByText('Ford'));
+      // A double click starts editing synchronously where it is allowed: nothing to wait for.
+      expect(within(grid).queryByRole('textbox')).toBeNull();
+      expect(within(grid).getByText('Ford')).toBeInTheDocument();
+    });
+
+    it('tells a user with no role so in the page, and asks for neither the entity nor its records', async () => {
+      renderApp('/entities/Car', signedInAs('newcomer', []));
+      expect(
+        await screen.findByText(messages.client.roleDoesNotAllow('reading the entities')),
+      ).toBeInTheDocument();
+      expect(screen.getByText(messages.client.needsRole)).toBeInTheDocument();
+      expect(screen.queryByRole('grid')).toBeNull();
+      expect(network.calls('GET /api/entities/Car')).toHaveLength(0);
+      expect(network.calls('GET /api/entity-records/Car')).toHaveLength(0);
+    });
   });
 });
