@@ -27,7 +27,8 @@ import { useListJobsQuery } from './jobs.api';
 /** A grid row: a job, or the details row spanning every column under an expanded job. */
 type JobRow = (JobSummary & { detailOf?: undefined }) | { _id: string; detailOf: JobSummary };
 
-const FILTER_DELAY_MS = 300;
+/** How long typing in the filter box pauses before the filter is sent. */
+export const FILTER_DELAY_MS = 300;
 
 /** The job list, paged, sorted and filtered on the server, with expandable details. */
 function JobList() {

@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { JOB_FILTER_MAX_LENGTH } from '@common/constants';
 import { messages } from '@common/messages';
+import { FILTER_DELAY_MS } from '@/features/jobs/JobsPage';
 import {
   paramsFromView,
   sortedBy,
@@ -102,6 +103,8 @@ describe('/lims/jobs', () => {
   );
   const queries = () =>
     network.calls('GET /api/LIMS/jobs').map((r) => Object.fromEntries(new URL(r.url).searchParams));
+  // A test that runs the page's timers by hand and fails on the way leaves none to the next.
+  afterEach(() => jest.useRealTimers());
 
   it('asks for the default view and shows the estimated total as "about"', async () => {
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
@@ -144,8 +147,12 @@ describe('/lims/jobs', () => {
     );
     const grid = await screen.findByRole('grid', { name: 'Jobs' });
     expect(await within(grid).findByText('J-0000001')).toBeInTheDocument();
-    // The grid once took each render's sort model for a new sort and went back to page 1.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The grid once took each render's sort model for a new sort and went back to page 1,
+    // on timers of its own: render the page again (a job expands) and run every timer set.
+    jest.useFakeTimers();
+    fireEvent.click(within(grid).getByRole('button', { name: 'Expand J-0000001' }));
+    await act(() => jest.runAllTimersAsync());
+    jest.useRealTimers();
     expect(router.state.location.search).toBe('?page=3&sortColumn=status&sortOrder=desc');
     expect(queries().map((q) => q.page)).toEqual(['3']);
     expect(queries()[0]).toMatchObject({ page: '3', sortColumn: 'status', sortOrder: 'desc' });
@@ -176,12 +183,15 @@ describe('/lims/jobs', () => {
     );
     // The router's state moves first; the page has shown the filter once it asks for it.
     await waitFor(() => expect(queries().at(-1)).toMatchObject({ filter: 'lead' }));
-    await router.navigate(-1);
+    // The filter typed before does not come back once typing would have settled: the
+    // page's filter timer, set as Back shows each view, runs past its delay.
+    jest.useFakeTimers();
+    await act(() => router.navigate(-1));
     await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
-    await router.navigate(-1);
+    await act(() => router.navigate(-1));
     await waitFor(() => expect(router.state.location.search).toBe(''));
-    // The filter typed before does not come back once typing would have settled.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await act(() => jest.advanceTimersByTimeAsync(FILTER_DELAY_MS));
+    jest.useRealTimers();
     expect(router.state.location.search).toBe('');
   });
 
@@ -197,12 +207,15 @@ describe('/lims/jobs', () => {
   it('shows the filter of a link followed from the page itself, not the one typed before', async () => {
     const { router } = renderApp('/lims/jobs?filter=pass', signedInAs('viewer', ['viewer']));
     expect(await screen.findByLabelText('Filter')).toHaveValue('pass');
-    await router.navigate('/lims/jobs');
+    jest.useFakeTimers();
+    await act(() => router.navigate('/lims/jobs'));
     await waitFor(() => expect(screen.getByLabelText('Filter')).toHaveValue(''));
-    // Once typing would have settled, the filter has not come back.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Once typing would have settled (the page's filter timer has run), the filter has not
+    // come back.
+    await act(() => jest.advanceTimersByTimeAsync(FILTER_DELAY_MS));
+    jest.useRealTimers();
     expect(router.state.location.search).toBe('');
-    expect(queries().at(-1)).toMatchObject({ filter: '' });
+    await waitFor(() => expect(queries().at(-1)).toMatchObject({ filter: '' }));
   });
 
   it("logs 'Error fetching jobs:' when the list fails, says so instead of another view's rows, and Retry asks again", async () => {
