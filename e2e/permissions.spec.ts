@@ -22,6 +22,8 @@ test.describe('screens that know what the user may do', () => {
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/books');
     await expect(page.getByText(messages.client.needsRole)).toHaveCount(1);
+    // Every request the page makes has answered by now: none was refused with a toast.
+    await page.waitForLoadState('networkidle');
     await expect(page.getByText(messages.toast.notAllowed)).toHaveCount(0);
   });
 });
