@@ -3,6 +3,7 @@ import { singleLineText } from './text';
 
 /** Passwords: 8 to 128 characters (DESIGN; the upper bound keeps hashing cheap to refuse). */
 export const passwordSchema = singleLineText()
+  .min(1, { message: 'is required', abort: true })
   .min(8, 'must be at least 8 characters')
   .max(128, 'must be at most 128 characters');
 
@@ -16,6 +17,7 @@ export const loginSchema = z.object({
 /** `POST /api/auth/register`: the email becomes the username. */
 export const registerSchema = z.object({
   email: singleLineText()
+    .min(1, { message: 'is required', abort: true })
     .pipe(z.email('must be a valid email address').max(254))
     .transform((email) => email.toLowerCase()),
   password: passwordSchema,

@@ -135,6 +135,16 @@ describe('/register', () => {
     expect(network.requests).toHaveLength(0);
   });
 
+  it("says 'is required' under an empty email and an empty password", async () => {
+    renderApp('/register');
+    await userEvent.click(await screen.findByRole('button', { name: 'Register' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/Password/)).toHaveAccessibleDescription('is required'),
+    );
+    expect(screen.getByLabelText(/Email/)).toHaveAccessibleDescription('is required');
+    expect(network.requests).toHaveLength(0);
+  });
+
   it("shows the fields of the server's 400 under the inputs they name", async () => {
     network.use(
       http.post('/api/auth/register', () =>
