@@ -501,6 +501,22 @@ describe('Set password on /users', () => {
     consoleError.mockRestore();
   });
 
+  it("is not offered on the signed-in user's own row (it would end their own sessions)", async () => {
+    network.use(
+      http.get('/api/users', () =>
+        HttpResponse.json([{ ...users[0]!, _id: 'id-admin' }, users[1]]),
+      ),
+    );
+    renderApp('/users', signedInAs('admin', ['admin']));
+    const grid = await screen.findByRole('grid', { name: 'Users' });
+    // Offered on ada's row: the permissions are known, and the grid's actions drawn.
+    expect(
+      await within(grid).findByRole('button', { name: 'Set password for ada' }),
+    ).toBeInTheDocument();
+    expect(within(grid).getByRole('button', { name: 'Edit admin' })).toBeInTheDocument();
+    expect(within(grid).queryByRole('button', { name: 'Set password for admin' })).toBeNull();
+  });
+
   it('is not offered to a role the routes table does not let set passwords', async () => {
     const manager = permissionsFor(['admin']);
     network.use(
