@@ -2,7 +2,7 @@ import { Alert, Box, Button, LinearProgress, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
-import { isRequestCanceled } from '@/api/errors';
+import { errorCode, isRequestCanceled } from '@/api/errors';
 
 /** The parts of an RTK Query hook's result that QueryState reads. */
 export interface QueryLike<T> {
@@ -23,6 +23,11 @@ export interface QueryStateProps<T> {
   empty?: ReactNode;
   /** A way out of the empty state: 'Add one' → `/role`. Omit it when the user may not add. */
   emptyAction?: { label: string; to: string };
+  /**
+   * What a detail page shows when the server has no such item (a 404 NOT_FOUND), instead
+   * of the error and its Retry: 'There is no role with this id.', with a way back.
+   */
+  notFound?: { message: ReactNode; back: { label: string; to: string } };
   /** The page's content, given the data. */
   children: (data: T) => ReactNode;
 }
@@ -32,7 +37,8 @@ const isEmptyArray = (data: unknown) => Array.isArray(data) && data.length === 0
 /**
  * One way for every list and detail page to show loading (an accessible progress bar),
  * failure (an error alert with Retry; the toast and the log were the base query's and the
- * page's part) and emptiness (a sentence, with an optional action), then the content.
+ * page's part), a detail page's missing item (a sentence and a way back) and emptiness
+ * (a sentence, with an optional action), then the content.
  * @example
  * <QueryState query={useListRolesQuery()} what="roles" empty="No roles yet"
  *   emptyAction={{ label: 'Add one', to: '/role' }}>
@@ -45,10 +51,26 @@ export function QueryState<T>({
   isEmpty = isEmptyArray,
   empty,
   emptyAction,
+  notFound,
   children,
 }: QueryStateProps<T>) {
   const { data, error, isLoading, refetch } = query;
   if (data === undefined) {
+    if (notFound && errorCode(error) === 'NOT_FOUND') {
+      return (
+        <Alert
+          severity="info"
+          role="status"
+          action={
+            <Button color="inherit" size="small" component={RouterLink} to={notFound.back.to}>
+              {notFound.back.label}
+            </Button>
+          }
+        >
+          {notFound.message}
+        </Alert>
+      );
+    }
     if (error && !isRequestCanceled(error)) {
       return (
         <Alert

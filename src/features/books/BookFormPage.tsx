@@ -3,14 +3,15 @@ import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { bookInputSchema } from '@common/schemas/books';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateBookMutation } from './books.api';
 
-/** `/book`: a new book; only the title is required. */
-export function BookFormPage() {
+/** The new book's form; only the title is required. */
+function BookForm() {
   const [createBook, { isLoading }] = useCreateBookMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -41,5 +42,14 @@ export function BookFormPage() {
         </Stack>
       </Stack>
     </Paper>
+  );
+}
+
+/** `/book`: a new book, for a user who may add one (others are told so; nothing is sent). */
+export function BookFormPage() {
+  return (
+    <PermissionGate verb="POST" path="/api/books/add" what="adding books">
+      <BookForm />
+    </PermissionGate>
   );
 }

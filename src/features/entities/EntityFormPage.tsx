@@ -1,6 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
-import { Alert, Button, IconButton, LinearProgress, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Button, IconButton, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -11,9 +11,12 @@ import type { Entity } from '@common/schemas/entities';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { errorMessage } from '@/api/errors';
+import { PermissionGate } from '@/auth/PermissionGate';
+import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
@@ -61,6 +64,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
   const failed = entity ? messages.entities.saveFailed : messages.entities.addFailed;
   const [success, setSuccess] = useState<string>();
   const [showVersions, setShowVersions] = useState(false);
+  const mayReadVersions = useCan('GET', '/api/entities/:id/versions');
   const [createEntity, { isLoading: isCreating }] = useCreateEntityMutation();
   const [updateEntity, { isLoading: isUpdating }] = useUpdateEntityMutation();
   const navigate = useNavigate();
@@ -105,7 +109,9 @@ function EntityForm({ entity }: { entity?: Entity }) {
   return (
     <Paper component="section" sx={{ maxWidth: 720, p: 3 }}>
       <PageHeader title={editing ? `Edit ${entity!.name}` : 'Add Entity'}>
-        {entity && <Button onClick={() => setShowVersions(true)}>Version history</Button>}
+        {entity && mayReadVersions && (
+          <Button onClick={() => setShowVersions(true)}>Version history</Button>
+        )}
       </PageHeader>
       <Stack
         component="form"
@@ -212,17 +218,44 @@ function EntityForm({ entity }: { entity?: Entity }) {
   );
 }
 
-/** `/entities/add`. */
+/** `/entities/add`, for a user who may add entities (others are told so; nothing is sent). */
 export function AddEntityPage() {
-  return <EntityForm />;
+  return (
+    <PermissionGate verb="POST" path="/api/entities" what="adding entities">
+      <EntityForm />
+    </PermissionGate>
+  );
 }
 
-/** `/entities/edit/:entityId`: the same form; the name cannot change. */
+/** The entity to edit, loaded through the shared states; an unknown id says so. */
+function EntityToEdit({ entityId }: { entityId: string }) {
+  const entityQuery = useGetEntityQuery(entityId);
+  useReportedError(messages.entities.fetchContext, entityQuery.error);
+  return (
+    <QueryState
+      query={entityQuery}
+      what="entity"
+      notFound={{
+        message: 'There is no entity with this id.',
+        back: { label: 'See the entities', to: '/entities' },
+      }}
+    >
+      {(entity) => <EntityForm key={entity._id} entity={entity} />}
+    </QueryState>
+  );
+}
+
+/**
+ * `/entities/edit/:entityId`: the same form; the name cannot change. Only a user who may
+ * both save and read a definition gets it; nothing is asked for anyone else.
+ */
 export function EditEntityPage() {
   const { entityId = '' } = useParams();
-  const { data: entity, error, isLoading } = useGetEntityQuery(entityId);
-  useReportedError(messages.entities.fetchContext, error);
-  if (isLoading) return <LinearProgress aria-label="Loading entity" />;
-  if (!entity) return <Alert severity="error">This entity could not be loaded.</Alert>;
-  return <EntityForm key={entity._id} entity={entity} />;
+  return (
+    <PermissionGate verb="PUT" path="/api/entities/:id" what="editing entities">
+      <PermissionGate verb="GET" path="/api/entities/:idOrName" what="reading the entities">
+        <EntityToEdit key={entityId} entityId={entityId} />
+      </PermissionGate>
+    </PermissionGate>
+  );
 }

@@ -3,14 +3,15 @@ import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { createRoleSchema } from '@common/schemas/roles';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateRoleMutation } from './roles.api';
 
-/** `/role`: a new role, by name. */
-export function RoleFormPage() {
+/** The new role's form: its name. */
+function RoleForm() {
   const [createRole, { isLoading }] = useCreateRoleMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -47,5 +48,14 @@ export function RoleFormPage() {
         </Stack>
       </Stack>
     </Paper>
+  );
+}
+
+/** `/role`: a new role, for a user who may add one (others are told so; nothing is sent). */
+export function RoleFormPage() {
+  return (
+    <PermissionGate verb="POST" path="/api/roles" what="adding roles">
+      <RoleForm />
+    </PermissionGate>
   );
 }

@@ -67,19 +67,42 @@ function RoleUserList({ id }: { id: string }) {
   );
 }
 
+/**
+ * The role, then who holds it: the users are asked for only once the role is known to
+ * exist, so an unknown id makes one request and one toast, and shows no switches.
+ */
+function RoleUsers({ id }: { id: string }) {
+  const roleQuery = useGetRoleQuery(id);
+  const role = roleQuery.data;
+
+  useReportedError(messages.roles.fetchOneContext, roleQuery.error);
+
+  return (
+    <>
+      <PageHeader title={role ? `Users with the role ${role.name}` : 'Users with the role'} />
+      <QueryState
+        query={roleQuery}
+        what="role"
+        notFound={{
+          message: 'There is no role with this id.',
+          back: { label: 'See the roles', to: '/roles' },
+        }}
+      >
+        {(loaded) => <RoleUserList id={loaded._id} />}
+      </QueryState>
+    </>
+  );
+}
+
 /** `/role/:id/edit`: every user, with a switch for whether they hold the role. */
 export function RoleUsersPage() {
   const { id = '' } = useParams();
-  const mayReadRole = useCan('GET', '/api/roles/:id');
-  const { data: role, error: roleError } = useGetRoleQuery(id, { skip: !mayReadRole });
-
-  useReportedError(messages.roles.fetchOneContext, roleError);
-
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
-      <PageHeader title={role ? `Users with the role ${role.name}` : 'Users with the role'} />
       <PermissionGate verb="GET" path="/api/roles/:id/users" what="reading who holds a role">
-        <RoleUserList id={id} />
+        <PermissionGate verb="GET" path="/api/roles/:id" what="reading the roles">
+          <RoleUsers key={id} id={id} />
+        </PermissionGate>
       </PermissionGate>
     </Paper>
   );

@@ -16,15 +16,49 @@ import { messages } from '@common/messages';
 import { createUserSchema } from '@common/schemas/users';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
+import { PermissionGate } from '@/auth/PermissionGate';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
+import { QueryState } from '@/components/QueryState';
+import { useReportedError } from '@/hooks/useReportedError';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateUserMutation } from './users.api';
 
-/** `/users/add`: a new user with a password and roles. */
-export function UserFormPage() {
-  const { data: roles = [] } = useListRolesQuery();
+/** The roles to choose from, through the shared loading, error and empty states. */
+function RoleChoices({ value, onChange }: { value: string[]; onChange(ids: string[]): void }) {
+  const rolesQuery = useListRolesQuery();
+  useReportedError(messages.roles.fetchContext, rolesQuery.error);
+  return (
+    <QueryState query={rolesQuery} what="roles" empty="No roles yet">
+      {(roles) => (
+        <FormGroup row>
+          {roles.map((role) => (
+            <FormControlLabel
+              key={role._id}
+              label={role.name}
+              control={
+                <Checkbox
+                  checked={value.includes(role._id)}
+                  onChange={(e) =>
+                    onChange(
+                      e.target.checked
+                        ? [...value, role._id]
+                        : value.filter((id) => id !== role._id),
+                    )
+                  }
+                />
+              }
+            />
+          ))}
+        </FormGroup>
+      )}
+    </QueryState>
+  );
+}
+
+/** The new user's form: a password and roles. */
+function UserForm() {
   const [createUser, { isLoading }] = useCreateUserMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -74,29 +108,10 @@ export function UserFormPage() {
           render={({ field, fieldState }) => (
             <FormControl component="fieldset" error={Boolean(fieldState.error)}>
               <FormLabel component="legend">Roles</FormLabel>
-              <FormGroup row>
-                {roles.map((role) => {
-                  const chosen = field.value ?? [];
-                  return (
-                    <FormControlLabel
-                      key={role._id}
-                      label={role.name}
-                      control={
-                        <Checkbox
-                          checked={chosen.includes(role._id)}
-                          onChange={(e) =>
-                            field.onChange(
-                              e.target.checked
-                                ? [...chosen, role._id]
-                                : chosen.filter((id) => id !== role._id),
-                            )
-                          }
-                        />
-                      }
-                    />
-                  );
-                })}
-              </FormGroup>
+              {/* A user may be added without roles: a role that may not list them still can. */}
+              <PermissionGate verb="GET" path="/api/roles" what="choosing roles">
+                <RoleChoices value={field.value ?? []} onChange={field.onChange} />
+              </PermissionGate>
               {fieldState.error && <FormHelperText>{fieldState.error.message}</FormHelperText>}
             </FormControl>
           )}
@@ -109,5 +124,14 @@ export function UserFormPage() {
         </Stack>
       </Stack>
     </Paper>
+  );
+}
+
+/** `/users/add`: a new user, for a user who may add one (others are told so; nothing is sent). */
+export function UserFormPage() {
+  return (
+    <PermissionGate verb="POST" path="/api/users" what="adding users">
+      <UserForm />
+    </PermissionGate>
   );
 }

@@ -20,7 +20,8 @@ import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import { errorCode, errorMessage, reportError } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { selectCurrentUser } from '@/auth/auth.slice';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -40,6 +41,8 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const [rowModes, setRowModes] = useState<GridRowModesModel>({});
   const [passwordFor, setPasswordFor] = useState<User>();
   const canSetPassword = useCan('PUT', '/api/users/:id/password');
+  // Setting one's own password ends one's own sessions: never offered on one's own row.
+  const myId = useAppSelector(selectCurrentUser)?._id;
   const dispatch = useAppDispatch();
   const mayEdit = useCan('PUT', '/api/users/:id');
   const mayDelete = useCan('DELETE', '/api/users/:id');
@@ -132,7 +135,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
                     }
                   />
                 )}
-                {canSetPassword && (
+                {canSetPassword && row._id !== myId && (
                   <GridActionsCellItem
                     icon={<LockResetIcon />}
                     label={`Set password for ${row.username}`}

@@ -363,6 +363,22 @@ describe('/books: the controls each role sees', () => {
 });
 
 describe('/book', () => {
+  it('a viewer is told adding books is closed to them: no form, nothing sent', async () => {
+    renderApp('/book', signedInAs('viewer', ['viewer']));
+    expect(
+      await screen.findByText(messages.client.roleDoesNotAllow('adding books')),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Add book' })).toBeNull();
+    expect(screen.queryByLabelText(/Title/)).toBeNull();
+  });
+
+  it('a user with no role sees the one needs-a-role line and no form', async () => {
+    renderApp('/book', signedInAs('newcomer', []));
+    expect(await screen.findAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(screen.queryByText(/Your role does not allow/)).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Add book' })).toBeNull();
+  });
+
   it('requires a title and checks the ISBN before sending', async () => {
     renderApp('/book', asContributor);
     await userEvent.type(await screen.findByLabelText(/ISBN/), '123');

@@ -169,6 +169,22 @@ describe('what each role sees on /entities', () => {
 });
 
 describe('/entities/add', () => {
+  it('a contributor is told adding entities is closed to them: no form, nothing sent', async () => {
+    renderApp('/entities/add', signedInAs('contributor', ['contributor']));
+    expect(
+      await screen.findByText(messages.client.roleDoesNotAllow('adding entities')),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Add entity' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add Entity' })).toBeNull();
+  });
+
+  it('a user with no role sees the one needs-a-role line and no form', async () => {
+    renderApp('/entities/add', signedInAs('newcomer', []));
+    expect(await screen.findAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(screen.queryByText(/Your role does not allow/)).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Add entity' })).toBeNull();
+  });
+
   it('strips the name and field names as they are typed, and sends the definition', async () => {
     network.use(
       http.post('/api/entities', async ({ request }) =>
@@ -273,6 +289,81 @@ describe('/entities/add', () => {
 });
 
 describe('/entities/edit/:entityId', () => {
+  it.each([
+    ['contributor', ['contributor'], messages.client.roleDoesNotAllow('editing entities')],
+    ['a user with no role', [], messages.client.needsRole],
+  ])(
+    '%s is told why there is no form, and the entity is not asked for',
+    async (_who, userRoles, told) => {
+      renderApp('/entities/edit/id-Car', signedInAs('someone', userRoles));
+      expect(await screen.findAllByText(told)).toHaveLength(1);
+      if (userRoles.length === 0) expect(screen.queryByText(/Your role does not allow/)).toBeNull();
+      expect(screen.queryByRole('form', { name: 'Edit entity' })).toBeNull();
+      expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+      expect(network.calls('GET /api/entities/id-Car')).toHaveLength(0);
+    },
+  );
+
+  it('offers no Version history to a role the routes table does not let read versions', async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['editor'],
+          allowed: [
+            { routeVerb: 'GET', routePath: '/api/entities' },
+            { routeVerb: 'GET', routePath: '/api/entities/:idOrName' },
+            { routeVerb: 'PUT', routePath: '/api/entities/:id' },
+          ],
+        }),
+      ),
+    );
+    renderApp('/entities/edit/id-Car', signedInAs('edith', ['editor']));
+    // The form appears only once the permissions are known, the button's too.
+    expect(await screen.findByLabelText(/^Name/)).toHaveValue('Car');
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Version history' })).toBeNull();
+  });
+
+  it('says there is no entity with this id, with a way back, and no form (404)', async () => {
+    network.use(http.get('/api/entities/id-Gone', () => apiError(404, 'NOT_FOUND', 'Not found')));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/entities/edit/id-Gone', asAdmin);
+    const notFound = await screen.findByRole('status');
+    expect(notFound).toHaveTextContent('There is no entity with this id.');
+    expect(within(notFound).getByRole('link', { name: 'See the entities' })).toHaveAttribute(
+      'href',
+      '/entities',
+    );
+    expect(screen.queryByText(/could not be loaded/)).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Edit entity' })).toBeNull();
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notFound]);
+    expect(consoleError).toHaveBeenCalledWith(messages.entities.fetchContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it('shows a progress bar, then says the entity could not be loaded, and Retry loads it', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let failures = 1;
+    network.use(
+      http.get('/api/entities/id-Car', async () => {
+        await answered;
+        if (failures-- > 0) return apiError(500, 'INTERNAL');
+        return HttpResponse.json(car);
+      }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/edit/id-Car', asAdmin);
+    expect(await screen.findByRole('progressbar', { name: 'Loading entity' })).toBeInTheDocument();
+    answer();
+    expect(await screen.findByText(messages.client.loadFailed('entity'))).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Edit entity' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('form', { name: 'Edit entity' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('Car');
+    consoleError.mockRestore();
+  });
+
   it('keeps the name fixed, saves the rest and shows the success message', async () => {
     network.use(
       http.put('/api/entities/id-Car', async ({ request }) => {

@@ -157,6 +157,22 @@ describe('what each role sees on /roles', () => {
 });
 
 describe('/role', () => {
+  it('a viewer is told adding roles is closed to them: no form, nothing sent', async () => {
+    renderApp('/role', signedInAs('viewer', ['viewer']));
+    expect(
+      await screen.findByText(messages.client.roleDoesNotAllow('adding roles')),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Add role' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add Role' })).toBeNull();
+  });
+
+  it('a user with no role sees the one needs-a-role line and no form', async () => {
+    renderApp('/role', signedInAs('newcomer', []));
+    expect(await screen.findAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(screen.queryByText(/Your role does not allow/)).toBeNull();
+    expect(screen.queryByRole('form', { name: 'Add role' })).toBeNull();
+  });
+
   it('checks the name before sending it', async () => {
     renderApp('/role', asAdmin);
     await userEvent.type(await screen.findByLabelText(/Name/), 'has space');
@@ -264,6 +280,42 @@ describe('/role/:id/edit', () => {
       expect(screen.getByRole('switch', { name: 'ada has the role' })).toBeChecked(),
     );
     expect(network.calls('PUT /api/roles/role-auditor/users/u-ada')).toHaveLength(1);
+  });
+
+  it('says there is no such role, with a way back, and shows no switches (404)', async () => {
+    network.use(http.get('/api/roles/role-gone', () => apiError(404, 'NOT_FOUND', 'Not found')));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/role/role-gone/edit', asAdmin);
+    const notFound = await screen.findByRole('status');
+    expect(notFound).toHaveTextContent('There is no role with this id.');
+    expect(within(notFound).getByRole('link', { name: 'See the roles' })).toHaveAttribute(
+      'href',
+      '/roles',
+    );
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(screen.queryByRole('heading', { name: /Users with the role \S/ })).toBeNull();
+    // The users of a role that does not exist are never asked for: one request, one toast.
+    expect(network.calls('GET /api/roles/role-gone/users')).toHaveLength(0);
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notFound]);
+    expect(consoleError).toHaveBeenCalledWith(messages.roles.fetchOneContext, expect.anything());
+    consoleError.mockRestore();
+  });
+
+  it('says the role could not be loaded, with Retry and no switches, and Retry loads it', async () => {
+    network.use(
+      http.get('/api/roles/role-auditor', () => apiError(500, 'INTERNAL'), { once: true }),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/role/role-auditor/edit', asAdmin);
+    expect(await screen.findByText(messages.client.loadFailed('role'))).toBeInTheDocument();
+    expect(screen.queryByRole('switch')).toBeNull();
+    expect(network.calls('GET /api/roles/role-auditor/users')).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('switch', { name: 'ada has the role' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { name: 'Users with the role auditor' }),
+    ).toBeInTheDocument();
+    consoleError.mockRestore();
   });
 
   it("logs 'Error editing user roles' and says why in the page when the last admin would go (LAST_ADMIN)", async () => {

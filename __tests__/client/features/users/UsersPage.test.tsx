@@ -246,6 +246,89 @@ describe('what each role sees on /users', () => {
 });
 
 describe('/users/add', () => {
+  it.each([
+    ['a viewer', ['viewer'], messages.client.roleDoesNotAllow('adding users')],
+    ['a user with no role', [], messages.client.needsRole],
+  ])(
+    '%s is told why there is no form, and the roles are not asked for',
+    async (_who, userRoles, told) => {
+      renderApp('/users/add', signedInAs('someone', userRoles));
+      expect(await screen.findAllByText(told)).toHaveLength(1);
+      expect(screen.queryByRole('form', { name: 'Add user' })).toBeNull();
+      expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+      expect(network.calls('GET /api/roles')).toHaveLength(0);
+    },
+  );
+
+  it('shows a progress bar while the roles load, then the roles to choose from', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    network.use(
+      http.get('/api/roles', async () => {
+        await answered;
+        return HttpResponse.json([{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }]);
+      }),
+    );
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    const roles = await screen.findByRole('group', { name: 'Roles' });
+    expect(
+      await within(roles).findByRole('progressbar', { name: 'Loading roles' }),
+    ).toBeInTheDocument();
+    answer();
+    expect(await within(roles).findByRole('checkbox', { name: 'viewer' })).toBeInTheDocument();
+    expect(within(roles).queryByRole('progressbar')).toBeNull();
+  });
+
+  it("says the roles could not be loaded, logs 'Error fetching roles', and Retry loads them", async () => {
+    network.use(http.get('/api/roles', () => apiError(500, 'INTERNAL'), { once: true }));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/users/add', signedInAs('admin', ['admin']));
+    const roles = await screen.findByRole('group', { name: 'Roles' });
+    expect(await within(roles).findByText(messages.client.loadFailed('roles'))).toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith(messages.roles.fetchContext, expect.anything());
+    await userEvent.click(within(roles).getByRole('button', { name: 'Retry' }));
+    expect(await within(roles).findByRole('checkbox', { name: 'viewer' })).toBeInTheDocument();
+    consoleError.mockRestore();
+  });
+
+  it("says 'No roles yet' when there is none, and the form still adds a user", async () => {
+    network.use(
+      http.get('/api/roles', () => HttpResponse.json([])),
+      http.post('/api/users', () =>
+        HttpResponse.json(
+          { _id: 'u9', username: 'grace', email: null, roles: [] },
+          { status: 201 },
+        ),
+      ),
+    );
+    const { router } = renderApp('/users/add', signedInAs('admin', ['admin']));
+    const roles = await screen.findByRole('group', { name: 'Roles' });
+    expect(await within(roles).findByRole('status')).toHaveTextContent('No roles yet');
+    await userEvent.type(screen.getByLabelText(/Username/), 'grace');
+    await userEvent.type(screen.getByLabelText(/Password/), 'long-enough');
+    await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users'));
+  });
+
+  it('a role that may add users but not list the roles gets the form without the role picker', async () => {
+    network.use(
+      http.get('/api/auth/permissions', () =>
+        HttpResponse.json({
+          roles: ['recruiter'],
+          allowed: [{ routeVerb: 'POST', routePath: '/api/users' }],
+        }),
+      ),
+    );
+    renderApp('/users/add', signedInAs('rita', ['recruiter']));
+    const roles = await screen.findByRole('group', { name: 'Roles' });
+    expect(
+      within(roles).getByText(messages.client.roleDoesNotAllow('choosing roles')),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText(/Username/)).toBeInTheDocument();
+    expect(within(roles).queryByRole('checkbox')).toBeNull();
+    expect(network.calls('GET /api/roles')).toHaveLength(0);
+  });
+
   it('shows field errors for a missing username, a bad email and a short password, sending nothing', async () => {
     renderApp('/users/add', signedInAs('admin', ['admin']));
     await userEvent.type(await screen.findByLabelText(/Email/), 'grace@');
@@ -416,6 +499,22 @@ describe('Set password on /users', () => {
     expect(screen.getByRole('dialog', { name: 'Set password for ada' })).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.users.setPasswordContext, expect.anything());
     consoleError.mockRestore();
+  });
+
+  it("is not offered on the signed-in user's own row (it would end their own sessions)", async () => {
+    network.use(
+      http.get('/api/users', () =>
+        HttpResponse.json([{ ...users[0]!, _id: 'id-admin' }, users[1]]),
+      ),
+    );
+    renderApp('/users', signedInAs('admin', ['admin']));
+    const grid = await screen.findByRole('grid', { name: 'Users' });
+    // Offered on ada's row: the permissions are known, and the grid's actions drawn.
+    expect(
+      await within(grid).findByRole('button', { name: 'Set password for ada' }),
+    ).toBeInTheDocument();
+    expect(within(grid).getByRole('button', { name: 'Edit admin' })).toBeInTheDocument();
+    expect(within(grid).queryByRole('button', { name: 'Set password for admin' })).toBeNull();
   });
 
   it('is not offered to a role the routes table does not let set passwords', async () => {
