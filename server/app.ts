@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifySchema, type HTTPMethods } from 'fastify';
 import type { DestinationStream } from 'pino';
 import {
   serializerCompiler,
@@ -32,6 +32,12 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Told of every route as it is registered (tests check what all routes accept). */
+  onRoute?: (route: {
+    method: HTTPMethods | HTTPMethods[];
+    url: string;
+    schema?: FastifySchema;
+  }) => void;
 }
 
 /**
@@ -40,7 +46,7 @@ export interface BuildAppOptions {
  */
 export async function buildApp(
   config: Config,
-  { database, now, logStream }: BuildAppOptions = {},
+  { database, now, logStream, onRoute }: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -60,6 +66,7 @@ export async function buildApp(
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin, { config });

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirInUseError } from './db/dataDirLock';
+import { errorForLog } from './lib/logSerializers';
 
 let app: FastifyInstance | undefined;
 let stopping = false;
@@ -39,7 +40,11 @@ start().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof DataDirInUseError) {
     console.error(error.message);
   } else {
-    console.error('The server could not start:', error instanceof Error ? error.message : error);
+    // One line, as the log would hold it: a database error's own message is its SQL and
+    // parameters (the seed's password hashes among them), so only its class and code show.
+    const logged: Partial<ReturnType<typeof errorForLog>> = errorForLog(error);
+    delete logged.stack;
+    console.error('The server could not start:', JSON.stringify(logged));
   }
   process.exit(1);
 });

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -324,6 +327,18 @@ describe.each(testDbKinds)('the error contract on %s', (kind) => {
       503,
       'SIGN_IN_PROVIDER_NOT_CONFIGURED',
     );
+  });
+
+  it('answers 503 CLIENT_NOT_BUILT to a page when the web app is not built', async () => {
+    const other = await t.startAnother({
+      STATIC_DIR: mkdtempSync(path.join(os.tmpdir(), 'empty-')),
+    });
+    const body = expectError(
+      await other.inject({ url: `/books?${QUERY_SECRET}=${ECHO}` }),
+      503,
+      'CLIENT_NOT_BUILT',
+    );
+    expect(body.message).toBe(messages.server.clientNotBuilt);
   });
 
   it('logs requests by their path, without the query string', async () => {

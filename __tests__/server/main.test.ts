@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteExtensions } from '@server/db/client';
+import { fromPglite, pgliteExtensions } from '@server/db/client';
 import { projectRoot } from '@server/paths';
 import { createTestPostgres } from './helpers/testDatabase';
 
@@ -107,6 +107,28 @@ describe('the server process', () => {
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);
     expect(await countUsers(dataDir)).toBe(3);
+  });
+
+  it('reports a failed start without the SQL or its parameters (a password hash)', async () => {
+    // A migrated database whose users table refuses every insert: seeding fails.
+    const dataDir = tempDataDir();
+    const client = await PGlite.create(path.join(dataDir, 'pglite'), {
+      extensions: pgliteExtensions,
+    });
+    await fromPglite(client).migrate();
+    await client.exec(`
+      create function refuse_insert() returns trigger language plpgsql
+        as $$ begin raise exception 'no new users'; end $$;
+      create trigger refuse_insert before insert on users
+        for each row execute function refuse_insert();
+    `);
+    await client.close();
+
+    const server = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    expect(await server.exited).toBe(1);
+    expect(server.output).toContain('The server could not start');
+    expect(server.output).toMatch(/Database error P0001/);
+    expect(server.output).not.toMatch(/argon2|insert into|params/i);
   });
 
   (process.env.TEST_DATABASE_URL ? it : it.skip)(

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { HTTPMethods } from 'fastify';
+import type { FastifySchema, HTTPMethods } from 'fastify';
+import { z } from 'zod';
 import { messages } from '@common/messages';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import { queryRows } from '@server/db/client';
@@ -154,6 +155,13 @@ const endpoints: Endpoint[] = [
     ],
   },
   {
+    method: 'PUT',
+    path: '/api/users/:id/password',
+    params: { id: '$userId' },
+    body: { password: 'a-new-password' },
+    fields: [{ at: 'body.password', kind: 'single' }],
+  },
+  {
     method: 'POST',
     path: '/api/roles',
     body: { name: 'newrole' },
@@ -221,6 +229,13 @@ const endpoints: Endpoint[] = [
   },
 ];
 
+/** Whether a request part's schema takes a string anywhere (its input, before coercion). */
+const takesText = (schema: unknown) =>
+  schema !== undefined &&
+  /"type":(\[[^\]]*)?"string"/.test(
+    JSON.stringify(z.toJSONSchema(schema as z.ZodType, { io: 'input', unrepresentable: 'any' })),
+  );
+
 /** One case per endpoint and text field. */
 const cases = endpoints.flatMap((endpoint) =>
   endpoint.fields.map((field) => ({
@@ -267,9 +282,22 @@ describe.each(testDbKinds)('text input on %s', (kind) => {
       headers: admin,
     });
 
+  /** Every route the server registered, with its schema. */
+  const registered: { method: HTTPMethods; url: string; schema?: FastifySchema }[] = [];
+
   beforeAll(async () => {
     // Every refused sign-in counts against the limit; this file makes many.
-    t = await startTestApp(kind, { AUTH_RATE_LIMIT: '100000' });
+    t = await startTestApp(
+      kind,
+      { AUTH_RATE_LIMIT: '100000' },
+      {
+        onRoute: ({ method, url, schema }) => {
+          // A HEAD route is the GET route's twin, tested through the GET.
+          for (const verb of [method].flat())
+            if (verb !== 'HEAD') registered.push({ method: verb, url, schema });
+        },
+      },
+    );
     admin = bearer((await login(t.app, 'admin')).jwt);
     const post = async (url: string, payload: object) =>
       (await t.app.inject({ method: 'POST', url, payload, headers: admin })).json();
@@ -282,6 +310,18 @@ describe.each(testDbKinds)('text input on %s', (kind) => {
     fixtures.routeId = (await get('/api/routes'))[0]._id;
   });
   afterAll(() => t.close());
+
+  it('covers every route whose body or query string takes text', () => {
+    const listed = new Set(endpoints.map((e) => `${e.method} ${e.path}`));
+    const withText = registered
+      .filter(({ schema }) => takesText(schema?.body) || takesText(schema?.querystring))
+      .map(({ method, url }) => `${method} ${url}`);
+    // The check itself sees the routes it must: these take text in their body or query.
+    expect(withText).toEqual(
+      expect.arrayContaining(['POST /api/auth/login', 'GET /api/LIMS/jobs']),
+    );
+    expect(withText.filter((route) => !listed.has(route))).toEqual([]);
+  });
 
   it.each(cases)(
     '$name: refuses control characters (in names also invisible ones), changing nothing',

@@ -63,8 +63,11 @@ export const pgEventsPlugin = fp(
       }
     };
 
-    /** Opens a connection and listens to every subscribed channel on it. */
-    const connect = async () => {
+    /**
+     * Opens a connection and listens to every subscribed channel on it. Resolves to false
+     * when the app closed meanwhile: the connection is then closed again, unused.
+     */
+    const connect = async (): Promise<boolean> => {
       // This attempt's connection once open: a drop before that fails the attempt instead.
       const attempt: { opened?: NotificationConnection } = {};
       const opened = (attempt.opened = await app.database.openNotificationConnection({
@@ -76,6 +79,12 @@ export const pgEventsPlugin = fp(
           reconnect(0);
         },
       }));
+      // onClose ran while this was opening (a reconnection): it could not close what did
+      // not exist yet, so nobody else would close this one.
+      if (closed) {
+        await opened.close().catch(() => {});
+        return false;
+      }
       // From here on, a new subscriber listens on this connection itself; those already
       // there are listened to below.
       connection = opened;
@@ -88,6 +97,8 @@ export const pgEventsPlugin = fp(
         await opened.close().catch(() => {});
         throw error;
       }
+      // Closed while listening: onClose closed this connection; the database is closing.
+      return !closed;
     };
 
     const reconnect = (attempt: number) => {
@@ -95,7 +106,9 @@ export const pgEventsPlugin = fp(
       retry = setTimeout(
         () => {
           connect().then(
-            () => {
+            (open) => {
+              // The app closed meanwhile: no subscriber may resync on a closing database.
+              if (!open) return;
               app.log.info('The notification connection is back');
               for (const set of subscribers.values()) {
                 for (const subscriber of [...set]) {

@@ -52,17 +52,18 @@ export interface TestApp {
 
 /**
  * The whole app on a fresh database of the given kind, for `app.inject()`; its log goes to
- * `logStream` when given (set LOG_LEVEL in `env`: tests run silent).
+ * `logStream` when given (set LOG_LEVEL in `env`: tests run silent), and `onRoute` hears of
+ * every route registered.
  */
 export async function startTestApp(
   kind: DbKind,
   env: NodeJS.ProcessEnv = {},
-  { logStream }: Pick<BuildAppOptions, 'logStream'> = {},
+  { logStream, onRoute }: Pick<BuildAppOptions, 'logStream' | 'onRoute'> = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await openTestDatabase(kind);
   const clock = new TestClock();
-  const app = await buildApp(config, { database, now: clock.now, logStream });
+  const app = await buildApp(config, { database, now: clock.now, logStream, onRoute });
   const others: FastifyInstance[] = [];
   return {
     app,

@@ -157,3 +157,57 @@ describe.each(testDbKinds)('the notification connection on %s', (kind) => {
     });
   },
 );
+
+(testDbKinds.includes('postgres') ? describe : describe.skip)(
+  'the notification connection when the app closes during a reconnection, on postgres',
+  () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp('postgres');
+    });
+    afterAll(() => t.close());
+
+    it('closes the connection the reconnection opens, and tells no subscriber', async () => {
+      const probe = recorder();
+      await t.app.pgEvents.subscribe('probe', probe.subscriber);
+      // The reconnection's connection opens only once the app has begun closing.
+      const open = t.database.openNotificationConnection;
+      let closing!: () => void;
+      const appClosing = new Promise<void>((resolve) => (closing = resolve));
+      let reconnecting!: () => void;
+      const reopening = new Promise<void>((resolve) => (reconnecting = resolve));
+      let reopened = false;
+      t.database.openNotificationConnection = async (handlers) => {
+        reconnecting();
+        await appClosing;
+        const connection = await open(handlers);
+        reopened = true;
+        return connection;
+      };
+      const notificationConnections = async () =>
+        (
+          await queryRows<{ count: number }>(
+            t.database.db,
+            sql`select count(*)::int as count from pg_stat_activity
+                where datname = current_database() and application_name = ${NOTIFICATION_CONNECTION_NAME}`,
+          )
+        )[0]!.count;
+
+      await t.database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity
+            where datname = current_database() and application_name = ${NOTIFICATION_CONNECTION_NAME}`,
+      );
+      await reopening;
+      const closed = t.app.close();
+      closing();
+      await closed;
+
+      // The reconnection opened its connection, and then closed it.
+      await eventually(async () => {
+        expect(reopened).toBe(true);
+        expect(await notificationConnections()).toBe(0);
+      });
+      expect(probe.reconnects()).toBe(0);
+    });
+  },
+);

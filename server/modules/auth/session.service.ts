@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { messages } from '@common/messages';
 import type { Identity, LoginResponse, RefreshResponse } from '@common/schemas/auth';
-import { type Db, preparedQuery } from '../../db/client';
+import { type Db, type Tx, preparedQuery } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -101,11 +101,26 @@ export async function refreshSession(
   presented: string,
 ): Promise<RefreshResponse> {
   const now = ctx.now();
+  const tokenHash = hashToken(presented);
   const outcome = await ctx.db.transaction(async (tx) => {
+    // A password change (setUserPassword) updates the user's row, then revokes their
+    // tokens. Were this to lock only its token row, a change arriving meanwhile would wait
+    // on that row, then revoke it but not the successor inserted here (its statement began
+    // before the insert committed): a session would outlive the change. So the user's row
+    // is locked FOR SHARE first, then the token row, the same order the change takes: the
+    // two serialise without deadlock. The change then either sees the successor or has
+    // already revoked the token this finds. The token's owner is read without a lock to
+    // know which user to lock (a token's owner never changes).
+    const [owner] = await tx
+      .select({ userId: refreshTokens.userId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, tokenHash));
+    if (!owner) return undefined;
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, owner.userId)).for('share');
     const [token] = await tx
       .select()
       .from(refreshTokens)
-      .where(eq(refreshTokens.tokenHash, hashToken(presented)))
+      .where(eq(refreshTokens.tokenHash, tokenHash))
       .for('update');
     if (!token || token.revokedAt || token.expiresAt <= now) return undefined;
 
@@ -116,7 +131,7 @@ export async function refreshSession(
           .select({ revokedAt: refreshTokens.revokedAt })
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, hashToken(successor)));
-        if (next && !next.revokedAt) return { userId: token.userId, refreshToken: successor };
+        if (next && !next.revokedAt) return issued(tx, token.userId, successor);
       }
       await tx
         .update(refreshTokens)
@@ -132,18 +147,25 @@ export async function refreshSession(
       tokenHash: hashToken(successor),
       expiresAt: new Date(now.getTime() + ctx.refreshTokenDays * DAY_MS),
     });
-    return { userId: token.userId, refreshToken: successor };
+    return issued(tx, token.userId, successor);
   });
   // The revocation above must commit, so the 401 is thrown only after the transaction.
   if (!outcome || outcome === 'reused')
     throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
-
-  const found = await findIdentity(ctx.db, outcome.userId);
-  if (!found) throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
   return {
-    accessToken: await ctx.tokens.sign(accessClaims(found)),
+    accessToken: await ctx.tokens.sign(accessClaims(outcome.found)),
     refreshToken: outcome.refreshToken,
   };
+}
+
+/**
+ * The identity a refresh signs for, read under the user's row lock: read after the
+ * transaction, it could already carry the generation of a password change that revokes
+ * the successor, and the access token would outlive the change.
+ */
+async function issued(tx: Tx, userId: string, refreshToken: string) {
+  const found = await findIdentity(tx, userId);
+  return found && { found, refreshToken };
 }
 
 /**

@@ -138,6 +138,9 @@ export async function setUserPassword(
 ): Promise<void> {
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
+    // The user's row first, then the tokens: a refresh locks them in the same order
+    // (refreshSession), so one in flight finishes before the revocation below begins,
+    // successor included, and one arriving later waits and finds its token revoked.
     const [updated] = await tx
       .update(users)
       .set({

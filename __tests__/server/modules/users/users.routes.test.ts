@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
 import type { User } from '@common/schemas/users';
 import { buildApp } from '@server/app';
+import { queryRows } from '@server/db/client';
 import { bearer, login } from '../../helpers/auth';
 import { eventually } from '../../helpers/eventually';
 import { type TestApp, startTestApp, testConfig } from '../../helpers/testApp';
@@ -304,6 +306,64 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       const after = await login(t.app, 'grace', 'new-password');
       expect((await listBooks(after.jwt)).statusCode).toBe(200);
       expect((await refresh(after.refreshToken)).statusCode).toBe(200);
+    });
+
+    // Only PostgreSQL runs two transactions at once (PGlite is one session in the process).
+    (kind === 'postgres' ? it.each : it.skip.each)([
+      ['a refresh reaches the database first', 'refresh'],
+      ['the password change reaches the database first', 'password'],
+    ] as const)('ends every session when %s and both run at once', async (_, first) => {
+      const { _id } = (
+        await createUser({ username: `racer-${first}`, password: 'old-password' })
+      ).json() as User;
+      const session = await login(t.app, `racer-${first}`, 'old-password');
+
+      // A transaction of the test's own holds the refresh tokens against writes, so both
+      // requests reach the database and stop there, in the chosen order, before either
+      // writes a token: the refresh has then locked its token row (or waits before doing
+      // so), and the password change has updated the user (or waits to).
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const holder = t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table refresh_tokens in share mode`);
+        held();
+        await released;
+      });
+      await holding;
+      const waiting = async (count: number) => {
+        const [row] = await queryRows<{ waiting: number }>(
+          t.database.db,
+          sql`select count(*)::int as waiting from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        expect(row!.waiting).toBe(count);
+      };
+      const requests = {
+        refresh: () => refresh(session.refreshToken),
+        password: () => setPassword(_id, { password: 'new-password' }),
+      };
+      const firstDone = requests[first]();
+      await eventually(() => waiting(1));
+      const secondDone = requests[first === 'refresh' ? 'password' : 'refresh']();
+      await eventually(() => waiting(2));
+      release();
+      await holder;
+      const [refreshed, changed] =
+        first === 'refresh'
+          ? [await firstDone, await secondDone]
+          : [await secondDone, await firstDone];
+      expect(changed.statusCode).toBe(204);
+
+      // Whatever the user holds now, no session is left.
+      const renewed = refreshed.statusCode === 200 ? refreshed.json() : undefined;
+      const refreshToken = renewed?.refreshToken ?? session.refreshToken;
+      const accessToken = renewed?.accessToken ?? session.jwt;
+      const again = await refresh(refreshToken);
+      expect(again.statusCode).toBe(401);
+      expect(again.json().code).toBe('INVALID_REFRESH_TOKEN');
+      expect((await listBooks(accessToken)).statusCode).toBe(401);
     });
 
     it.each(['viewer', 'contributor'] as const)('answers 403 to a %s', async (who) => {
