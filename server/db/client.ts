@@ -160,12 +160,20 @@ export function openPostgres(
         if (!closing) onEnd();
       });
       await client.connect();
+      // One statement at a time: pg queues overlapping queries on a client, but warns that
+      // it will stop doing so.
+      let last: Promise<unknown> = Promise.resolve();
+      const inTurn = (sql: string) => {
+        const result = last.catch(() => undefined).then(() => client.query(sql));
+        last = result;
+        return result;
+      };
       return {
         listen: async (channel) => {
-          await client.query(`listen ${client.escapeIdentifier(channel)}`);
+          await inTurn(`listen ${client.escapeIdentifier(channel)}`);
         },
         unlisten: async (channel) => {
-          await client.query(`unlisten ${client.escapeIdentifier(channel)}`);
+          await inTurn(`unlisten ${client.escapeIdentifier(channel)}`);
         },
         close: async () => {
           closing = true;
