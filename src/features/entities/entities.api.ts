@@ -3,9 +3,7 @@ import { type Entity, type EntityInput, entitySchema } from '@common/schemas/ent
 import { type Version, versionSchema } from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
-
-/** The record list of one entity (its tag, as the records feature provides it). */
-const recordList = (entityName: string) => ({ type: 'Record' as const, id: `LIST:${entityName}` });
+import { recordListTag } from '@/api/tags';
 
 export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -24,14 +22,14 @@ export const entityDefinitionsApi = api.injectEndpoints({
       }),
       extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error, { id, name }) =>
-        error ? [] : [{ type: 'Entity', id }, recordList(name)],
+        error ? [] : [{ type: 'Entity', id }, recordListTag(name)],
       ...responseSchema(entitySchema),
     }),
     /** Its records go with it (one transaction on the server). */
     deleteEntity: build.mutation<void, Pick<Entity, '_id' | 'name'>>({
       query: ({ _id }) => ({ url: `/api/entities/${_id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, { _id, name }) =>
-        error ? [] : [{ type: 'Entity', id: _id }, recordList(name)],
+        error ? [] : [{ type: 'Entity', id: _id }, recordListTag(name)],
     }),
     listEntityVersions: build.query<Version[], string>({
       query: (id) => `/api/entities/${id}/versions`,
