@@ -1,7 +1,8 @@
 /**
  * The base query every endpoint goes through (DESIGN "Client"): the bearer header,
  * credentials included, the duplicate-request rejection 'Request canceled', one refresh
- * and retry on a 401, and the status-to-toast mapping of spec section 8.
+ * and retry on a 401, the status-to-toast mapping of spec section 8, and a word to the
+ * listeners when a 403 says the screens' picture of the user's rights is stale.
  */
 import type {
   BaseQueryFn,
@@ -9,11 +10,12 @@ import type {
   FetchBaseQueryError,
   FetchBaseQueryMeta,
 } from '@reduxjs/toolkit/query';
+import { createAction } from '@reduxjs/toolkit';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { AuthState } from '@/auth/auth.slice';
 import { toastQueued } from '@/ui/ui.slice';
 import { API_HOST } from './apiHost';
-import { requestCanceledError, toastForError } from './errors';
+import { errorCode, requestCanceledError, toastForError } from './errors';
 import { refreshAccessToken } from './session';
 
 const fetchFromApi = fetchBaseQuery({
@@ -52,6 +54,12 @@ export interface BaseQueryOptions {
   shownInForm?: boolean;
 }
 
+/**
+ * A request other than the permissions call itself was refused with 403 FORBIDDEN: the
+ * screens' picture of the user's rights is stale (auth.listeners refetches it).
+ */
+export const requestForbidden = createAction('api/requestForbidden');
+
 const isFormError = (error: FetchBaseQueryError) => error.status === 400 || error.status === 409;
 
 export const baseQuery: BaseQueryFn<
@@ -71,6 +79,9 @@ export const baseQuery: BaseQueryFn<
     if (isSignInCall(args)) return result;
     if (result.error?.status === 401 && (await refreshAccessToken(api.dispatch, api.getState))) {
       result = await fetchFromApi(args, api, extraOptions);
+    }
+    if (errorCode(result.error) === 'FORBIDDEN' && api.endpoint !== 'getPermissions') {
+      api.dispatch(requestForbidden());
     }
     const { quiet, shownInForm } = extraOptions ?? {};
     if (result.error && !quiet && !(shownInForm && isFormError(result.error))) {

@@ -1,10 +1,12 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import { messages } from '@common/messages';
 import { api } from '@/api/api';
+import { requestForbidden } from '@/api/baseQuery';
 import { refreshAccessToken, revokeRefreshToken } from '@/api/session';
 import { type AppStartListening, appStarted } from '@/app/listeners';
 import { toastQueued } from '@/ui/ui.slice';
 import { loggedIn, loggedOut, tokenRefreshed, userIdentified } from './auth.slice';
+import { permissionsApi } from './permissions.api';
 import type { SessionUser } from './session';
 import { ACCESS_TOKEN_KEY, isTokenExpired, msUntilExpiry, REFRESH_TOKEN_KEY } from './session';
 
@@ -20,7 +22,8 @@ export const REFRESH_MARGIN_MS = 30_000;
  * - logout cancels the timer and revokes the refresh token on the server;
  * - other tabs' logins, refreshes and logouts are followed through the storage event;
  * - the cached server data follows the session: a login, a logout or another user drops
- *   all of it (it belonged to the previous user); new roles refetch the permissions.
+ *   all of it (it belonged to the previous user); new roles refetch the permissions;
+ * - a 403 FORBIDDEN refetches the permissions too (the rights changed elsewhere).
  */
 export function addAuthListeners(startAppListening: AppStartListening): void {
   startAppListening({
@@ -33,6 +36,21 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
       } else if (rolesOf(before) !== rolesOf(after)) {
         listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
       }
+    },
+  });
+
+  // A 403 means the rights changed elsewhere (the routes table, the user's roles): the
+  // permissions the screens hold are asked for again, once per burst of refusals. RTK Query
+  // delays an invalidation until the requests on their way have settled, merging a burst's;
+  // a refusal while the permissions are on their way adds nothing. Nor does one while they
+  // are unknown or failed: there is no picture to correct, and a page that asks the server
+  // when they fail would otherwise ask, be refused and refetch them, again and again.
+  startAppListening({
+    actionCreator: requestForbidden,
+    effect: (_action, listenerApi) => {
+      const permissions = permissionsApi.endpoints.getPermissions.select()(listenerApi.getState());
+      if (!permissions.isSuccess) return;
+      listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
     },
   });
 

@@ -4,8 +4,9 @@ import { responseSchema } from '@/api/responseSchema';
 
 /**
  * What the signed-in user may call (`GET /api/auth/permissions`), for the screens to
- * offer only that. Refetched when the session changes (auth.listeners) and when routes or
- * role memberships change (their mutations invalidate 'Permissions').
+ * offer only that. Refetched when the session changes or a request answers 403
+ * (auth.listeners), when routes or role memberships change (their mutations invalidate
+ * 'Permissions'), and when the window regains focus (`usePermissions`).
  */
 export const permissionsApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -17,8 +17,18 @@ export function can(permissions: Permissions | undefined, verb: string, path: st
  */
 export function usePermissions() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
-  const { currentData, isError } = useGetPermissionsQuery(undefined, { skip: !isAuthenticated });
-  return { permissions: currentData, isKnown: currentData !== undefined, isError };
+  // Asked again when the window regains focus: the rights may have changed meanwhile.
+  const { currentData, error } = useGetPermissionsQuery(undefined, {
+    skip: !isAuthenticated,
+    refetchOnFocus: true,
+  });
+  // Failed until an answer comes, retries included: a gate that showed its children on the
+  // failure and hid them during the retry their mounting started would flip for ever.
+  return {
+    permissions: currentData,
+    isKnown: currentData !== undefined,
+    isError: currentData === undefined && error !== undefined,
+  };
 }
 
 /**

@@ -1,10 +1,13 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import type { AppStore } from '@/app/store';
+import { requestForbidden } from '@/api/baseQuery';
 import { tokenRefreshed } from '@/auth/auth.slice';
+import { permissionsApi } from '@/auth/permissions.api';
 import { can } from '@/auth/useCan';
-import { permissionsFor, setupNetwork } from '../helpers/network';
+import { apiError, permissionsFor, setupNetwork } from '../helpers/network';
 import { fakeToken, renderApp, signedInAs } from '../helpers/render';
 
 const network = setupNetwork(
@@ -14,6 +17,13 @@ const network = setupNetwork(
     HttpResponse.json([{ _id: '00000000-0000-4000-8000-000000000001', name: 'admin' }]),
   ),
 );
+
+/** The cached permissions call, as the screens read it. */
+const permissionsState = (store: AppStore) =>
+  permissionsApi.endpoints.getPermissions.select()(store.getState());
+
+/** Lets the requests and invalidations of the moment settle (a few turns of the loop). */
+const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 100)));
 
 describe('can', () => {
   it("answers from the table's verb and path, and no while the permissions are unknown", () => {
@@ -38,8 +48,10 @@ describe('a user with no role', () => {
   });
 
   it('is not told so on the public pages', async () => {
-    renderApp('/', signedInAs('newcomer', []));
-    await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(1));
+    const { store } = renderApp('/', signedInAs('newcomer', []));
+    // Answered, not only sent: the line would show from the answer on.
+    await waitFor(() => expect(permissionsState(store).isSuccess).toBe(true));
+    expect(permissionsState(store).data?.roles).toEqual([]);
     expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
     expect(screen.queryByText(messages.client.needsRole)).not.toBeInTheDocument();
   });
@@ -98,6 +110,70 @@ describe('the permissions follow', () => {
     await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(1));
     await userEvent.click(screen.getByRole('button', { name: 'Save GET /api/books' }));
     await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(2));
+  });
+
+  it('a 403 FORBIDDEN: the rights changed elsewhere, so they are asked for again', async () => {
+    // The grants said viewers may read books; the server now refuses.
+    network.use(http.get('/api/books', () => apiError(403, 'FORBIDDEN')));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/books', signedInAs('viewer', ['viewer']));
+    await waitFor(() => expect(network.calls('GET /api/books')).toHaveLength(1));
+    await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(2));
+    await waitFor(() => expect(permissionsState(store).isSuccess).toBe(true));
+    await settle();
+    expect(network.calls('GET /api/auth/permissions')).toHaveLength(2);
+    expect(network.calls('GET /api/books')).toHaveLength(1);
+    consoleError.mockRestore();
+  });
+
+  it('a burst of 403s asks for them once', async () => {
+    const { store } = renderApp('/books', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByText('No books yet')).toBeInTheDocument();
+    await waitFor(() => expect(permissionsState(store).isSuccess).toBe(true));
+    act(() => {
+      for (let i = 0; i < 3; i += 1) store.dispatch(requestForbidden());
+    });
+    await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(2));
+    await settle();
+    expect(network.calls('GET /api/auth/permissions')).toHaveLength(2);
+  });
+
+  it('a 403 while the permissions call itself fails asks for nothing more: no loop', async () => {
+    network.use(
+      http.get('/api/books', () => apiError(403, 'FORBIDDEN')),
+      http.get('/api/auth/permissions', () => apiError(403, 'FORBIDDEN')),
+    );
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = renderApp('/books', signedInAs('viewer', ['viewer']));
+    // Without the permissions the page asks the server, which refuses.
+    await waitFor(() => expect(network.calls('GET /api/books')).toHaveLength(1));
+    await waitFor(() => expect(permissionsState(store).isError).toBe(true));
+    await settle();
+    // Each control mounting while the call has failed asks once more (RTK Query refetches a
+    // failed query for a new subscriber); the books' refusal adds nothing, and it stops.
+    const asked = network.calls('GET /api/auth/permissions').length;
+    await settle();
+    await settle();
+    expect(network.calls('GET /api/auth/permissions')).toHaveLength(asked);
+    expect(network.calls('GET /api/books')).toHaveLength(1);
+    consoleError.mockRestore();
+  });
+
+  it.each([
+    ['focus', () => window.dispatchEvent(new Event('focus'))],
+    [
+      'visibilitychange',
+      () => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })),
+    ],
+  ])('the window regaining focus (%s): they are asked for again', async (_event, regainFocus) => {
+    const { store } = renderApp('/books', signedInAs('viewer', ['viewer']));
+    expect(await screen.findByText('No books yet')).toBeInTheDocument();
+    await waitFor(() => expect(permissionsState(store).isSuccess).toBe(true));
+    expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
+    act(regainFocus);
+    await waitFor(() => expect(network.calls('GET /api/auth/permissions')).toHaveLength(2));
+    // Only the permissions follow the focus: the list stays as it was.
+    expect(network.calls('GET /api/books')).toHaveLength(1);
   });
 
   it('a logout: everything cached for the previous user goes', async () => {

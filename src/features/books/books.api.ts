@@ -12,6 +12,9 @@ import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 import { nextBookPage } from './bookRules';
 
+/** The tag of one book's versions (the book's own tag is provided by the list). */
+const bookVersionsTag = (id: string) => ({ type: 'Book', id: `${id}/versions` }) as const;
+
 export const booksApi = api.injectEndpoints({
   endpoints: (build) => ({
     listBooks: build.infiniteQuery<Book[], void, number>({
@@ -21,7 +24,10 @@ export const booksApi = api.injectEndpoints({
           nextBookPage(lastPage, lastPageParam),
       },
       query: ({ pageParam }) => `/api/books?page=${pageParam}&perPage=${BOOK_PAGE_SIZE}`,
-      providesTags: [{ type: 'Book', id: 'LIST' }],
+      providesTags: (result) => [
+        { type: 'Book', id: 'LIST' },
+        ...(result?.pages.flat() ?? []).map((book) => ({ type: 'Book' as const, id: book._id })),
+      ],
       ...responseSchema(z.array(bookSchema)),
     }),
     searchBook: build.query<BookLookupResult[], string>({
@@ -39,18 +45,14 @@ export const booksApi = api.injectEndpoints({
     updateBook: build.mutation<Book, BookInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/books/${id}`, method: 'PUT', body }),
       invalidatesTags: (_result, error, { id }) =>
-        error
-          ? []
-          : [
-              { type: 'Book', id: 'LIST' },
-              { type: 'Book', id },
-            ],
+        error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id)],
       ...responseSchema(bookSchema),
     }),
     deleteBook: build.mutation<void, string>({
       query: (id) => ({ url: `/api/books/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error, id) => (error ? [] : [{ type: 'Book', id }]),
-      // The book leaves the loaded pages here, with no reload (spec section 4).
+      // Not the book's own tag, which the list provides: the book leaves the loaded pages
+      // here, with no reload (spec section 4).
+      invalidatesTags: (_result, error, id) => (error ? [] : [bookVersionsTag(id)]),
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;
@@ -66,7 +68,7 @@ export const booksApi = api.injectEndpoints({
     }),
     listBookVersions: build.query<Version[], string>({
       query: (id) => `/api/books/${id}/versions`,
-      providesTags: (_result, _error, id) => [{ type: 'Book', id }],
+      providesTags: (_result, _error, id) => [bookVersionsTag(id)],
       ...responseSchema(z.array(versionSchema)),
     }),
   }),

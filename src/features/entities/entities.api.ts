@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { type Entity, type EntityInput, entitySchema } from '@common/schemas/entities';
 import { type Version, versionSchema } from '@common/schemas/versions';
 import { api } from '@/api/api';
+import { entitiesApi } from '@/api/entities.api';
 import { responseSchema } from '@/api/responseSchema';
+import { recordListTag } from '@/api/tags';
 
-/** The record list of one entity (its tag, as the records feature provides it). */
-const recordList = (entityName: string) => ({ type: 'Record' as const, id: `LIST:${entityName}` });
+/** The tag of one definition's versions (the definition's own tag is the list's too). */
+const entityVersionsTag = (id: string) => ({ type: 'Entity', id: `${id}/versions` }) as const;
 
 export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -15,7 +17,11 @@ export const entityDefinitionsApi = api.injectEndpoints({
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Entity', id: 'LIST' }]),
       ...responseSchema(entitySchema),
     }),
-    /** The definition, its versions and the list change; so do its records (fields removed). */
+    /**
+     * Answers the stored definition, which replaces the cached one (in the list and as read
+     * by id or by name: the name never changes); its versions change, and so do its
+     * records (fields removed).
+     */
     updateEntity: build.mutation<Entity, EntityInput & { id: string }>({
       query: ({ id, ...body }) => ({
         url: `/api/entities/${id}`,
@@ -24,18 +30,46 @@ export const entityDefinitionsApi = api.injectEndpoints({
       }),
       extraOptions: { shownInForm: true },
       invalidatesTags: (_result, error, { id, name }) =>
-        error ? [] : [{ type: 'Entity', id }, recordList(name)],
+        error ? [] : [entityVersionsTag(id), recordListTag(name)],
       ...responseSchema(entitySchema),
+      async onQueryStarted({ id, name }, { dispatch, queryFulfilled }) {
+        let stored: Entity;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return; // Refused: the form says why.
+        }
+        dispatch(
+          entitiesApi.util.updateQueryData('listEntities', undefined, (draft) =>
+            draft.map((entity) => (entity._id === id ? stored : entity)),
+          ),
+        );
+        for (const idOrName of [id, name]) {
+          dispatch(entitiesApi.util.updateQueryData('getEntity', idOrName, () => stored));
+        }
+      },
     }),
-    /** Its records go with it (one transaction on the server). */
+    /** Its records go with it (one transaction on the server); it leaves the cached list. */
     deleteEntity: build.mutation<void, Pick<Entity, '_id' | 'name'>>({
       query: ({ _id }) => ({ url: `/api/entities/${_id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, { _id, name }) =>
-        error ? [] : [{ type: 'Entity', id: _id }, recordList(name)],
+        error ? [] : [entityVersionsTag(_id), recordListTag(name)],
+      async onQueryStarted({ _id }, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        dispatch(
+          entitiesApi.util.updateQueryData('listEntities', undefined, (draft) =>
+            draft.filter((entity) => entity._id !== _id),
+          ),
+        );
+      },
     }),
     listEntityVersions: build.query<Version[], string>({
       query: (id) => `/api/entities/${id}/versions`,
-      providesTags: (_result, _error, id) => [{ type: 'Entity', id }],
+      providesTags: (_result, _error, id) => [entityVersionsTag(id)],
       ...responseSchema(z.array(versionSchema)),
     }),
   }),

@@ -3,15 +3,12 @@ import { type EntityRecord, entityRecordSchema } from '@common/schemas/entities'
 import { type Version, versionSchema } from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import { recordListTag } from '@/api/tags';
 
 interface RecordKey {
   entityName: string;
   id: string;
 }
-
-/** The tag of one entity's record list; entity definition changes invalidate it too. */
-export const recordListTag = (entityName: string) =>
-  ({ type: 'Record', id: `LIST:${entityName}` }) as const;
 
 export const recordsApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Role, type RoleUser, roleSchema, roleUserSchema } from '@common/schemas/roles';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import { rolesApi } from '@/api/roles.api';
 
 export const rolesFeatureApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -18,16 +19,22 @@ export const rolesFeatureApi = api.injectEndpoints({
     }),
     deleteRole: build.mutation<void, string>({
       query: (id) => ({ url: `/api/roles/${id}`, method: 'DELETE' }),
-      // Its users lose it, and so do the route grants: maybe the user's own.
-      invalidatesTags: (_result, error, id) =>
-        error
-          ? []
-          : [
-              { type: 'Role', id },
-              { type: 'User', id: 'LIST' },
-              { type: 'Route', id: 'LIST' },
-              'Permissions',
-            ],
+      // Its users lose it, and so do the route grants: maybe the user's own. The role
+      // leaves the cached list here (its own tag, which the list provides, would reload it).
+      invalidatesTags: (_result, error) =>
+        error ? [] : [{ type: 'User', id: 'LIST' }, { type: 'Route', id: 'LIST' }, 'Permissions'],
+      async onQueryStarted(id, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        dispatch(
+          rolesApi.util.updateQueryData('listRoles', undefined, (draft) =>
+            draft.filter((role) => role._id !== id),
+          ),
+        );
+      },
     }),
     /** Every user, with whether they hold the role. */
     listRoleUsers: build.query<RoleUser[], string>({
