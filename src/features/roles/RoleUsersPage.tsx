@@ -1,14 +1,14 @@
-import { Alert, List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
-import { useState } from 'react';
+import { List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { RoleUser } from '@common/schemas/roles';
-import { errorCode, errorMessage, reportError } from '@/api/errors';
+import { reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useGetRoleQuery, useListRoleUsersQuery, useToggleRoleUserMutation } from './roles.api';
 
 /** Every user, with a switch for whether they hold the role (read-only without the right). */
@@ -16,29 +16,23 @@ function RoleUserList({ id }: { id: string }) {
   const usersQuery = useListRoleUsersQuery(id);
   const [toggle, { isLoading: isSaving }] = useToggleRoleUserMutation();
   const mayToggle = useCan('PUT', '/api/roles/:id/users/:userId');
-  // A refusal that says what the rules are stays in the page, after its toast has gone.
-  const [refusal, setRefusal] = useState<string>();
+  const refusal = useRuleRefusal();
 
   useReportedError(messages.users.fetchOneContext, usersQuery.error);
 
   async function flip(user: RoleUser) {
-    setRefusal(undefined);
+    refusal.clear();
     try {
       await toggle({ roleId: id, userId: user._id }).unwrap();
     } catch (error) {
-      const code = errorCode(error);
-      if (code === 'LAST_ADMIN' || code === 'ADMIN_PROTECTED') setRefusal(errorMessage(error));
+      refusal.explain(error);
       reportError(messages.roles.editUsersContext, error);
     }
   }
 
   return (
     <>
-      {refusal && (
-        <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRefusal(undefined)}>
-          {refusal}
-        </Alert>
-      )}
+      {refusal.alert}
       <QueryState query={usersQuery} what="users" empty="No users yet">
         {(users) => (
           <List aria-label="Users">

@@ -1,13 +1,11 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
-import { Alert, Box, Button, IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
-import { useState } from 'react';
+import { Box, Button, IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
-import { errorCode, errorMessage } from '@/api/errors';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
@@ -16,6 +14,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteRoleMutation } from './roles.api';
@@ -27,17 +26,16 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
   const dispatch = useAppDispatch();
   const mayEditUsers = useCan('GET', '/api/roles/:id/users');
   const mayDelete = useCan('DELETE', '/api/roles/:id');
-  // A refusal that says what the rules are stays in the page, after its toast has gone.
-  const [refusal, setRefusal] = useState<string>();
+  const refusal = useRuleRefusal();
 
   useReportedError(messages.roles.fetchContext, rolesQuery.error);
 
   const removal = useConfirmedAction(async (role: Role) => {
-    setRefusal(undefined);
+    refusal.clear();
     try {
       await deleteRole(role._id).unwrap();
     } catch (error) {
-      if (errorCode(error) === 'ADMIN_PROTECTED') setRefusal(errorMessage(error));
+      refusal.explain(error);
       throw error;
     }
     dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
@@ -45,11 +43,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
 
   return (
     <>
-      {refusal && (
-        <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRefusal(undefined)}>
-          {refusal}
-        </Alert>
-      )}
+      {refusal.alert}
       <QueryState
         query={rolesQuery}
         what="roles"

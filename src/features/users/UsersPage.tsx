@@ -4,7 +4,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
-import { Alert, Box, Button, Chip, Stack } from '@mui/material';
+import { Box, Button, Chip, Stack } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -19,7 +19,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { errorCode, errorMessage, reportError } from '@/api/errors';
+import { reportError } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
 import { PermissionGate } from '@/auth/PermissionGate';
@@ -28,6 +28,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
 import { SetPasswordDialog } from './SetPasswordDialog';
@@ -46,16 +47,9 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const dispatch = useAppDispatch();
   const mayEdit = useCan('PUT', '/api/users/:id');
   const mayDelete = useCan('DELETE', '/api/users/:id');
-  // A refusal that says what the rules are stays in the page, after its toast has gone.
-  const [refusal, setRefusal] = useState<string>();
+  const { explain, clear: clearRefusal, alert: refusalAlert } = useRuleRefusal();
 
   useReportedError(messages.users.fetchContext, usersQuery.error);
-
-  /** LAST_ADMIN and ADMIN_PROTECTED explain a rule: the page keeps the server's message. */
-  function explain(error: unknown) {
-    const code = errorCode(error);
-    if (code === 'LAST_ADMIN' || code === 'ADMIN_PROTECTED') setRefusal(errorMessage(error));
-  }
 
   const setMode = (id: GridRowId, mode: GridRowModesModel[GridRowId]) =>
     setRowModes((current) => ({ ...current, [id]: mode }));
@@ -71,7 +65,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
 
   async function saveRow(row: User, previous: User): Promise<User> {
     if (row.username === previous.username && row.email === previous.email) return row;
-    setRefusal(undefined);
+    clearRefusal();
     const updated = await updateUser({
       id: row._id,
       username: row.username,
@@ -158,7 +152,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   ];
 
   const removal = useConfirmedAction(async (user: User) => {
-    setRefusal(undefined);
+    clearRefusal();
     try {
       await deleteUser(user._id).unwrap();
     } catch (error) {
@@ -170,11 +164,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
 
   return (
     <>
-      {refusal && (
-        <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRefusal(undefined)}>
-          {refusal}
-        </Alert>
-      )}
+      {refusalAlert}
       {/* The first load shows the shared bar; a refetch, the grid's own overlay. */}
       <QueryState
         query={usersQuery}
