@@ -1,4 +1,3 @@
-import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import {
@@ -13,15 +12,13 @@ import {
   Typography,
 } from '@mui/material';
 import { useCallback, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
 import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
-import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { PageHeader } from '@/components/PageHeader';
+import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
@@ -304,19 +301,13 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/books`: the library; a user whose role may not read it is told so. */
 export function BooksPage() {
-  const mayAdd = useCan('POST', '/api/books/add');
   return (
-    <Box>
-      <PageHeader title="Books">
-        {mayAdd && (
-          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/book">
-            Add Book
-          </Button>
-        )}
-      </PageHeader>
-      <PermissionGate verb="GET" path="/api/books" what="reading the books">
-        <BookList mayAdd={mayAdd} />
-      </PermissionGate>
-    </Box>
+    <ListPage
+      title="Books"
+      read={{ path: '/api/books', what: 'reading the books' }}
+      add={{ label: 'Add Book', to: '/book', path: '/api/books/add' }}
+    >
+      {(mayAdd) => <BookList mayAdd={mayAdd} />}
+    </ListPage>
   );
 }

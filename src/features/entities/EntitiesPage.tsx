@@ -1,6 +1,4 @@
-import AddIcon from '@mui/icons-material/Add';
 import {
-  Box,
   Button,
   Card,
   CardActions,
@@ -15,10 +13,9 @@ import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
 import { useListEntitiesQuery } from '@/api/entities.api';
 import { useAppDispatch } from '@/app/hooks';
-import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { PageHeader } from '@/components/PageHeader';
+import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
@@ -121,24 +118,13 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/entities`: the entity definitions; a user whose role may not read them is told so. */
 export function EntitiesPage() {
-  const mayAdd = useCan('POST', '/api/entities');
   return (
-    <Box>
-      <PageHeader title="Entities">
-        {mayAdd && (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            component={RouterLink}
-            to="/entities/add"
-          >
-            Add Entity
-          </Button>
-        )}
-      </PageHeader>
-      <PermissionGate verb="GET" path="/api/entities" what="reading the entities">
-        <EntityCards mayAdd={mayAdd} />
-      </PermissionGate>
-    </Box>
+    <ListPage
+      title="Entities"
+      read={{ path: '/api/entities', what: 'reading the entities' }}
+      add={{ label: 'Add Entity', to: '/entities/add', path: '/api/entities' }}
+    >
+      {(mayAdd) => <EntityCards mayAdd={mayAdd} />}
+    </ListPage>
   );
 }

@@ -1,17 +1,15 @@
-import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
-import { Box, Button, IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
+import { IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
-import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { PageHeader } from '@/components/PageHeader';
+import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
@@ -100,19 +98,13 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/roles`: the roles, each with edit (its users) and delete, and Add Role. */
 export function RolesPage() {
-  const mayAdd = useCan('POST', '/api/roles');
   return (
-    <Box>
-      <PageHeader title="Roles">
-        {mayAdd && (
-          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/role">
-            Add Role
-          </Button>
-        )}
-      </PageHeader>
-      <PermissionGate verb="GET" path="/api/roles" what="reading the roles">
-        <RoleList mayAdd={mayAdd} />
-      </PermissionGate>
-    </Box>
+    <ListPage
+      title="Roles"
+      read={{ path: '/api/roles', what: 'reading the roles' }}
+      add={{ label: 'Add Role', to: '/role', path: '/api/roles' }}
+    >
+      {(mayAdd) => <RoleList mayAdd={mayAdd} />}
+    </ListPage>
   );
 }

@@ -1,10 +1,9 @@
-import AddIcon from '@mui/icons-material/Add';
 import CancelIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
-import { Box, Button, Chip, Stack } from '@mui/material';
+import { Box, Chip, Stack } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -15,17 +14,15 @@ import {
   GridRowModes,
 } from '@mui/x-data-grid';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import { reportError } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
-import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { PageHeader } from '@/components/PageHeader';
+import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
@@ -208,24 +205,13 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/users`: the users, edited inline row by row, deleted after confirmation. */
 export function UsersPage() {
-  const mayAdd = useCan('POST', '/api/users');
   return (
-    <Box>
-      <PageHeader title="Users">
-        {mayAdd && (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            component={RouterLink}
-            to="/users/add"
-          >
-            Add User
-          </Button>
-        )}
-      </PageHeader>
-      <PermissionGate verb="GET" path="/api/users" what="reading the users">
-        <UserGrid mayAdd={mayAdd} />
-      </PermissionGate>
-    </Box>
+    <ListPage
+      title="Users"
+      read={{ path: '/api/users', what: 'reading the users' }}
+      add={{ label: 'Add User', to: '/users/add', path: '/api/users' }}
+    >
+      {(mayAdd) => <UserGrid mayAdd={mayAdd} />}
+    </ListPage>
   );
 }
