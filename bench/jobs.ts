@@ -1,7 +1,8 @@
 /**
  * `npm run bench:jobs`: the job list under load, at 1,000,000 jobs on PostgreSQL.
  * Loads jobs into BENCH_DATABASE_URL until there are 1,000,000, starts the built server on
- * it, drives it with autocannon (50 connections, 30 s, a fixed seeded mix of requests), then
+ * it, drives it with autocannon (50 connections, 30 s, a fixed seeded mix of requests), once
+ * uncompressed and once asking for compressed answers as a browser does, then
  * runs the same mix in-process through the service functions, with the search index (so
  * the API's overhead shows) and on the database alone (so the index's gain shows).
  */
@@ -141,17 +142,28 @@ async function main() {
   });
   const { jwt } = (await login.json()) as { jwt: string };
 
-  const nextRequest = mix(prng(42), jobIds);
+  // The same seeded mix twice: as a browser asks (its answers compressed) and uncompressed,
+  // so the cost of compressing the JSON answers shows. A short warm-up first, so neither run
+  // pays for a cold cache.
+  const drive = (seconds: number, acceptEncoding?: string) => {
+    const nextRequest = mix(prng(42), jobIds);
+    return autocannon({
+      url: base,
+      connections: CONNECTIONS,
+      duration: seconds,
+      headers: {
+        authorization: `Bearer ${jwt}`,
+        ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+      },
+      requests: [{ setupRequest: (request) => ({ ...request, path: toPath(nextRequest()) }) }],
+    });
+  };
   console.log(
     `\nautocannon: ${CONNECTIONS} connections, ${DURATION_S} s, against ${TARGET_JOBS} jobs`,
   );
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    headers: { authorization: `Bearer ${jwt}` },
-    requests: [{ setupRequest: (request) => ({ ...request, path: toPath(nextRequest()) }) }],
-  });
+  await drive(5);
+  const uncompressed = await drive(DURATION_S);
+  const compressed = await drive(DURATION_S, BROWSER_ACCEPT_ENCODING);
   // The server's whole resident memory, its search index included (Linux).
   const serverMegabytes =
     Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]) / 1024;
@@ -170,14 +182,20 @@ async function main() {
   );
   await database.close();
 
-  console.log('\nThrough the API (HTTP, auth, permission check, validation, JSON):');
-  console.log(
-    `  requests/s ${Math.round(result.requests.average)}   total ${result.requests.total}`,
+  reportApi(
+    '\nThrough the API (HTTP, auth, permission check, validation, JSON), uncompressed:',
+    uncompressed,
   );
-  console.log(
-    `  latency p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms`,
+  reportApi(
+    `Through the API, answers compressed (Accept-Encoding: ${BROWSER_ACCEPT_ENCODING}):`,
+    compressed,
   );
-  console.log(`  non-2xx ${result.non2xx}   errors ${result.errors}   timeouts ${result.timeouts}`);
+  const change = compressed.requests.average / uncompressed.requests.average - 1;
+  const bytesPerAnswer = (result: autocannon.Result) =>
+    result.throughput.total / result.requests.total;
+  console.log(
+    `Compression: ${(change * 100).toFixed(1)} % requests/s, ${Math.round(bytesPerAnswer(uncompressed))} → ${Math.round(bytesPerAnswer(compressed))} bytes per answer`,
+  );
   console.log(
     `The server's memory after the run: ${Math.round(serverMegabytes)} MB resident; its search index builds in ${buildSeconds.toFixed(1)} s`,
   );
@@ -186,6 +204,20 @@ async function main() {
     withIndex,
   );
   report('The same mix on the database alone, without the index:', databaseAlone);
+}
+
+/** What Chromium sends. */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+function reportApi(title: string, result: autocannon.Result) {
+  console.log(title);
+  console.log(
+    `  requests/s ${Math.round(result.requests.average)}   total ${result.requests.total}`,
+  );
+  console.log(
+    `  latency p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms`,
+  );
+  console.log(`  non-2xx ${result.non2xx}   errors ${result.errors}   timeouts ${result.timeouts}`);
 }
 
 const DIRECT_CONCURRENCY = 10;

@@ -103,4 +103,20 @@ test.describe('as a visitor', () => {
     );
     expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   });
+
+  test("the browser gets the build's brotli copy of every script and of the page", async ({
+    page,
+  }) => {
+    const scripts: Promise<string | undefined>[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') {
+        scripts.push(response.allHeaders().then((headers) => headers['content-encoding']));
+      }
+    });
+    const document = await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+    expect(await document!.headerValue('content-encoding')).toBe('br');
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(new Set(await Promise.all(scripts))).toEqual(new Set(['br']));
+  });
 });

@@ -1,5 +1,7 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { messages } from '@common/messages';
-import { type TestApp, startTestApp } from './helpers/testApp';
+import { bearer, login } from './helpers/auth';
+import { STATIC_FILES, type TestApp, compressedCopyText, startTestApp } from './helpers/testApp';
 import { testDbKinds } from './helpers/testDatabase';
 
 describe.each(testDbKinds)('the API on %s', (kind) => {
@@ -70,6 +72,67 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('console.log');
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    });
+
+    it.each([
+      ['/assets/main.0123abcd.js', STATIC_FILES['assets/main.0123abcd.js']],
+      ['/books', STATIC_FILES['index.html']],
+    ])("sends the build's brotli or gzip copy of %s by Accept-Encoding", async (url, text) => {
+      const get = (acceptEncoding?: string) =>
+        t.app.inject({
+          method: 'GET',
+          url,
+          headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+        });
+      const br = await get('gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(compressedCopyText(text, 'br'));
+
+      const gzip = await get('gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe(compressedCopyText(text, 'gz'));
+
+      const plain = await get();
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(text);
+    });
+  });
+
+  describe('compression of API answers', () => {
+    it('compresses a JSON answer above 1 KB for a client that accepts it', async () => {
+      const { jwt } = await login(t.app, 'admin');
+      const get = (acceptEncoding?: string) =>
+        t.app.inject({
+          method: 'GET',
+          url: '/api/routes',
+          headers: {
+            ...bearer(jwt),
+            ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+          },
+        });
+      const plain = await get();
+      expect(plain.body.length).toBeGreaterThan(1024);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+
+      const br = await get('gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.rawPayload.length).toBeLessThan(plain.body.length / 2);
+      expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
+
+      const gzip = await get('gzip');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(gunzipSync(gzip.rawPayload).toString())).toEqual(plain.json());
+    });
+
+    it('sends an answer under 1 KB as it is', async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.json()).toEqual({ status: 'ok', db: kind });
     });
   });
 

@@ -22,6 +22,8 @@ export const spaPlugin = fp(
         root: staticDir,
         wildcard: false,
         index: false,
+        // The build writes a .br and a .gz beside every file: served by Accept-Encoding.
+        preCompressed: true,
         setHeaders: (res, filePath) => {
           const inAssets = path.relative(staticDir, filePath).startsWith(`assets${path.sep}`);
           res.header('cache-control', inAssets ? IMMUTABLE : 'no-cache');

@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { type BuildAppOptions, buildApp } from '@server/app';
 import { type Config, loadConfig } from '@server/config';
@@ -9,12 +10,28 @@ import { openTestDatabase } from './testDatabase';
 
 export const TEST_ADMIN_PASSWORD = 'admin-test-password';
 
-/** A built web app stand-in: an index.html and one hashed asset. */
+/** The built web app stand-in's files, each also written brotli- and gzip-compressed. */
+export const STATIC_FILES = {
+  'index.html': '<!doctype html><title>app shell</title>',
+  'assets/main.0123abcd.js': 'console.log("app");',
+};
+
+/**
+ * What a compressed copy of a stand-in file holds: the text with the encoding appended, so
+ * a test can tell the build's copy from a compression made per request.
+ */
+export const compressedCopyText = (text: string, encoding: 'br' | 'gz') =>
+  `${text}<!-- ${encoding} -->`;
+
+/** A built web app stand-in: an index.html and one hashed asset, as the build writes them. */
 export function makeStaticDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'static-'));
-  writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>app shell</title>');
   mkdirSync(path.join(dir, 'assets'));
-  writeFileSync(path.join(dir, 'assets', 'main.0123abcd.js'), 'console.log("app");');
+  for (const [name, text] of Object.entries(STATIC_FILES)) {
+    writeFileSync(path.join(dir, name), text);
+    writeFileSync(path.join(dir, `${name}.br`), brotliCompressSync(compressedCopyText(text, 'br')));
+    writeFileSync(path.join(dir, `${name}.gz`), gzipSync(compressedCopyText(text, 'gz')));
+  }
   return dir;
 }
 
