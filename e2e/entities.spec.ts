@@ -12,7 +12,10 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
 
   // Define it in a new category: the name loses what is not a letter, digit or _.
   await nav.getByRole('button', { name: 'Entities' }).click();
-  await page.getByRole('menuitem', { name: 'Manage...' }).click();
+  await page
+    .getByRole('navigation', { name: 'Entities' })
+    .getByRole('link', { name: 'Manage...' })
+    .click();
   await page.getByRole('link', { name: 'Add Entity' }).click();
   await page.getByLabel(/^Name/).fill(`Plant ${suffix}!`.replace(' ', '_'));
   await expect(page.getByLabel(/^Name/)).toHaveValue(name);
@@ -29,9 +32,9 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
 
   // It appears in the dropdown under its category.
   await nav.getByRole('button', { name: 'Entities' }).click();
-  const menu = page.getByRole('menu');
-  await expect(menu.getByText(category)).toBeVisible();
-  await menu.getByRole('menuitem', { name }).click();
+  const menu = page.getByRole('navigation', { name: 'Entities' });
+  await expect(menu.getByRole('list', { name: category })).toBeVisible();
+  await menu.getByRole('link', { name }).click();
   const grid = page.getByRole('grid', { name: `${name} records` });
   await expect(grid.getByRole('columnheader', { name: 'Height (cm)' })).toBeVisible();
 
@@ -67,7 +70,10 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
 
   // Delete the entity.
   await nav.getByRole('button', { name: 'Entities' }).click();
-  await page.getByRole('menuitem', { name: 'Manage...' }).click();
+  await page
+    .getByRole('navigation', { name: 'Entities' })
+    .getByRole('link', { name: 'Manage...' })
+    .click();
   const card = page
     .getByRole('list', { name: 'Entities' })
     .getByRole('listitem')
@@ -79,5 +85,7 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
     .click();
   await expect(card).toHaveCount(0);
   await nav.getByRole('button', { name: 'Entities' }).click();
-  await expect(page.getByRole('menu').getByText(category)).toHaveCount(0);
+  const menuAfter = page.getByRole('navigation', { name: 'Entities' });
+  await expect(menuAfter.getByRole('link', { name: 'Manage...' })).toBeVisible();
+  await expect(menuAfter.getByText(category)).toHaveCount(0);
 });

@@ -8,7 +8,10 @@ test('the job list: filter, page size, sort, and a job expanded to its results',
     .getByRole('navigation', { name: 'Main' })
     .getByRole('button', { name: 'Experimental' })
     .click();
-  await page.getByRole('menuitem', { name: 'Job' }).click();
+  await page
+    .getByRole('navigation', { name: 'Experimental' })
+    .getByRole('link', { name: 'Job' })
+    .click();
   const grid = page.getByRole('grid', { name: 'Jobs' });
   const jobCells = grid.locator('[data-field="friendlyNumber"][role="gridcell"]');
   await expect(jobCells.first()).toHaveText('J-0000001');

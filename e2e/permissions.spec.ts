@@ -54,7 +54,7 @@ test('a contributor edits a record, leaves the grid and comes back: the new valu
   const nav = page.getByRole('navigation', { name: 'Main' });
   const openGrid = async () => {
     await nav.getByRole('button', { name: 'Entities' }).click();
-    await page.getByRole('menuitem', { name }).click();
+    await page.getByRole('navigation', { name: 'Entities' }).getByRole('link', { name }).click();
     return page.getByRole('grid', { name: `${name} records` });
   };
   let grid = await openGrid();

@@ -1,8 +1,7 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
-import { SnackbarProvider } from 'notistack';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import { Notifier } from '@/ui/Notifier';
+import { Toasts } from '@/ui/Toasts';
 import type { AppStore } from './store';
 import { theme } from './theme';
 
@@ -12,10 +11,8 @@ export function AppProviders({ store, children }: { store: AppStore; children: R
     <Provider store={store}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
-        <SnackbarProvider maxSnack={4} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>
-          <Notifier />
-          {children}
-        </SnackbarProvider>
+        <Toasts />
+        {children}
       </ThemeProvider>
     </Provider>
   );

@@ -1,113 +1,125 @@
-import { LinearProgress } from '@mui/material';
-import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import { Route, Routes } from 'react-router-dom';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { HomePage } from '@/features/home/HomePage';
 import { AppShell } from '@/ui/AppShell';
-import { ErrorPage } from '@/ui/ErrorPage';
 
-/** A screen for signed-in users only, loaded as its own chunk. */
-function privateRoute(path: string, load: () => Promise<ComponentType>): RouteObject {
-  return {
-    path,
-    lazy: async () => {
-      const Screen = await load();
-      return {
-        Component: () => (
-          <RequireAuth>
-            <Screen />
-          </RequireAuth>
-        ),
-      };
-    },
-  };
-}
+/** A screen loaded as its own chunk when first shown. */
+const page = (load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> =>
+  lazy(async () => ({ default: await load() }));
 
 /**
- * The route table. Every screen but the home page is a lazy chunk, so the first page
- * loads only what it shows.
+ * A screen that talks to the API: its chunk and the API slice's load together, and it
+ * renders once the slice is in the store.
  */
-export const routes: RouteObject[] = [
-  {
-    path: '/',
-    element: <AppShell />,
-    errorElement: <ErrorPage />,
-    // Shown while the first screen's lazy chunk loads.
-    hydrateFallbackElement: (
-      <AppShell>
-        <LinearProgress aria-label="Loading" />
-      </AppShell>
-    ),
-    children: [
-      { index: true, element: <HomePage /> },
-      {
-        path: 'mexico',
-        lazy: async () => ({
-          Component: (await import('@/features/mexico/MexicoPage')).MexicoPage,
-        }),
-      },
-      {
-        path: 'login',
-        lazy: async () => ({ Component: (await import('@/auth/LoginPage')).LoginPage }),
-      },
-      {
-        path: 'register',
-        lazy: async () => ({ Component: (await import('@/auth/RegisterPage')).RegisterPage }),
-      },
-      {
-        path: 'forgot-password',
-        lazy: async () => ({
-          Component: (await import('@/auth/ForgotPasswordPage')).ForgotPasswordPage,
-        }),
-      },
-      {
-        path: 'google-callback',
-        lazy: async () => ({
-          Component: (await import('@/auth/GoogleCallbackPage')).GoogleCallbackPage,
-        }),
-      },
-      privateRoute(
-        'routes',
-        async () => (await import('@/features/permissions/RoutesPage')).RoutesPage,
-      ),
-      privateRoute('books', async () => (await import('@/features/books/BooksPage')).BooksPage),
-      privateRoute(
-        'book',
-        async () => (await import('@/features/books/BookFormPage')).BookFormPage,
-      ),
-      privateRoute(
-        'entities',
-        async () => (await import('@/features/entities/EntitiesPage')).EntitiesPage,
-      ),
-      privateRoute(
-        'entities/add',
-        async () => (await import('@/features/entities/EntityFormPage')).AddEntityPage,
-      ),
-      privateRoute(
-        'entities/edit/:entityId',
-        async () => (await import('@/features/entities/EntityFormPage')).EditEntityPage,
-      ),
-      privateRoute(
-        'entities/:entityName',
-        async () => (await import('@/features/records/RecordsPage')).RecordsPage,
-      ),
-      privateRoute('lims/jobs', async () => (await import('@/features/jobs/JobsPage')).JobsPage),
-      privateRoute('users', async () => (await import('@/features/users/UsersPage')).UsersPage),
-      privateRoute(
-        'users/add',
-        async () => (await import('@/features/users/UserFormPage')).UserFormPage,
-      ),
-      privateRoute('roles', async () => (await import('@/features/roles/RolesPage')).RolesPage),
-      privateRoute(
-        'role',
-        async () => (await import('@/features/roles/RoleFormPage')).RoleFormPage,
-      ),
-      privateRoute(
-        'role/:id/edit',
-        async () => (await import('@/features/roles/RoleUsersPage')).RoleUsersPage,
-      ),
-    ],
-  },
-];
+const apiScreen = (load: () => Promise<ComponentType>) =>
+  page(async () => {
+    const [{ ApiReady }, Screen] = await Promise.all([import('@/api/ApiReady'), load()]);
+    return function ApiScreen() {
+      return (
+        <ApiReady>
+          <Screen />
+        </ApiReady>
+      );
+    };
+  });
 
-export const createAppRouter = () => createBrowserRouter(routes);
+/**
+ * A screen for signed-in users only: a signed-out visitor goes to /login before anything
+ * loads; a user with no role is told so above the screen (PrivateScreen).
+ */
+const privateScreen = (load: () => Promise<ComponentType>) => {
+  const Screen = apiScreen(async () => {
+    const [{ PrivateScreen }, Inner] = await Promise.all([import('@/auth/PrivateScreen'), load()]);
+    return function Private() {
+      return (
+        <PrivateScreen>
+          <Inner />
+        </PrivateScreen>
+      );
+    };
+  });
+  return function GuardedScreen() {
+    return (
+      <RequireAuth>
+        <Screen />
+      </RequireAuth>
+    );
+  };
+};
+
+const MexicoPage = page(async () => (await import('@/features/mexico/MexicoPage')).MexicoPage);
+const LoginPage = apiScreen(async () => (await import('@/auth/LoginPage')).LoginPage);
+const RegisterPage = apiScreen(async () => (await import('@/auth/RegisterPage')).RegisterPage);
+const ForgotPasswordPage = page(
+  async () => (await import('@/auth/ForgotPasswordPage')).ForgotPasswordPage,
+);
+const GoogleCallbackPage = apiScreen(
+  async () => (await import('@/auth/GoogleCallbackPage')).GoogleCallbackPage,
+);
+const NotFoundPage = page(async () => (await import('@/ui/NotFoundPage')).NotFoundPage);
+
+const RoutesPage = privateScreen(
+  async () => (await import('@/features/permissions/RoutesPage')).RoutesPage,
+);
+const BooksPage = privateScreen(async () => (await import('@/features/books/BooksPage')).BooksPage);
+const BookFormPage = privateScreen(
+  async () => (await import('@/features/books/BookFormPage')).BookFormPage,
+);
+const EntitiesPage = privateScreen(
+  async () => (await import('@/features/entities/EntitiesPage')).EntitiesPage,
+);
+const AddEntityPage = privateScreen(
+  async () => (await import('@/features/entities/EntityFormPage')).AddEntityPage,
+);
+const EditEntityPage = privateScreen(
+  async () => (await import('@/features/entities/EntityFormPage')).EditEntityPage,
+);
+const RecordsPage = privateScreen(
+  async () => (await import('@/features/records/RecordsPage')).RecordsPage,
+);
+const JobsPage = privateScreen(async () => (await import('@/features/jobs/JobsPage')).JobsPage);
+const UsersPage = privateScreen(async () => (await import('@/features/users/UsersPage')).UsersPage);
+const UserFormPage = privateScreen(
+  async () => (await import('@/features/users/UserFormPage')).UserFormPage,
+);
+const RolesPage = privateScreen(async () => (await import('@/features/roles/RolesPage')).RolesPage);
+const RoleFormPage = privateScreen(
+  async () => (await import('@/features/roles/RoleFormPage')).RoleFormPage,
+);
+const RoleUsersPage = privateScreen(
+  async () => (await import('@/features/roles/RoleUsersPage')).RoleUsersPage,
+);
+
+/**
+ * The route table, inside the shell. Every screen but the home page is a lazy chunk, so
+ * the first page loads only what it shows; an unknown path gets the router's error page.
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppShell />}>
+        <Route index element={<HomePage />} />
+        <Route path="mexico" element={<MexicoPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="register" element={<RegisterPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="google-callback" element={<GoogleCallbackPage />} />
+        <Route path="routes" element={<RoutesPage />} />
+        <Route path="books" element={<BooksPage />} />
+        <Route path="book" element={<BookFormPage />} />
+        <Route path="entities" element={<EntitiesPage />} />
+        <Route path="entities/add" element={<AddEntityPage />} />
+        <Route path="entities/edit/:entityId" element={<EditEntityPage />} />
+        <Route path="entities/:entityName" element={<RecordsPage />} />
+        <Route path="lims/jobs" element={<JobsPage />} />
+        <Route path="users" element={<UsersPage />} />
+        <Route path="users/add" element={<UserFormPage />} />
+        <Route path="roles" element={<RolesPage />} />
+        <Route path="role" element={<RoleFormPage />} />
+        <Route path="role/:id/edit" element={<RoleUsersPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

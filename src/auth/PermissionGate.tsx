@@ -23,7 +23,7 @@ export function PermissionGate({ verb, path, what, children }: PermissionGatePro
   const { permissions, isKnown, isError } = usePermissions();
   if (isError && !isKnown) return children;
   if (!isKnown) return null;
-  // A user with no role at all has RequireAuth's one line saying so; a second adds nothing.
+  // A user with no role at all has PrivateScreen's one line saying so; a second adds nothing.
   if (permissions?.roles.length === 0) return null;
   if (!can(permissions, verb, path)) {
     return (

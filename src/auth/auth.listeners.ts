@@ -1,13 +1,8 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import { messages } from '@common/messages';
-import { api } from '@/api/api';
-import { requestForbidden } from '@/api/baseQuery';
-import { refreshAccessToken, revokeRefreshToken } from '@/api/session';
 import { type AppStartListening, appStarted } from '@/app/listeners';
 import { toastQueued } from '@/ui/ui.slice';
-import { loggedIn, loggedOut, tokenRefreshed, userIdentified } from './auth.slice';
-import { permissionsApi } from './permissions.api';
-import type { SessionUser } from './session';
+import { loggedIn, loggedOut, tokenRefreshed } from './auth.slice';
 import { ACCESS_TOKEN_KEY, isTokenExpired, msUntilExpiry, REFRESH_TOKEN_KEY } from './session';
 
 /** How long before the access token expires the next refresh starts. */
@@ -20,40 +15,11 @@ export const REFRESH_MARGIN_MS = 30_000;
  *   refresh at its expiry minus a margin (at once when it has expired); a failed refresh,
  *   or none possible, logs out;
  * - logout cancels the timer and revokes the refresh token on the server;
- * - other tabs' logins, refreshes and logouts are followed through the storage event;
- * - the cached server data follows the session: a login, a logout or another user drops
- *   all of it (it belonged to the previous user); new roles refetch the permissions;
- * - a 403 FORBIDDEN refetches the permissions too (the rights changed elsewhere).
+ * - other tabs' logins, refreshes and logouts are followed through the storage event.
+ * The session calls load only when a session needs them, so a visitor's first page does
+ * without them; how the cached server data follows the session is in `api/api.ts`.
  */
 export function addAuthListeners(startAppListening: AppStartListening): void {
-  startAppListening({
-    matcher: isAnyOf(loggedIn, tokenRefreshed, userIdentified, loggedOut),
-    effect: (action, listenerApi) => {
-      const before = listenerApi.getOriginalState().auth.user;
-      const after = listenerApi.getState().auth.user;
-      if (loggedIn.match(action) || loggedOut.match(action) || before?._id !== after?._id) {
-        listenerApi.dispatch(api.util.resetApiState());
-      } else if (rolesOf(before) !== rolesOf(after)) {
-        listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
-      }
-    },
-  });
-
-  // A 403 means the rights changed elsewhere (the routes table, the user's roles): the
-  // permissions the screens hold are asked for again, once per burst of refusals. RTK Query
-  // delays an invalidation until the requests on their way have settled, merging a burst's;
-  // a refusal while the permissions are on their way adds nothing. Nor does one while they
-  // are unknown or failed: there is no picture to correct, and a page that asks the server
-  // when they fail would otherwise ask, be refused and refetch them, again and again.
-  startAppListening({
-    actionCreator: requestForbidden,
-    effect: (_action, listenerApi) => {
-      const permissions = permissionsApi.endpoints.getPermissions.select()(listenerApi.getState());
-      if (!permissions.isSuccess) return;
-      listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
-    },
-  });
-
   startAppListening({
     matcher: isAnyOf(loggedIn, tokenRefreshed, loggedOut),
     effect: (_action, listenerApi) => {
@@ -75,7 +41,7 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
       listenerApi.cancelActiveListeners();
       if (loggedOut.match(action)) {
         const { refreshToken } = listenerApi.getOriginalState().auth;
-        if (refreshToken) await revokeRefreshToken(refreshToken);
+        if (refreshToken) await (await import('@/api/session')).revokeRefreshToken(refreshToken);
         return;
       }
       const { accessToken, refreshToken } = listenerApi.getState().auth;
@@ -84,6 +50,7 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
         ? 0
         : msUntilExpiry(accessToken!) - REFRESH_MARGIN_MS;
       if (wait > 0) await listenerApi.delay(wait);
+      const { refreshAccessToken } = await import('@/api/session');
       const refreshed = await refreshAccessToken(listenerApi.dispatch, listenerApi.getState);
       if (!refreshed && refreshToken) {
         listenerApi.dispatch(toastQueued(messages.toast.sessionExpired, 'error'));
@@ -110,5 +77,3 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
     },
   });
 }
-
-const rolesOf = (user: SessionUser | null) => [...(user?.roles ?? [])].sort().join(',');

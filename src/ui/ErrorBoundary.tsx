@@ -1,4 +1,4 @@
-import { Alert, AlertTitle } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { messages } from '@common/messages';
 
@@ -21,10 +21,12 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <Alert severity="error" role="alert">
-        <AlertTitle>{messages.errorBoundary.title}</AlertTitle>
-        {messages.errorBoundary.body}
-      </Alert>
+      <Box role="alert" sx={{ p: 2, border: 1, borderColor: 'error.main', borderRadius: 1 }}>
+        <Typography component="h1" variant="h6" color="error.dark">
+          {messages.errorBoundary.title}
+        </Typography>
+        <Typography>{messages.errorBoundary.body}</Typography>
+      </Box>
     );
   }
 }

@@ -240,13 +240,15 @@ describe('the navigation when signed in', () => {
     }
     expect(within(nav).getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     await userEvent.click(within(nav).getByRole('button', { name: 'Entities' }));
-    expect(await screen.findByRole('menuitem', { name: 'Manage...' })).toHaveAttribute(
+    const entities = await screen.findByRole('navigation', { name: 'Entities' });
+    expect(within(entities).getByRole('link', { name: 'Manage...' })).toHaveAttribute(
       'href',
       '/entities',
     );
     await userEvent.keyboard('{Escape}');
     await userEvent.click(within(nav).getByRole('button', { name: 'Experimental' }));
-    expect(await screen.findByRole('menuitem', { name: 'Job' })).toHaveAttribute(
+    const experimental = await screen.findByRole('navigation', { name: 'Experimental' });
+    expect(within(experimental).getByRole('link', { name: 'Job' })).toHaveAttribute(
       'href',
       '/lims/jobs',
     );

@@ -1,16 +1,43 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { useLayoutEffect } from 'react';
+import {
+  type Location,
+  MemoryRouter,
+  type NavigateFunction,
+  useLocation,
+  useNavigate,
+} from 'react-router-dom';
 import { AppProviders } from '@/app/App';
-import { routes } from '@/app/router';
+import { AppRoutes } from '@/app/router';
 import { makeStore, type RootState } from '@/app/store';
+
+/** Where the test's router is, and a way to move it (as the app's links and code do). */
+export interface TestRouter {
+  state: { location: Location };
+  navigate: NavigateFunction;
+}
+
+/** Keeps `router` in step with the router the app renders in. */
+function RouterProbe({ router }: { router: TestRouter }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    router.state.location = location;
+    router.navigate = navigate;
+  }, [router, location, navigate]);
+  return null;
+}
 
 /** Renders the real app (store, providers, route table) at `path`, with a fresh store. */
 export function renderApp(path: string, preloadedState?: Partial<RootState>) {
   const store = makeStore(preloadedState);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = { state: {} } as TestRouter;
   const view = render(
     <AppProviders store={store}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RouterProbe router={router} />
+        <AppRoutes />
+      </MemoryRouter>
     </AppProviders>,
   );
   return { ...view, store, router };

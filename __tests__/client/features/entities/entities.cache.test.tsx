@@ -48,16 +48,20 @@ const network = setupNetwork(
 const asAdmin = signedInAs('admin', ['admin']);
 type AppRouter = ReturnType<typeof renderApp>['router'];
 
-/** The entity names the navigation's Entities menu offers (then closes it). */
+/** The entity names the navigation's Entities menu offers, once loaded (then closes it). */
 async function entityMenu() {
   await userEvent.click(screen.getByRole('button', { name: 'Entities' }));
-  const menu = await screen.findByRole('menu');
+  const menu = await screen.findByRole('navigation', { name: 'Entities' });
+  // Manage... at once; the entities once the list has come (every test here has some).
+  await waitFor(() => expect(within(menu).getAllByRole('link').length).toBeGreaterThan(1));
   const names = within(menu)
-    .getAllByRole('menuitem')
+    .getAllByRole('link')
     .map((item) => item.textContent)
     .filter((name) => name !== 'Manage...');
   await userEvent.keyboard('{Escape}');
-  await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+  await waitFor(() =>
+    expect(screen.queryByRole('navigation', { name: 'Entities' })).not.toBeInTheDocument(),
+  );
   return names;
 }
 
@@ -72,7 +76,9 @@ async function visitEntities(router: AppRouter) {
 describe('entity definitions: the cache after each mutation', () => {
   it('a new entity shows in the menu and on /entities after the one reload the create makes', async () => {
     const { router } = renderApp('/entities/add', asAdmin);
-    await waitFor(() => expect(network.calls('GET /api/entities')).toHaveLength(1));
+    // The menu loads the list when first opened.
+    expect(await entityMenu()).toEqual(['Note', 'Car']);
+    expect(network.calls('GET /api/entities')).toHaveLength(1);
     await userEvent.type(await screen.findByLabelText(/^Name/), 'Boat');
     await userEvent.type(
       within(screen.getByRole('group', { name: 'Field 1' })).getByLabelText(/Field name/),
@@ -80,9 +86,10 @@ describe('entity definitions: the cache after each mutation', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
     expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
-    // The create invalidates the list (a new entity's place is the server's to say): once.
-    await waitFor(() => expect(network.calls('GET /api/entities')).toHaveLength(2));
+    // The create invalidates the list (a new entity's place is the server's to say): the
+    // menu, opened again, loads it once.
     expect(await entityMenu()).toContain('Boat');
+    expect(network.calls('GET /api/entities')).toHaveLength(2);
 
     await visitEntities(router);
     expect(screen.getByLabelText('Boat')).toBeInTheDocument();

@@ -45,15 +45,15 @@ describe('the Entities dropdown', () => {
     network.use(http.get('/api/entities', () => HttpResponse.json(defined)));
     renderApp('/', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Entities' }));
-    const menu = await screen.findByRole('menu');
-    await within(menu).findByRole('menuitem', { name: 'Car' });
+    const menu = await screen.findByRole('navigation', { name: 'Entities' });
+    await within(menu).findByRole('link', { name: 'Car' });
     expect(
       within(menu)
-        .getAllByRole('menuitem')
+        .getAllByRole('link')
         .map((item) => item.textContent),
     ).toEqual(['Manage...', 'Note', 'Car', 'Truck']);
-    expect(within(menu).getByText('Vehicles')).toBeInTheDocument();
-    expect(within(menu).getByRole('menuitem', { name: 'Car' })).toHaveAttribute(
+    const vehicles = within(menu).getByRole('list', { name: 'Vehicles' });
+    expect(within(vehicles).getByRole('link', { name: 'Car' })).toHaveAttribute(
       'href',
       '/entities/Car',
     );

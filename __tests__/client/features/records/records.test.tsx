@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import { cancelRow, saveRow, startEditing } from '@/features/records/recordRows';
 import { apiError, setupNetwork } from '../../helpers/network';
-import { renderApp, signedInAs } from '../../helpers/render';
+import { renderApp, signedInAs, type TestRouter } from '../../helpers/render';
 
 describe('the record-row edit rules', () => {
   it('makes the started row the editing one and sends the previous one back to be saved', () => {
@@ -145,7 +145,7 @@ describe('/entities/:entityName', () => {
   });
 
   /** Leaves the grid for the home page, and comes back to it. */
-  async function leaveAndComeBack(router: { navigate(to: string): Promise<void> }) {
+  async function leaveAndComeBack(router: TestRouter) {
     await act(() => router.navigate('/'));
     await waitFor(() => expect(screen.queryByRole('grid')).not.toBeInTheDocument());
     await act(() => router.navigate('/entities/Car'));

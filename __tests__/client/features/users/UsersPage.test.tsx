@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { permissionsApi } from '@/auth/permissions.api';
+import { selectPermissionsResult } from '@/auth/permissions.api';
 import { apiError, permissionsFor, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
@@ -530,11 +530,7 @@ describe('Set password on /users', () => {
     const { store } = renderApp('/users', signedInAs('manager', ['manager']));
     const grid = await screen.findByRole('grid', { name: 'Users' });
     // What would show the action: the permissions answer, now in the store.
-    await waitFor(() =>
-      expect(permissionsApi.endpoints.getPermissions.select()(store.getState()).isSuccess).toBe(
-        true,
-      ),
-    );
+    await waitFor(() => expect(selectPermissionsResult(store.getState()).isSuccess).toBe(true));
     expect(within(grid).getByRole('button', { name: 'Edit ada' })).toBeInTheDocument();
     expect(
       within(grid).queryByRole('button', { name: 'Set password for ada' }),

@@ -1,0 +1,23 @@
+import { Alert } from '@mui/material';
+import type { ReactNode } from 'react';
+import { messages } from '@common/messages';
+import { useHasNoRole } from './useCan';
+
+/**
+ * A private screen for a signed-in user (RequireAuth let them in). A user with no role at
+ * all (a new registration or Google sign-in) is told, once per page, that an administrator
+ * must give them one.
+ */
+export function PrivateScreen({ children }: { children: ReactNode }) {
+  const hasNoRole = useHasNoRole();
+  return (
+    <>
+      {hasNoRole && (
+        <Alert severity="warning" role="status" sx={{ mb: 2 }}>
+          {messages.client.needsRole}
+        </Alert>
+      )}
+      {children}
+    </>
+  );
+}
