@@ -2,8 +2,9 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * The tests' `test`: its baseURL is the server that globalSetup started, and it fails a
- * test whose page logged an error (a Content-Security-Policy violation, a crash). A test
- * that expects an error checks it in `consoleErrors` and removes it from there.
+ * test whose page logged an error (a crash) or broke the Content-Security-Policy (even a
+ * violation the page caught, such as a probe for `eval`). A test that expects an error
+ * checks it in `consoleErrors` and removes it from there.
  */
 export const test = base.extend<{ consoleErrors: string[] }>({
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
@@ -18,6 +19,16 @@ export const test = base.extend<{ consoleErrors: string[] }>({
         if (message.type() === 'error' && ours && !httpError) errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(error.message));
+      await page.exposeFunction('reportCspViolation', (directive: string, blocked: string) => {
+        errors.push(`Content-Security-Policy violation: ${directive} (${blocked})`);
+      });
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          const report = (window as unknown as Record<string, (...args: string[]) => void>)
+            .reportCspViolation!;
+          report(event.effectiveDirective, event.blockedURI);
+        });
+      });
       await use(errors);
       expect(errors).toEqual([]);
     },
