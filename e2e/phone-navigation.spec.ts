@@ -1,0 +1,73 @@
+import { E2E_ADMIN_PASSWORD } from './accounts';
+import { expect, signIn, test } from './fixtures';
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('on a phone the banner takes two lines and the navigation folds into a Menu', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+  const banner = page.getByRole('note');
+  const lines = await banner.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const text =
+      element.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    return Math.round(text / parseFloat(style.lineHeight));
+  });
+  expect(lines).toBeLessThanOrEqual(2);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Login' })).toBeHidden();
+
+  const menuButton = nav.getByRole('button', { name: 'Menu' });
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  await menuButton.click();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu.getByRole('link')).toHaveText(['Home', 'Login']);
+  // Escape closes it, and the keyboard is back on the Menu button.
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(menuButton).toBeFocused();
+
+  await menuButton.click();
+  await menu.getByRole('link', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(menu).toBeHidden();
+});
+
+test('a signed-in user on a phone reaches every screen and logs out from the Menu', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const menuButton = page.getByRole('navigation', { name: 'Main' }).getByRole('button', {
+    name: 'Menu',
+  });
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await menuButton.click();
+  await expect(menu.getByRole('link')).toContainText([
+    'Home',
+    'Roles',
+    'Users',
+    'Manage...',
+    'Job',
+    'Routes',
+  ]);
+  await expect(menu.getByRole('list', { name: 'Experimental' })).toBeVisible();
+  await menu.getByRole('link', { name: 'Job' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Jobs');
+
+  await menuButton.click();
+  await menu.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+  expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+});
+
+test('on a wide screen every link is in the bar and there is no Menu button', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Menu' })).toBeHidden();
+});
