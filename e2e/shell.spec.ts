@@ -26,6 +26,21 @@ test.describe('as a visitor', () => {
     await expect(footer.getByRole('link')).toHaveAttribute('target', '_blank');
   });
 
+  test('the first Tab offers to skip the banner and the navigation', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, visitor');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
+    // The visitor's home page has nothing to focus: the next stop is past the page, in the
+    // footer, not the navigation's links.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('contentinfo').getByRole('link')).toBeFocused();
+  });
+
   test('a deep link to /mexico loads the French countdown, past its date', async ({ page }) => {
     const response = await page.goto('/mexico');
     expect(response?.headers()['cache-control']).toBe('no-cache');

@@ -38,6 +38,22 @@ export function AppShell() {
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <header>
         <Box
+          component="a"
+          href="#main"
+          sx={{
+            position: 'absolute',
+            left: 8,
+            top: -48,
+            zIndex: 'tooltip',
+            p: 1,
+            bgcolor: 'background.paper',
+            color: 'primary.dark',
+            '&:focus': { top: 8 },
+          }}
+        >
+          Skip to content
+        </Box>
+        <Box
           role="note"
           sx={{
             bgcolor: 'error.main',
@@ -56,7 +72,11 @@ export function AppShell() {
       </header>
       <Box
         component="main"
+        id="main"
+        // The skip link's target: focus lands here, then Tab goes on into the page.
+        tabIndex={-1}
         sx={{
+          outline: 'none',
           flexGrow: 1,
           width: '100%',
           maxWidth: 'lg',
