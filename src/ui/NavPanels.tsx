@@ -107,7 +107,14 @@ export function NavDrawer(props: { id: string; open: boolean; onClose(): void; o
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const link = (item: NavItem) => <PanelLink key={item.to} item={item} onChosen={onClose} />;
   return (
-    <Drawer id={id} anchor="right" open={open} onClose={onClose}>
+    <Drawer
+      id={id}
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      // The panel is a dialog (MUI): it needs a name as much as the navigation in it.
+      slotProps={{ paper: { 'aria-label': 'Menu' } }}
+    >
       <Box component="nav" aria-label="Main menu" sx={{ width: 280, maxWidth: '85vw' }}>
         <List>
           {link({ label: 'Home', to: '/' })}

@@ -23,7 +23,9 @@ test('on a phone the banner takes two lines and the navigation folds into a Menu
   await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
   await menuButton.click();
   await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
-  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  const menu = page.getByRole('dialog', { name: 'Menu' }).getByRole('navigation', {
+    name: 'Main menu',
+  });
   await expect(menu.getByRole('link')).toHaveText(['Home', 'Login']);
   // Escape closes it, and the keyboard is back on the Menu button.
   await page.keyboard.press('Escape');
@@ -70,4 +72,34 @@ test('on a wide screen every link is in the bar and there is no Menu button', as
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('link', { name: 'Login' })).toBeVisible();
   await expect(nav.getByRole('button', { name: 'Menu' })).toBeHidden();
+});
+
+test('the dropdowns work by keyboard: Enter opens, Tab reaches the links, Escape goes back', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const entities = page.getByRole('navigation', { name: 'Main' }).getByRole('button', {
+    name: 'Entities',
+  });
+  await entities.focus();
+  await page.keyboard.press('Enter');
+  await expect(entities).toHaveAttribute('aria-expanded', 'true');
+  const panel = page.getByRole('navigation', { name: 'Entities' });
+  await expect(panel).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(panel.getByRole('link', { name: 'Manage...' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(entities).toBeFocused();
+  await expect(entities).toHaveAttribute('aria-expanded', 'false');
+
+  await page.keyboard.press('Tab');
+  const experimental = page.getByRole('button', { name: 'Experimental' });
+  await expect(experimental).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('navigation', { name: 'Experimental' })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/lims\/jobs$/);
 });
