@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
 /**
@@ -50,4 +51,77 @@ export async function submitLogin(page: Page, username: string, password: string
 export async function signIn(page: Page, username: string, password: string) {
   await submitLogin(page, username, password);
   await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+/** The two widths every screen is checked at: a desktop and a phone (iPhone 12-15). */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * Fails with every axe finding on the page as it is now (all of axe's default rules: WCAG
+ * 2.1 A and AA plus its best practices, such as landmarks and heading order), each named
+ * by rule and element so the failure says what to fix.
+ */
+export async function expectNoAxeViolations(page: Page, state: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const findings = violations.flatMap((violation) =>
+    violation.nodes.map(
+      (node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`,
+    ),
+  );
+  expect(findings, `axe findings on ${state}`).toEqual([]);
+}
+
+/**
+ * Fails when the page scrolls sideways, or when a visible control (button, link, input,
+ * checkbox, tab) is cut off by the viewport or by a box that hides its overflow. A control
+ * inside a box that scrolls sideways itself (a grid's own scroller) counts as reachable.
+ */
+export async function expectFitsWidth(page: Page, state: string) {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth) {
+      found.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    }
+    const controls = document.querySelectorAll<HTMLElement>(
+      'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=checkbox], [role=tab], [role=combobox]',
+    );
+    for (const control of controls) {
+      const box = control.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || control.closest('[aria-hidden=true]')) continue;
+      let left = 0;
+      let right = window.innerWidth;
+      let reachable = false;
+      for (let parent = control.parentElement; parent; parent = parent.parentElement) {
+        const overflowX = getComputedStyle(parent).overflowX;
+        if (overflowX === 'visible') continue;
+        if (
+          (overflowX === 'auto' || overflowX === 'scroll') &&
+          parent.scrollWidth > parent.clientWidth
+        ) {
+          reachable = true;
+          break;
+        }
+        const frame = parent.getBoundingClientRect();
+        left = Math.max(left, frame.left);
+        right = Math.min(right, frame.right);
+      }
+      if (reachable) continue;
+      if (box.left < left - 1 || box.right > right + 1) {
+        const name = control.getAttribute('aria-label') ?? control.textContent?.trim() ?? '';
+        found.push(`${control.tagName.toLowerCase()} "${name.slice(0, 40)}" is cut off`);
+      }
+    }
+    return found;
+  });
+  expect(problems, `layout of ${state} at ${page.viewportSize()?.width} px`).toEqual([]);
+}
+
+/** Runs `check` at the desktop width, then again at the phone width, on the page as it is. */
+export async function atBothWidths(page: Page, check: () => Promise<void>) {
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await check();
+  }
 }
