@@ -6,9 +6,6 @@
  * runs the same mix in-process through the service functions, with the search index (so
  * the API's overhead shows) and on the database alone (so the index's gain shows).
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { JOB_SORT_COLUMNS, type JobListQuery } from '../common/schemas/jobs';
@@ -16,6 +13,7 @@ import { openPostgres, queryRows } from '../server/db/client';
 import { JOB_CONCLUSIONS, JOB_STATUSES, VOCABULARY } from '../server/modules/jobs/jobGenerator';
 import { JobSearchIndex } from '../server/modules/jobs/jobSearchIndex';
 import { getJob, lastJobNumber, listJobs, loadJobs } from '../server/modules/jobs/jobs.service';
+import { signInThroughApi, startBuiltServer } from './builtServer';
 
 const TARGET_JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000);
 const CONNECTIONS = 50;
@@ -73,16 +71,6 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function main() {
   const url = process.env.BENCH_DATABASE_URL;
   if (!url)
@@ -111,36 +99,12 @@ async function main() {
     )
   ).map((row) => row.id);
 
-  const port = await freePort();
-  const serverStarted = performance.now();
-  const server = spawn(process.execPath, ['dist/server/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      SEED_JOBS: '0',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      if (tries > 300) throw new Error('The server did not start');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const server = await startBuiltServer({ DATABASE_URL: url, SEED_JOBS: '0' });
+  const base = server.base;
   console.log(
-    `The server was ready in ${((performance.now() - serverStarted) / 1000).toFixed(1)} s (it builds its search index first)`,
+    `The server was ready in ${server.readySeconds.toFixed(1)} s (it builds its search index first)`,
   );
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'viewer', password: 'viewer123' }),
-  });
-  const { jwt } = (await login.json()) as { jwt: string };
+  const { jwt } = await signInThroughApi(base, 'viewer', 'viewer123');
 
   // The same seeded mix twice: as a browser asks (its answers compressed) and uncompressed,
   // so the cost of compressing the JSON answers shows. A short warm-up first, so neither run
@@ -164,10 +128,9 @@ async function main() {
   await drive(5);
   const uncompressed = await drive(DURATION_S);
   const compressed = await drive(DURATION_S, BROWSER_ACCEPT_ENCODING);
-  // The server's whole resident memory, its search index included (Linux).
-  const serverMegabytes =
-    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]) / 1024;
-  server.kill('SIGTERM');
+  // The server's whole resident memory, its search index included.
+  const serverMegabytes = server.residentMegabytes();
+  await server.stop();
 
   // The same mix in this process, through the same service functions: with the search
   // index (what the API does, without HTTP), then with the database alone.
