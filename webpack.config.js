@@ -4,7 +4,10 @@ const webpack = require('webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const TerserPlugin = require('terser-webpack-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
+const CopyPlugin = require('copy-webpack-plugin');
 const zlib = require('node:zlib');
+// The message catalogue is TypeScript: tsx loads it so index.html shows the same banner text.
+const { messages } = require('tsx/cjs/api').require('./common/messages.ts', __filename);
 
 module.exports = (_env, argv) => {
   const production = argv.mode !== 'development';
@@ -44,7 +47,14 @@ module.exports = (_env, argv) => {
       ],
     },
     plugins: [
-      new HtmlWebpackPlugin({ template: 'public/index.html', favicon: 'public/favicon.svg' }),
+      new HtmlWebpackPlugin({
+        template: 'public/index.html',
+        templateParameters: { banner: messages.banner },
+      }),
+      // The rest of public/ (favicon, robots.txt) as it is.
+      new CopyPlugin({
+        patterns: [{ from: 'public', globOptions: { ignore: ['**/index.html'] } }],
+      }),
       new webpack.DefinePlugin({
         'process.env.API_HOST': JSON.stringify(process.env.API_HOST ?? ''),
         'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),

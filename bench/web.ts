@@ -104,6 +104,16 @@ function summarise(lhr: LighthouseResult, encodings: Set<string>): Run {
   };
 }
 
+/** Lighthouse sometimes fails to record a trace ("Please run Lighthouse again"): once more. */
+async function measureWithRetry(...args: Parameters<typeof measure>) {
+  try {
+    return await measure(...args);
+  } catch (error) {
+    console.warn(`  ${args[0]}: ${error instanceof Error ? error.message : error}; again`);
+    return measure(...args);
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 async function main() {
@@ -119,7 +129,7 @@ async function main() {
     for (const { path: pagePath, signedIn } of PAGES) {
       const runs: Run[] = [];
       for (let run = 0; run < RUNS; run++)
-        runs.push(await measure(server.base + pagePath, signedIn ? tokens : undefined));
+        runs.push(await measureWithRetry(server.base + pagePath, signedIn ? tokens : undefined));
       const score = (category: (typeof CATEGORIES)[number]) =>
         median(runs.map((run) => run.scores[category]));
       const worst = runs.reduce((a, b) => (b.scores.performance < a.scores.performance ? b : a));

@@ -119,6 +119,23 @@ test.describe('as a visitor', () => {
     expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
+  test('the banner is in the page itself, painted before any script runs', async ({ browser }) => {
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      baseURL: process.env.E2E_BASE_URL,
+    });
+    const page = await context.newPage();
+    await page.goto('/books');
+    await expect(page.getByRole('banner').getByRole('note')).toHaveText(banner);
+    await context.close();
+  });
+
+  test('robots.txt lets search engines in', async ({ request }) => {
+    const robots = await request.get('/robots.txt');
+    expect(robots.headers()['content-type']).toContain('text/plain');
+    expect(await robots.text()).toContain('User-agent: *');
+  });
+
   test("the browser gets the build's brotli copy of every script and of the page", async ({
     page,
   }) => {

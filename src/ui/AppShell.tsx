@@ -78,6 +78,9 @@ export function AppShell() {
         sx={{
           outline: 'none',
           flexGrow: 1,
+          // The footer starts below the fold, so a page that grows as it loads pushes
+          // nothing the reader already sees (no layout shift).
+          minHeight: '100vh',
           width: '100%',
           maxWidth: 'lg',
           mx: 'auto',
