@@ -63,6 +63,17 @@ export const PHONE = { width: 390, height: 844 };
  * by rule and element so the failure says what to fix.
  */
 export async function expectNoAxeViolations(page: Page, state: string) {
+  // A dialog or a dropdown fading in has too little contrast for a moment: wait for the end
+  // of every transition (not of endless ones, such as a loading bar).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
   const { violations } = await new AxeBuilder({ page }).analyze();
   const findings = violations.flatMap((violation) =>
     violation.nodes.map(

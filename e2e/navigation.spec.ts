@@ -1,5 +1,14 @@
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, signIn, test } from './fixtures';
+import {
+  atBothWidths,
+  DESKTOP,
+  expect,
+  expectFitsWidth,
+  expectNoAxeViolations,
+  PHONE,
+  signIn,
+  test,
+} from './fixtures';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -102,4 +111,49 @@ test('the dropdowns work by keyboard: Enter opens, Tab reaches the links, Escape
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/lims\/jobs$/);
+});
+
+test('every signed-out page passes axe and fits at 1280 and 390 px', async ({ page }) => {
+  for (const path of ['/', '/login', '/register', '/forgot-password', '/mexico', '/no-such-page']) {
+    await page.goto(path);
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+    await atBothWidths(page, async () => {
+      await expectNoAxeViolations(page, path);
+      await expectFitsWidth(page, path);
+    });
+  }
+});
+
+test('the signed-in navigation passes axe with its dropdowns and its Menu open', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  // An entity with a category, so the Entities dropdown shows a category heading too.
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const name = `axe${Date.now()}`;
+  const created = await page.request.post('/api/entities', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name, category: 'Lab', fields: [{ name: 'code', label: 'Code' }] },
+  });
+  expect(created.ok()).toBe(true);
+  await page.reload();
+
+  await page.setViewportSize(DESKTOP);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const dropdown of ['Entities', 'Experimental']) {
+    await nav.getByRole('button', { name: dropdown }).click();
+    await expect(page.getByRole('navigation', { name: dropdown })).toBeVisible();
+    if (dropdown === 'Entities')
+      await expect(page.getByRole('navigation', { name: dropdown }).getByText('Lab')).toBeVisible();
+    await expectNoAxeViolations(page, `the ${dropdown} dropdown`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('navigation', { name: dropdown })).toBeHidden();
+  }
+
+  await page.setViewportSize(PHONE);
+  await nav.getByRole('button', { name: 'Menu' }).click();
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu.getByText('Lab', { exact: true })).toBeVisible();
+  await expectNoAxeViolations(page, 'the phone Menu');
+  await expectFitsWidth(page, 'the phone Menu');
 });
