@@ -2,7 +2,7 @@
  * `npm run bench:web`: the first load of the built app as Lighthouse (mobile: a mid-range
  * phone on slow 4G, simulated) sees it, on /, /login, /books and /lims/jobs.
  * Starts the built server on a fresh data folder, then for each page runs Lighthouse
- * BENCH_WEB_RUNS times (default 3), each in a new Chromium profile so nothing is cached;
+ * BENCH_WEB_RUNS times (default 3; BENCH_WEB_PAGES picks pages), each in a new Chromium profile so nothing is cached;
  * the signed-in pages get the admin's tokens in localStorage first, from a page that loads
  * no script. Prints per page the median of each figure and the worst performance score,
  * then the audits that cost points.
@@ -13,12 +13,14 @@ import path from 'node:path';
 import type { Result as LighthouseResult } from 'lighthouse';
 import { signInThroughApi, startBuiltServer } from './builtServer';
 
+/** BENCH_WEB_PAGES=/login,/books measures only those pages. */
+const ONLY_PAGES = process.env.BENCH_WEB_PAGES?.split(',');
 const PAGES = [
   { path: '/', signedIn: false },
   { path: '/login', signedIn: false },
   { path: '/books', signedIn: true },
   { path: '/lims/jobs', signedIn: true },
-];
+].filter(({ path }) => !ONLY_PAGES || ONLY_PAGES.includes(path));
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
