@@ -77,7 +77,8 @@ export async function expectNoAxeViolations(page: Page, state: string) {
   const { violations } = await new AxeBuilder({ page }).analyze();
   const findings = violations.flatMap((violation) =>
     violation.nodes.map(
-      (node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`,
+      (node) =>
+        `${violation.id} (${violation.impact}): ${node.target.join(' ')}: ${node.any[0]?.message ?? node.failureSummary}`,
     ),
   );
   expect(findings, `axe findings on ${state}`).toEqual([]);

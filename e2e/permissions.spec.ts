@@ -1,6 +1,14 @@
 import { messages } from '../common/messages';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, signIn, test } from './fixtures';
+import {
+  atBothWidths,
+  expect,
+  expectFitsWidth,
+  expectNoAxeViolations,
+  PHONE,
+  signIn,
+  test,
+} from './fixtures';
 
 test.describe('screens that know what the user may do', () => {
   test('a viewer sees the books but no Add Book and no Delete', async ({ page }) => {
@@ -83,4 +91,61 @@ test('/entities/NoSuchEntity shows its one "not here" toast once', async ({
   await expect(page.getByText(messages.toast.notFound)).toHaveCount(1);
   // Spec section 8: entity and record fetch errors are logged (with their context).
   expect(consoleErrors.splice(0).every((e) => e.startsWith('Error fetching'))).toBe(true);
+});
+
+test.describe('the routes editor', () => {
+  test('passes axe and fits at 1280 and 390 px, read and in edit mode', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.goto('/routes');
+    await expect(page.getByRole('heading', { name: 'books' })).toBeVisible();
+    await atBothWidths(page, async () => {
+      await expectNoAxeViolations(page, '/routes');
+      await expectFitsWidth(page, '/routes');
+      await page.getByRole('button', { name: 'Edit GET /api/books', exact: true }).click();
+      await expect(
+        page.getByRole('button', { name: 'Save GET /api/books', exact: true }),
+      ).toBeVisible();
+      await expectNoAxeViolations(page, '/routes with a route in edit mode');
+      await expectFitsWidth(page, '/routes with a route in edit mode');
+      await page.getByRole('button', { name: 'Cancel GET /api/books', exact: true }).click();
+    });
+  });
+
+  test('on a phone each route is a card whose roles are edited in place', async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.goto('/routes');
+    await expect(page.getByRole('table')).toHaveCount(0);
+    const books = page.getByRole('list', { name: 'books' });
+    const route = books
+      .getByRole('listitem')
+      .filter({ has: page.getByText('GET /api/books', { exact: true }) });
+    await expect(route).toHaveCount(1);
+    await route.getByRole('button', { name: 'Edit GET /api/books', exact: true }).click();
+    const roles = route.getByRole('group', { name: 'Roles allowed on GET /api/books' });
+    const contributor = roles.getByRole('button', { name: 'contributor' });
+    const before = await contributor.getAttribute('aria-pressed');
+    await contributor.click();
+    await expect(contributor).not.toHaveAttribute('aria-pressed', before!);
+    await contributor.click();
+    await expect(contributor).toHaveAttribute('aria-pressed', before!);
+    await route.getByRole('button', { name: 'Save GET /api/books', exact: true }).click();
+    await expect(page.getByText('Saved GET /api/books')).toBeVisible();
+    await expect(
+      route.getByRole('button', { name: 'Edit GET /api/books', exact: true }),
+    ).toBeVisible();
+  });
+
+  test('a viewer is told on /routes that it is not theirs to read, at both widths', async ({
+    page,
+  }) => {
+    await signIn(page, 'viewer', 'viewer123');
+    await page.goto('/routes');
+    await expect(page.getByRole('heading', { name: 'Routes' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await atBothWidths(page, async () => {
+      await expectNoAxeViolations(page, '/routes as a viewer');
+      await expectFitsWidth(page, '/routes as a viewer');
+    });
+  });
 });

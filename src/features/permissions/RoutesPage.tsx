@@ -10,6 +10,7 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
 } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
@@ -24,13 +25,14 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { toastQueued } from '@/ui/ui.slice';
 import { useListRoutesQuery, useUpdateRouteMutation } from './permissions.api';
 
-interface RouteRowProps {
+interface RouteItemProps {
   route: RoutePermission;
   /** The roles to offer in edit mode; undefined when the user may not edit routes. */
   roleNames?: string[];
 }
 
-function RouteRow({ route, roleNames }: RouteRowProps) {
+/** A route's read and edit modes, whichever way it is laid out. */
+function useRouteEditor(route: RoutePermission) {
   const [editing, setEditing] = useState(false);
   const [selected, setSelected] = useState(route.allowedRoles);
   const [updateRoute, { isLoading }] = useUpdateRouteMutation();
@@ -51,68 +53,97 @@ function RouteRow({ route, roleNames }: RouteRowProps) {
     }
   }
 
-  const label = `${route.routeVerb} ${route.routePath}`;
+  const edit = (on: boolean) => {
+    setSelected(route.allowedRoles);
+    setEditing(on);
+  };
+  return { editing, selected, toggle, save, edit, isLoading };
+}
+
+type RouteEditor = ReturnType<typeof useRouteEditor>;
+
+const routeLabel = (route: RoutePermission) => `${route.routeVerb} ${route.routePath}`;
+
+/** The allowed roles: badges to read, or badges to toggle in edit mode. */
+function RoleBadges({ route, roleNames, editor }: RouteItemProps & { editor: RouteEditor }) {
+  return (
+    <Stack
+      direction="row"
+      sx={{ flexWrap: 'wrap', gap: 1 }}
+      role="group"
+      aria-label={`Roles allowed on ${routeLabel(route)}`}
+    >
+      {editor.editing && roleNames
+        ? roleNames.map((name) => {
+            const on = editor.selected.includes(name);
+            return (
+              <Chip
+                key={name}
+                label={name}
+                color={on ? 'primary' : 'default'}
+                variant={on ? 'filled' : 'outlined'}
+                onClick={() => editor.toggle(name)}
+                aria-pressed={on}
+                role="button"
+              />
+            );
+          })
+        : route.allowedRoles.map((name) => <Chip key={name} label={name} size="small" />)}
+    </Stack>
+  );
+}
+
+function RouteActions({ route, editor }: { route: RoutePermission; editor: RouteEditor }) {
+  const label = routeLabel(route);
+  return editor.editing ? (
+    <>
+      <Button onClick={editor.save} disabled={editor.isLoading} aria-label={`Save ${label}`}>
+        Save
+      </Button>
+      <Button onClick={() => editor.edit(false)} aria-label={`Cancel ${label}`}>
+        Cancel
+      </Button>
+    </>
+  ) : (
+    <Button onClick={() => editor.edit(true)} aria-label={`Edit ${label}`}>
+      Edit
+    </Button>
+  );
+}
+
+function RouteRow({ route, roleNames }: RouteItemProps) {
+  const editor = useRouteEditor(route);
   return (
     <TableRow>
       <TableCell sx={{ fontFamily: 'monospace', width: 80 }}>{route.routeVerb}</TableCell>
       <TableCell sx={{ fontFamily: 'monospace' }}>{route.routePath}</TableCell>
       <TableCell>
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ flexWrap: 'wrap' }}
-          role="group"
-          aria-label={`Roles allowed on ${label}`}
-        >
-          {editing && roleNames
-            ? roleNames.map((name) => {
-                const on = selected.includes(name);
-                return (
-                  <Chip
-                    key={name}
-                    label={name}
-                    color={on ? 'primary' : 'default'}
-                    variant={on ? 'filled' : 'outlined'}
-                    onClick={() => toggle(name)}
-                    aria-pressed={on}
-                    role="button"
-                  />
-                );
-              })
-            : route.allowedRoles.map((name) => <Chip key={name} label={name} size="small" />)}
-        </Stack>
+        <RoleBadges route={route} roleNames={roleNames} editor={editor} />
       </TableCell>
       {roleNames && (
         <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-          {editing ? (
-            <>
-              <Button onClick={save} disabled={isLoading} aria-label={`Save ${label}`}>
-                Save
-              </Button>
-              <Button
-                onClick={() => {
-                  setSelected(route.allowedRoles);
-                  setEditing(false);
-                }}
-                aria-label={`Cancel ${label}`}
-              >
-                Cancel
-              </Button>
-            </>
-          ) : (
-            <Button
-              onClick={() => {
-                setSelected(route.allowedRoles);
-                setEditing(true);
-              }}
-              aria-label={`Edit ${label}`}
-            >
-              Edit
-            </Button>
-          )}
+          <RouteActions route={route} editor={editor} />
         </TableCell>
       )}
     </TableRow>
+  );
+}
+
+/** On a phone a route is a card: its verb and path, its roles, then its buttons. */
+function RouteCard({ route, roleNames }: RouteItemProps) {
+  const editor = useRouteEditor(route);
+  return (
+    <Box component="li" sx={{ p: 1.5, '& + &': { borderTop: 1, borderColor: 'divider' } }}>
+      <Typography sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere', mb: 1 }}>
+        {routeLabel(route)}
+      </Typography>
+      <RoleBadges route={route} roleNames={roleNames} editor={editor} />
+      {roleNames && (
+        <Box sx={{ mt: 1, display: 'flex', justifyContent: 'flex-end' }}>
+          <RouteActions route={route} editor={editor} />
+        </Box>
+      )}
+    </Box>
   );
 }
 
@@ -121,6 +152,8 @@ function RouteTables() {
   const routesQuery = useListRoutesQuery();
   const mayEdit = useCan('PUT', '/api/routes/:id');
   const mayListRoles = useCan('GET', '/api/roles');
+  // A table of four columns does not fit a phone: there each route is a card.
+  const asCards = useMediaQuery((theme) => theme.breakpoints.down('sm'));
   // The role names are only needed to edit, which needs the routes first.
   const { data: roles } = useListRolesQuery(undefined, {
     skip: !routesQuery.data || !mayEdit || !mayListRoles,
@@ -150,23 +183,35 @@ function RouteTables() {
             <Typography id={`routes-${entity}`} variant="h6" component="h2" gutterBottom>
               {entity}
             </Typography>
-            <Paper>
-              <Table size="small" aria-labelledby={`routes-${entity}`}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Verb</TableCell>
-                    <TableCell>Path</TableCell>
-                    <TableCell>Allowed roles</TableCell>
-                    {mayEdit && <TableCell align="right">Actions</TableCell>}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {rows.map((route) => (
-                    <RouteRow key={route._id} route={route} roleNames={roleNames} />
-                  ))}
-                </TableBody>
-              </Table>
-            </Paper>
+            {asCards ? (
+              <Paper
+                component="ul"
+                aria-labelledby={`routes-${entity}`}
+                sx={{ m: 0, p: 0, listStyle: 'none' }}
+              >
+                {rows.map((route) => (
+                  <RouteCard key={route._id} route={route} roleNames={roleNames} />
+                ))}
+              </Paper>
+            ) : (
+              <Paper>
+                <Table size="small" aria-labelledby={`routes-${entity}`}>
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Verb</TableCell>
+                      <TableCell>Path</TableCell>
+                      <TableCell>Allowed roles</TableCell>
+                      {mayEdit && <TableCell align="right">Actions</TableCell>}
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {rows.map((route) => (
+                      <RouteRow key={route._id} route={route} roleNames={roleNames} />
+                    ))}
+                  </TableBody>
+                </Table>
+              </Paper>
+            )}
           </Box>
         ))
       }
