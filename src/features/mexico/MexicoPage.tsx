@@ -1,9 +1,11 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { COUNTDOWN_CELLS_PER_ROW } from '@common/constants';
-import { countdownTarget, dayCells, timeLeft } from './countdown';
+import { countdownTarget, dayCells, frenchUnit, timeLeft } from './countdown';
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short' });
+const monthFormat = new Intl.DateTimeFormat('fr-FR', { month: 'short' });
+const rangeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 const targetFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'full', timeStyle: 'short' });
 
 /** The trip countdown (in French): a grid of the last days and a counter ticking every second. */
@@ -16,11 +18,12 @@ export function MexicoPage() {
 
   const left = timeLeft(now);
   const units = [
-    ['jours', left.days],
-    ['heures', left.hours],
-    ['minutes', left.minutes],
-    ['secondes', left.seconds],
+    ['jour', left.days],
+    ['heure', left.hours],
+    ['minute', left.minutes],
+    ['seconde', left.seconds],
   ] as const;
+  const days = dayCells(now);
 
   return (
     <Stack spacing={3} lang="fr">
@@ -37,12 +40,12 @@ export function MexicoPage() {
         role="timer"
         aria-label="Temps restant"
       >
-        {units.map(([label, value]) => (
-          <Paper key={label} sx={{ p: 2, minWidth: 88, textAlign: 'center' }}>
-            <Typography variant="h4" component="span" data-unit={label}>
+        {units.map(([unit, value]) => (
+          <Paper key={unit} sx={{ p: 2, minWidth: 88, textAlign: 'center' }}>
+            <Typography variant="h4" component="span">
               {value}
             </Typography>
-            <Typography variant="body2">{label}</Typography>
+            <Typography variant="body2">{frenchUnit(value, unit)}</Typography>
           </Paper>
         ))}
       </Stack>
@@ -52,6 +55,9 @@ export function MexicoPage() {
         </Typography>
       )}
 
+      <Typography variant="body2">
+        Du {rangeFormat.format(days[0]!.date)} au {rangeFormat.format(days.at(-1)!.date)}
+      </Typography>
       <Box
         role="list"
         aria-label="Jours avant le départ"
@@ -62,22 +68,29 @@ export function MexicoPage() {
           gap: { xs: 0.25, sm: 0.5 },
         }}
       >
-        {dayCells(now).map(({ date, passed }) => (
+        {days.map(({ date, passed }) => (
           <Box
             key={date.toISOString()}
             role="listitem"
             aria-label={`${dateFormat.format(date)}${passed ? ' (passé)' : ''}`}
             sx={{
-              p: { xs: 0.25, sm: 0.5 },
+              py: 0.5,
               textAlign: 'center',
-              fontSize: { xs: 8, sm: 12 },
-              overflowWrap: 'anywhere',
+              lineHeight: 1.2,
               borderRadius: 1,
               bgcolor: passed ? 'success.light' : 'grey.200',
+              // Not by colour alone: a passed day is struck through too.
               textDecoration: passed ? 'line-through' : 'none',
             }}
           >
-            {dateFormat.format(date)}
+            {/* On a phone a cell is ~21 px wide: the day's number alone, legible; the month
+                joins it from 600 px (and the range above says which months). */}
+            <Box component="span" sx={{ display: 'block', fontSize: { xs: 12, sm: 14 } }}>
+              {date.getDate()}
+            </Box>
+            <Box component="span" sx={{ display: { xs: 'none', sm: 'block' }, fontSize: 11 }}>
+              {monthFormat.format(date)}
+            </Box>
           </Box>
         ))}
       </Box>

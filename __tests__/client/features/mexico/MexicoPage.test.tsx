@@ -2,8 +2,10 @@ import { act, screen, within } from '@testing-library/react';
 import { COUNTDOWN_CELLS_PER_ROW, COUNTDOWN_DAYS } from '@common/constants';
 import { renderApp } from '../../helpers/render';
 
-const unit = (name: string) =>
-  within(screen.getByRole('timer')).getByText(name).previousElementSibling?.textContent;
+/** The count shown above a unit, whichever number the unit is written in. */
+const unit = (singular: string) =>
+  within(screen.getByRole('timer')).getByText(new RegExp(`^${singular}s?$`)).previousElementSibling
+    ?.textContent;
 
 describe('the /mexico countdown', () => {
   // Load the lazy chunk up front, so that finding the page takes no (fake) time.
@@ -15,23 +17,35 @@ describe('the /mexico countdown', () => {
     renderApp('/mexico');
     // Let the route resolve without moving the fake clock (findBy* would advance it).
     for (let i = 0; i < 5 && !screen.queryByRole('timer'); i++) await act(() => Promise.resolve());
-    expect([unit('jours'), unit('heures'), unit('minutes'), unit('secondes')]).toEqual([
+    expect([unit('jour'), unit('heure'), unit('minute'), unit('seconde')]).toEqual([
       '2',
       '1',
       '0',
       '2',
     ]);
     act(() => jest.advanceTimersByTime(1000));
-    expect(unit('secondes')).toBe('1');
+    expect(unit('seconde')).toBe('1');
     act(() => jest.advanceTimersByTime(2000));
-    expect([unit('heures'), unit('minutes'), unit('secondes')]).toEqual(['0', '59', '59']);
+    expect([unit('heure'), unit('minute'), unit('seconde')]).toEqual(['0', '59', '59']);
     expect(screen.queryByText(/Le grand jour est arrivé/)).not.toBeInTheDocument();
+  });
+
+  it('writes each unit as French does: singular for 0 and 1, plural from 2', async () => {
+    jest.useFakeTimers({ now: new Date(2024, 0, 3, 8, 59, 58) });
+    renderApp('/mexico');
+    for (let i = 0; i < 5 && !screen.queryByRole('timer'); i++) await act(() => Promise.resolve());
+    // 2 days, 1 hour, 0 minutes, 2 seconds
+    expect(screen.getByRole('timer')).toHaveTextContent('2jours1heure0minute2secondes');
+    act(() => jest.advanceTimersByTime(3000));
+    expect(screen.getByRole('timer')).toHaveTextContent('2jours0heure59minutes59secondes');
+    act(() => jest.advanceTimersByTime(3_600_000));
+    expect(screen.getByRole('timer')).toHaveTextContent('1jour23heures59minutes59secondes');
   });
 
   it('shows zeros and says the day has come once it is past', async () => {
     renderApp('/mexico');
     await screen.findByRole('timer');
-    expect([unit('jours'), unit('heures'), unit('minutes'), unit('secondes')]).toEqual([
+    expect([unit('jour'), unit('heure'), unit('minute'), unit('seconde')]).toEqual([
       '0',
       '0',
       '0',
