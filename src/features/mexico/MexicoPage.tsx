@@ -41,7 +41,10 @@ export function MexicoPage() {
         aria-label="Temps restant"
       >
         {units.map(([unit, value]) => (
-          <Paper key={unit} sx={{ p: 2, minWidth: 88, textAlign: 'center' }}>
+          <Paper
+            key={unit}
+            sx={{ p: { xs: 1.5, sm: 2 }, minWidth: { xs: 72, sm: 88 }, textAlign: 'center' }}
+          >
             <Typography variant="h4" component="span">
               {value}
             </Typography>
