@@ -11,11 +11,11 @@ await page.evaluate(([a, b]) => { localStorage.setItem('accessToken', a!); local
 const ent = await page.request.post(s.base + '/api/entities', { headers: { authorization: `Bearer ${t.jwt}` }, data: { name: 'samples', category: 'Lab', fields: [{ name: 'sampleid', label: 'Sample id' }, { name: 'weightkg', label: 'Weight (kg)' }] } });
 const entity = await ent.json();
 await page.request.post(s.base + '/api/entity-records/samples', { headers: { authorization: `Bearer ${t.jwt}` }, data: { fields: { sampleid: 'S-001', weightkg: '1.5' } } });
-for (const p of ['/books', '/book', '/roles', '/role', '/users', '/users/add', '/entities', '/entities/add', `/entities/edit/${entity._id}`, '/entities/samples', '/routes', '/lims/jobs', '/mexico']) {
+for (const p of (process.argv[2] ?? '/mexico').split(',').map((x) => x === '@e' ? `/entities/edit/${entity._id}` : x)) {
   await page.goto(s.base + p);
   await page.waitForLoadState('networkidle');
   const w = await page.evaluate(() => document.documentElement.scrollWidth);
   console.log(p, 'scrollWidth', w);
-  await page.screenshot({ path: `/tmp/lead/${p.replace(/\//g, '_')}.png`, fullPage: false });
+  await page.screenshot({ path: `/tmp/lead/${p.replace(/\//g, '_')}.png`, fullPage: true });
 }
 await browser.close(); await s.stop();

@@ -1,5 +1,37 @@
+import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, signIn, test } from './fixtures';
+import {
+  atBothWidths,
+  expect,
+  expectFitsWidth,
+  expectNoAxeViolations,
+  signIn,
+  test,
+} from './fixtures';
+
+/** Creates an entity through the API as the signed-in user; its name and _id. */
+async function createEntity(page: Page, fields: { name: string; label: string }[]) {
+  const name = `Sample_${Date.now().toString(36)}`;
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const created = await page.request.post('/api/entities', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name, category: 'Lab', fields },
+  });
+  expect(created.ok()).toBe(true);
+  return { name, id: ((await created.json()) as { _id: string })._id };
+}
+
+const SAMPLE_FIELDS = [
+  { name: 'sampleid', label: 'Sample id' },
+  { name: 'weightkg', label: 'Weight (kg)' },
+];
+
+/** The axe scan and the width check, at both widths, on the page as it is. */
+const expectUsable = (page: Page, state: string) =>
+  atBothWidths(page, async () => {
+    await expectNoAxeViolations(page, state);
+    await expectFitsWidth(page, state);
+  });
 
 test('an admin defines an entity, adds and edits records, sees versions, and deletes it', async ({
   page,
@@ -88,4 +120,132 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
   const menuAfter = page.getByRole('navigation', { name: 'Entities' });
   await expect(menuAfter.getByRole('link', { name: 'Manage...' })).toBeVisible();
   await expect(menuAfter.getByText(category)).toHaveCount(0);
+});
+
+test.describe('the entity and record screens, at 1280 and 390 px', () => {
+  test('every state of the records grid passes axe and fits', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const { name } = await createEntity(page, SAMPLE_FIELDS);
+    await page.goto(`/entities/${name}`);
+    const grid = page.getByRole('grid', { name: `${name} records` });
+    await expect(page.getByText('No records yet')).toBeVisible();
+    await expectUsable(page, 'the records grid, empty');
+
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await expect(grid.getByRole('textbox', { name: 'Sample id' })).toBeFocused();
+    await expectUsable(page, 'a new record in edit mode');
+    await page.keyboard.type('S-001');
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('button', { name: 'Edit record 1' })).toBeVisible();
+    await expectUsable(page, 'the records grid with a record');
+
+    await grid.getByRole('button', { name: 'Edit record 1' }).click();
+    await expect(grid.getByRole('textbox', { name: 'Sample id' })).toBeFocused();
+    await expectUsable(page, 'a saved record in edit mode');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('button', { name: 'Edit record 1' })).toBeVisible();
+
+    await grid.getByRole('button', { name: 'Versions of record 1' }).click();
+    const versions = page.getByRole('dialog', { name: 'Record versions' });
+    await expect(versions.getByRole('listitem')).toHaveCount(1);
+    await expectUsable(page, 'the record versions dialog');
+    await versions.getByRole('button', { name: 'Close' }).click();
+
+    await grid.getByRole('button', { name: 'Delete record 1' }).click();
+    await expect(page.getByRole('dialog', { name: 'Delete record' })).toBeVisible();
+    await expectUsable(page, 'the delete confirmation');
+  });
+
+  test('by keyboard: Add record and Edit type into the first cell, Escape cancels', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const { name } = await createEntity(page, SAMPLE_FIELDS);
+    await page.goto(`/entities/${name}`);
+    const grid = page.getByRole('grid', { name: `${name} records` });
+    await expect(page.getByText('No records yet')).toBeVisible();
+
+    // Add record: typing goes into the first cell, Tab to the next, Enter saves.
+    await page.getByRole('button', { name: 'Add record' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('textbox', { name: 'Sample id' })).toBeFocused();
+    await page.keyboard.type('S-001');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('1.5');
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('gridcell', { name: 'S-001' })).toBeVisible();
+    await expect(grid.getByRole('gridcell', { name: '1.5' })).toBeVisible();
+
+    // Edit: typing goes into the first cell; Escape puts the saved value back.
+    await grid.getByRole('button', { name: 'Edit record 1' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('textbox', { name: 'Sample id' })).toBeFocused();
+    await page.keyboard.type('-changed');
+    await expect(grid.getByRole('textbox', { name: 'Sample id' })).toHaveValue('S-001-changed');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('gridcell', { name: 'S-001' })).toBeVisible();
+    await expect(grid.getByRole('textbox')).toHaveCount(0);
+
+    // Escape on a record never saved takes the row away.
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await expect(grid.getByRole('textbox', { name: 'Sample id' })).toBeFocused();
+    await page.keyboard.type('draft');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('textbox')).toHaveCount(0);
+    await expect(grid.getByRole('row')).toHaveCount(2);
+
+    // A row tells a screen reader what Enter does.
+    await expect(grid.getByRole('row').nth(1)).toHaveAccessibleDescription(
+      'Enter on a cell edits its row, Enter again saves it, Escape cancels.',
+    );
+  });
+
+  test('the entity list and forms pass axe and fit', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const { name, id } = await createEntity(page, SAMPLE_FIELDS);
+    await page.goto('/entities');
+    await expect(page.getByRole('list', { name: 'Entities' }).getByText(name)).toBeVisible();
+    await expectUsable(page, '/entities');
+
+    await page.goto('/entities/add');
+    await page.getByRole('button', { name: 'Add Entity' }).click();
+    await expect(page.getByText(/required|must/i).first()).toBeVisible();
+    await expectUsable(page, 'the add-entity form with its errors');
+
+    await page.goto(`/entities/edit/${id}`);
+    await expect(page.getByRole('group', { name: 'Field 2' })).toBeVisible();
+    await expectUsable(page, 'the edit-entity form');
+  });
+
+  test('a viewer reads records, and a user with no role is told why not', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const { name } = await createEntity(page, SAMPLE_FIELDS);
+
+    const viewerContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const viewer = await viewerContext.newPage();
+    await signIn(viewer, 'viewer', 'viewer123');
+    await viewer.goto(`/entities/${name}`);
+    await expect(viewer.getByText('No records yet')).toBeVisible();
+    await expect(viewer.getByRole('button', { name: 'Add record' })).toHaveCount(0);
+    await expectUsable(viewer, 'the records grid for a viewer');
+    await viewerContext.close();
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Logout' })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/register');
+    await page.getByLabel('Email').fill(`no-role-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('a-good-password');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/entities');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectUsable(page, '/entities for a user with no role');
+  });
 });

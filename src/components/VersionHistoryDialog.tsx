@@ -45,7 +45,7 @@ export function VersionHistoryDialog({
         <List aria-label="Versions">
           {versions.map((version, index) => (
             <ListItem key={`${version.versionDate}-${index}`} divider sx={{ display: 'block' }}>
-              <Typography variant="subtitle2">
+              <Typography variant="subtitle2" component="h3">
                 {version.updatedBy} · {new Date(version.versionDate).toLocaleString()}
               </Typography>
               <Table size="small">

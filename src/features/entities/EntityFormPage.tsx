@@ -107,7 +107,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
   });
 
   return (
-    <Paper component="section" sx={{ maxWidth: 720, p: 3 }}>
+    <Paper component="section" sx={{ maxWidth: 720, p: { xs: 2, sm: 3 } }}>
       <PageHeader title={editing ? `Edit ${entity!.name}` : 'Add Entity'}>
         {entity && mayReadVersions && (
           <Button onClick={() => setShowVersions(true)}>Version history</Button>
@@ -140,7 +140,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
           required
           disabled={editing}
           parse={stripToIdentifier}
-          hint="Letters, digits and _ only"
+          hint={editing ? 'An entity keeps its name' : 'Letters, digits and _ only'}
           autoFocus={!editing}
         />
         <FormTextField

@@ -10,6 +10,7 @@ import {
   GridActionsCell,
   GridActionsCellItem,
   type GridColDef,
+  GridRowEditStopReasons,
   type GridRowModesModel,
   GridRowModes,
 } from '@mui/x-data-grid';
@@ -22,6 +23,7 @@ import { errorCode, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
@@ -83,18 +85,14 @@ function useRecordPermissions() {
 
 const rowId = (row: RecordRow) => row._id;
 
-/** The grid's empty state, worded as QueryState words it. */
-function NoRecords({ onAdd }: { onAdd?: () => void }) {
+/**
+ * The grid's empty state, worded as QueryState words it. Text only: it sits inside the
+ * grid, where a button is not allowed (ARIA); Add record is right above.
+ */
+function NoRecords() {
   return (
-    <Box role="status" sx={{ py: 4, textAlign: 'center' }}>
-      <Typography color="text.secondary" gutterBottom>
-        No records yet
-      </Typography>
-      {onAdd && (
-        <Button variant="outlined" onClick={onAdd}>
-          Add one
-        </Button>
-      )}
+    <Box sx={{ py: 4, textAlign: 'center' }}>
+      <Typography color="text.secondary">No records yet</Typography>
     </Box>
   );
 }
@@ -120,7 +118,8 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   // Rows whose last save failed (the grid is about to put them back in edit mode).
   const failedSaves = useRef(new Set<string>());
 
-  const firstField = entity.fields[0]?.name;
+  // Add record and Edit put the keyboard in the row's first cell (the grid's field name).
+  const firstField = entity.fields[0] && `value:${entity.fields[0].name}`;
 
   const addRecord = useCallback(() => {
     const id = randomUuid();
@@ -163,6 +162,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
       flex: 1,
       minWidth: 140,
       editable: mayEdit || mayAdd,
+      renderEditCell: LabelledEditCell,
       valueGetter: (_value, row) => row.values[field.name] ?? '',
       valueSetter: (value, row) => ({
         ...row,
@@ -243,14 +243,13 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     ask,
   ]);
 
-  const noRowsOverlay = useMemo(
-    () =>
-      function NoRowsOverlay() {
-        return <NoRecords onAdd={mayAdd ? addRecord : undefined} />;
-      },
-    [mayAdd, addRecord],
+  const slots = useMemo(() => ({ noRowsOverlay: NoRecords }), []);
+  // A row says what Enter does to it, for a screen reader too.
+  const hintId = `${entityName}-records-keys`;
+  const slotProps = useMemo(
+    () => (mayEdit ? { row: { 'aria-describedby': hintId } } : undefined),
+    [mayEdit, hintId],
   );
-  const slots = useMemo(() => ({ noRowsOverlay }), [noRowsOverlay]);
 
   return (
     <Box>
@@ -296,10 +295,21 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
             }
           }}
           onProcessRowUpdateError={(failure) => reportError(messages.records.saveContext, failure)}
+          // Escape leaves the row as it was saved; a row never saved goes altogether.
+          onRowEditStop={({ reason, row }) => {
+            if (reason === GridRowEditStopReasons.escapeKeyDown && row.isNew)
+              setNewRows((current) => current.filter((r) => r._id !== row._id));
+          }}
           slots={slots}
+          slotProps={slotProps}
           disableRowSelectionOnClick
         />
       </Box>
+      {mayEdit && (
+        <Typography id={hintId} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          Enter on a cell edits its row, Enter again saves it, Escape cancels.
+        </Typography>
+      )}
       {historyOf && (
         <RecordVersions
           entityName={entityName}
