@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { DESKTOP, expect, expectUsable, registerWithoutRole, signIn, test } from './fixtures';
 
 test('the book library: scroll for more, add, look up, Use This, versions, delete', async ({
   page,
@@ -68,4 +68,75 @@ test('a long title without spaces wraps within its card, on a phone too', async 
     ),
   );
   expect(overflow).toBe(false);
+});
+
+test.describe('the book screens, at 1280 and 390 px', () => {
+  test('every state passes axe and fits; dialogs hold the keyboard and give it back', async ({
+    page,
+  }) => {
+    await signIn(page, 'contributor', 'contributor123');
+    await page.goto('/books');
+    const books = page.getByRole('list', { name: 'Books' }).getByRole('listitem');
+    await expect(books).toHaveCount(10);
+    await expectUsable(page, '/books');
+
+    // A lookup's results.
+    const first = books.first();
+    await first.getByRole('button').first().click();
+    await expect(first.getByRole('list', { name: 'Search results' })).toBeVisible();
+    await expectUsable(page, 'a book with its lookup results');
+
+    // The versions dialog: focus inside while open, back on its button when closed.
+    const versionsButton = first.getByRole('button', { name: 'Versions' });
+    await versionsButton.click();
+    const versions = page.getByRole('dialog', { name: /^Versions of/ });
+    await expect(versions.getByRole('listitem').first()).toBeVisible();
+    await expectUsable(page, 'the versions dialog');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await versions.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(versions).toHaveCount(0);
+    await expect(versionsButton).toBeFocused();
+
+    // The delete confirmation: Cancel has the focus, Escape gives it back to Delete.
+    const deleteButton = first.getByRole('button', { name: 'Delete' });
+    await deleteButton.click();
+    const confirm = page.getByRole('dialog', { name: 'Delete book' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectUsable(page, 'the delete confirmation');
+    await page.keyboard.press('Escape');
+    await expect(confirm).toHaveCount(0);
+    await expect(deleteButton).toBeFocused();
+
+    // The add form, with what the checks say.
+    await page.goto('/book');
+    await page.getByRole('button', { name: 'Add Book' }).click();
+    await expect(page.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true');
+    await expectUsable(page, 'the add-book form with its errors');
+  });
+
+  test('a viewer reads the books, and a user with no role is told why not', async ({ page }) => {
+    await signIn(page, 'viewer', 'viewer123');
+    await page.goto('/books');
+    await expect(page.getByRole('list', { name: 'Books' }).getByRole('listitem')).toHaveCount(10);
+    await expectUsable(page, '/books for a viewer');
+    await page.setViewportSize(DESKTOP);
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Logout' })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await registerWithoutRole(page);
+    await page.goto('/books');
+    await expect(
+      page
+        .getByRole('main')
+        .getByRole('alert')
+        .or(page.getByRole('main').getByRole('status'))
+        .first(),
+    ).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectUsable(page, '/books for a user with no role');
+  });
 });

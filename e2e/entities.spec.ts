@@ -1,13 +1,6 @@
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import {
-  atBothWidths,
-  expect,
-  expectFitsWidth,
-  expectNoAxeViolations,
-  signIn,
-  test,
-} from './fixtures';
+import { expect, expectUsable, registerWithoutRole, signIn, test } from './fixtures';
 
 /** Creates an entity through the API as the signed-in user; its name and _id. */
 async function createEntity(page: Page, fields: { name: string; label: string }[]) {
@@ -25,13 +18,6 @@ const SAMPLE_FIELDS = [
   { name: 'sampleid', label: 'Sample id' },
   { name: 'weightkg', label: 'Weight (kg)' },
 ];
-
-/** The axe scan and the width check, at both widths, on the page as it is. */
-const expectUsable = (page: Page, state: string) =>
-  atBothWidths(page, async () => {
-    await expectNoAxeViolations(page, state);
-    await expectFitsWidth(page, state);
-  });
 
 test('an admin defines an entity, adds and edits records, sees versions, and deletes it', async ({
   page,
@@ -238,11 +224,7 @@ test.describe('the entity and record screens, at 1280 and 390 px', () => {
       .getByRole('button', { name: 'Logout' })
       .click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.goto('/register');
-    await page.getByLabel('Email').fill(`no-role-${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill('a-good-password');
-    await page.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await registerWithoutRole(page);
     await page.goto('/entities');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.waitForLoadState('networkidle');

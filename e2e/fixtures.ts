@@ -101,7 +101,12 @@ export async function expectFitsWidth(page: Page, state: string) {
     );
     for (const control of controls) {
       const box = control.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || control.closest('[aria-hidden=true]')) continue;
+      // Not shown: hidden, or see-through (MUI's switches and checkboxes lay a transparent
+      // native input, wider than the switch, over what is drawn).
+      const style = getComputedStyle(control);
+      const hidden = style.visibility !== 'visible' || style.opacity === '0';
+      if (box.width === 0 || box.height === 0 || hidden || control.closest('[aria-hidden=true]'))
+        continue;
       let left = 0;
       let right = window.innerWidth;
       let reachable = false;
@@ -136,4 +141,20 @@ export async function atBothWidths(page: Page, check: () => Promise<void>) {
     await page.setViewportSize(size);
     await check();
   }
+}
+
+/** The axe scan and the width check at the desktop width, then at the phone width. */
+export const expectUsable = (page: Page, state: string) =>
+  atBothWidths(page, async () => {
+    await expectNoAxeViolations(page, state);
+    await expectFitsWidth(page, state);
+  });
+
+/** Registers a new account through /register: a signed-in user with no role. */
+export async function registerWithoutRole(page: Page) {
+  await page.goto('/register');
+  await page.getByLabel('Email').fill(`no-role-${Date.now()}@example.com`);
+  await page.getByLabel('Password').fill('a-good-password');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
 }

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { expect, expectUsable, signIn, test } from './fixtures';
 
 test('the job list: filter, page size, sort, and a job expanded to its results', async ({
   page,
@@ -78,4 +78,22 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await page.getByRole('combobox', { name: /Rows per page/ }).click();
   await page.getByRole('option', { name: '20' }).click();
   await expect(page.getByText(/^1–20 of /)).toBeVisible();
+});
+
+test('the job list passes axe and fits at 1280 and 390 px: a page, a job expanded, no match', async ({
+  page,
+}) => {
+  await signIn(page, 'viewer', 'viewer123');
+  await page.goto('/lims/jobs');
+  const grid = page.getByRole('grid', { name: 'Jobs' });
+  await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeVisible();
+  await expectUsable(page, '/lims/jobs');
+
+  await grid.getByRole('button', { name: 'Expand J-0000001' }).click();
+  await expect(grid.getByRole('region', { name: 'Details of J-0000001' })).toBeVisible();
+  await expectUsable(page, 'a job expanded');
+
+  await page.goto('/lims/jobs?filter=no-such-job-anywhere');
+  await expect(page.getByText('No jobs match this filter')).toBeVisible();
+  await expectUsable(page, 'a filter with no match');
 });

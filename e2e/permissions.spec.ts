@@ -6,6 +6,7 @@ import {
   expectFitsWidth,
   expectNoAxeViolations,
   PHONE,
+  registerWithoutRole,
   signIn,
   test,
 } from './fixtures';
@@ -23,11 +24,7 @@ test.describe('screens that know what the user may do', () => {
   test('a user with no role is told on /books that an administrator must give them one', async ({
     page,
   }) => {
-    await page.goto('/register');
-    await page.getByLabel('Email').fill(`no-role-${Date.now()}@example.com`);
-    await page.getByLabel('Password').fill('a-good-password');
-    await page.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await registerWithoutRole(page);
     await page.goto('/books');
     await expect(page.getByText(messages.client.needsRole)).toHaveCount(1);
     // Every request the page makes has answered by now: none was refused with a toast.

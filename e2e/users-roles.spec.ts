@@ -1,5 +1,5 @@
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, signIn, test } from './fixtures';
+import { expect, expectUsable, signIn, test } from './fixtures';
 
 test('an admin adds a role and a user with it, edits the user, toggles the role, and deletes both', async ({
   page,
@@ -91,4 +91,79 @@ test('the admin user cannot be deleted from the grid', async ({ page }) => {
   await expect.poll(() => logs).toContain('Cannot delete admin. Good try.');
   await expect(page.getByText('Cannot delete admin. Good try.')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test.describe('the user and role screens, at 1280 and 390 px', () => {
+  test('every state passes axe and fits', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.goto('/users');
+    const grid = page.getByRole('grid', { name: 'Users' });
+    await expect(grid.getByRole('button', { name: 'Edit viewer', exact: true })).toBeVisible();
+    await expectUsable(page, '/users');
+
+    await grid.getByRole('button', { name: 'Edit viewer', exact: true }).click();
+    await expect(grid.getByRole('textbox', { name: 'Username' })).toBeFocused();
+    await expectUsable(page, 'a user row in edit mode');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('textbox')).toHaveCount(0);
+
+    const setPassword = grid.getByRole('button', { name: 'Set password for viewer' });
+    await setPassword.click();
+    const dialog = page.getByRole('dialog', { name: 'Set password for viewer' });
+    await expect(dialog.getByLabel('New password')).toBeFocused();
+    await expectUsable(page, 'the set-password dialog');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(setPassword).toBeFocused();
+
+    await grid.getByRole('button', { name: 'Delete viewer', exact: true }).click();
+    await expect(page.getByRole('dialog', { name: 'Delete user' })).toBeVisible();
+    await expectUsable(page, 'the delete-user confirmation');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/users/add');
+    await page.getByRole('button', { name: 'Add User' }).click();
+    await expect(page.getByLabel('Username')).toHaveAttribute('aria-invalid', 'true');
+    await expectUsable(page, 'the add-user form with its errors');
+
+    await page.goto('/roles');
+    await expect(page.getByRole('list', { name: 'Roles' }).getByText('viewer')).toBeVisible();
+    await expectUsable(page, '/roles');
+    await page.getByRole('button', { name: 'Delete contributor' }).click();
+    await expect(page.getByRole('dialog', { name: 'Delete role' })).toBeVisible();
+    await expectUsable(page, 'the delete-role confirmation');
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('link', { name: 'Edit viewer' }).click();
+    await expect(page.getByRole('switch').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await expectUsable(page, "a role's users");
+
+    await page.goto('/role');
+    await page.getByRole('button', { name: 'Add Role' }).click();
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    await expectUsable(page, 'the add-role form with its errors');
+  });
+
+  test('by keyboard: Edit types into the username, Escape puts it back', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.goto('/users');
+    const grid = page.getByRole('grid', { name: 'Users' });
+    await grid.getByRole('button', { name: 'Edit viewer', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const username = grid.getByRole('textbox', { name: 'Username' });
+    await expect(username).toBeFocused();
+    await page.keyboard.type('-renamed');
+    await expect(username).toHaveValue('viewer-renamed');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('textbox')).toHaveCount(0);
+    await expect(
+      grid.locator('[role=gridcell][data-field=username]', { hasText: /^viewer$/ }),
+    ).toBeVisible();
+    await expect(
+      grid.getByRole('row').filter({ hasText: 'viewer' }).first(),
+    ).toHaveAccessibleDescription(
+      'Enter on a cell edits its row, Enter again saves it, Escape cancels.',
+    );
+  });
 });

@@ -29,7 +29,9 @@ function Samples({ job, friendlyNumber }: { job: Job; friendlyNumber: string }) 
     <Box sx={{ py: 1, width: '100%' }} aria-label={`Details of ${friendlyNumber}`} role="region">
       {job.samples.map((sample) => (
         <Box key={sample.friendlyNumber} sx={{ mb: 1.5 }}>
-          <Typography variant="subtitle2">Sample {sample.friendlyNumber}</Typography>
+          <Typography variant="subtitle2" component="h2">
+            Sample {sample.friendlyNumber}
+          </Typography>
           {/* Fixed layout: the columns line up from one sample's table to the next. */}
           <Table
             size="small"

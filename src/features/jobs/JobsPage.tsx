@@ -27,6 +27,16 @@ import { useListJobsQuery } from './jobs.api';
 /** A grid row: a job, or the details row spanning every column under an expanded job. */
 type JobRow = (JobSummary & { detailOf?: undefined }) | { _id: string; detailOf: JobSummary };
 
+/** Text a screen reader reads and the page does not show. */
+const screenReaderOnly = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 /** How long typing in the filter box pauses before the filter is sent. */
 export const FILTER_DELAY_MS = 300;
 
@@ -84,7 +94,13 @@ function JobList() {
     return [
       {
         field: 'expand',
-        headerName: '',
+        headerName: 'Details',
+        // A column of buttons 56 px wide: its name is for screen readers only.
+        renderHeader: () => (
+          <Box component="span" sx={screenReaderOnly}>
+            Details
+          </Box>
+        ),
         width: 56,
         sortable: false,
         disableColumnMenu: true,

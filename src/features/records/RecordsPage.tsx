@@ -28,6 +28,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { randomUuid } from '@/lib/uuid';
 import { cancelRow, saveRow, startEditing } from './recordRows';
@@ -244,12 +245,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   ]);
 
   const slots = useMemo(() => ({ noRowsOverlay: NoRecords }), []);
-  // A row says what Enter does to it, for a screen reader too.
-  const hintId = `${entityName}-records-keys`;
-  const slotProps = useMemo(
-    () => (mayEdit ? { row: { 'aria-describedby': hintId } } : undefined),
-    [mayEdit, hintId],
-  );
+  const rowEditHint = useRowEditHint(mayEdit);
 
   return (
     <Box>
@@ -301,15 +297,11 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
               setNewRows((current) => current.filter((r) => r._id !== row._id));
           }}
           slots={slots}
-          slotProps={slotProps}
+          slotProps={rowEditHint.slotProps}
           disableRowSelectionOnClick
         />
       </Box>
-      {mayEdit && (
-        <Typography id={hintId} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          Enter on a cell edits its row, Enter again saves it, Escape cancels.
-        </Typography>
-      )}
+      {rowEditHint.hint}
       {historyOf && (
         <RecordVersions
           entityName={entityName}

@@ -25,8 +25,10 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { toastQueued } from '@/ui/ui.slice';
 import { SetPasswordDialog } from './SetPasswordDialog';
 import { useDeleteUserMutation, useListUsersQuery, useUpdateUserMutation } from './users.api';
@@ -73,8 +75,22 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   }
 
   const columns: GridColDef<User>[] = [
-    { field: 'username', headerName: 'Username', flex: 1, minWidth: 160, editable: true },
-    { field: 'email', headerName: 'Email', flex: 1, minWidth: 200, editable: true },
+    {
+      field: 'username',
+      headerName: 'Username',
+      flex: 1,
+      minWidth: 160,
+      editable: true,
+      renderEditCell: LabelledEditCell,
+    },
+    {
+      field: 'email',
+      headerName: 'Email',
+      flex: 1,
+      minWidth: 200,
+      editable: true,
+      renderEditCell: LabelledEditCell,
+    },
     {
       field: 'roles',
       headerName: 'Roles',
@@ -148,6 +164,8 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
     },
   ];
 
+  const rowEditHint = useRowEditHint(mayEdit);
+
   const removal = useConfirmedAction(async (user: User) => {
     clearRefusal();
     try {
@@ -186,11 +204,13 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
                 explain(failure);
                 reportError(messages.users.editContext, failure);
               }}
+              slotProps={rowEditHint.slotProps}
               disableRowSelectionOnClick
             />
           </Box>
         )}
       </QueryState>
+      {rowEditHint.hint}
       <ConfirmDialog
         {...removal.dialog}
         title="Delete user"
