@@ -1,10 +1,10 @@
 import { E2E_ADMIN_PASSWORD } from './accounts';
 import {
-  atBothWidths,
   DESKTOP,
   expect,
   expectFitsWidth,
   expectNoAxeViolations,
+  expectUsable,
   PHONE,
   signIn,
   test,
@@ -117,11 +117,24 @@ test('every signed-out page passes axe and fits at 1280 and 390 px', async ({ pa
   for (const path of ['/', '/login', '/register', '/forgot-password', '/mexico', '/no-such-page']) {
     await page.goto(path);
     await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
-    await atBothWidths(page, async () => {
-      await expectNoAxeViolations(page, path);
-      await expectFitsWidth(page, path);
-    });
+    await expectUsable(page, path);
   }
+  // The sign-in forms with what their checks say, and a refused sign-in.
+  for (const [path, button] of [
+    ['/login', 'Login'],
+    ['/register', 'Register'],
+  ] as const) {
+    await page.goto(path);
+    await page.getByRole('button', { name: button }).click();
+    await expect(page.locator('[aria-invalid=true]').first()).toBeVisible();
+    await expectUsable(page, `${path} with its errors`);
+  }
+  await page.goto('/login');
+  await page.getByLabel('Username').fill('nobody');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert').first()).toBeVisible();
+  await expectUsable(page, '/login refused');
 });
 
 test('the signed-in navigation passes axe with its dropdowns and its Menu open', async ({
