@@ -1,4 +1,4 @@
-import { DESKTOP, expect, expectUsable, registerWithoutRole, signIn, test } from './fixtures';
+import { expect, expectUsable, logOut, registerWithoutRole, signIn, test } from './fixtures';
 
 test('the book library: scroll for more, add, look up, Use This, versions, delete', async ({
   page,
@@ -120,13 +120,8 @@ test.describe('the book screens, at 1280 and 390 px', () => {
     await page.goto('/books');
     await expect(page.getByRole('list', { name: 'Books' }).getByRole('listitem')).toHaveCount(10);
     await expectUsable(page, '/books for a viewer');
-    await page.setViewportSize(DESKTOP);
 
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Logout' })
-      .click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await logOut(page);
     await registerWithoutRole(page);
     await page.goto('/books');
     await expect(

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, expectUsable, registerWithoutRole, signIn, test } from './fixtures';
+import { expect, expectUsable, logOut, registerWithoutRole, signIn, test } from './fixtures';
 
 /** Creates an entity through the API as the signed-in user; its name and _id. */
 async function createEntity(page: Page, fields: { name: string; label: string }[]) {
@@ -219,11 +219,7 @@ test.describe('the entity and record screens, at 1280 and 390 px', () => {
     await expectUsable(viewer, 'the records grid for a viewer');
     await viewerContext.close();
 
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: 'Logout' })
-      .click();
-    await page.waitForURL((url) => url.pathname === '/');
+    await logOut(page);
     await registerWithoutRole(page);
     await page.goto('/entities');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

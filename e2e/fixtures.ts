@@ -150,6 +150,16 @@ export const expectUsable = (page: Page, state: string) =>
     await expectFitsWidth(page, state);
   });
 
+/** Logs out through the navigation (at the desktop width, where Logout is in the bar). */
+export async function logOut(page: Page) {
+  await page.setViewportSize(DESKTOP);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Logout' })
+    .click();
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
 /** Registers a new account through /register: a signed-in user with no role. */
 export async function registerWithoutRole(page: Page) {
   await page.goto('/register');
