@@ -39,7 +39,8 @@ export function VersionHistoryDialog({
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
+      {/* Long histories scroll: focusable, so the keyboard can scroll them too. */}
+      <DialogContent tabIndex={0}>
         {isLoading && <LinearProgress aria-label="Loading versions" />}
         {failed && <Alert severity="error">The versions could not be loaded.</Alert>}
         <List aria-label="Versions">
