@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ADMIN_ROLE, ADMIN_USERNAME, DEFAULT_ROLES, DEMO_ACCOUNTS } from '@common/constants';
 import type { Config } from '../config';
 import { hashPassword } from '../lib/password';
-import { recordVersion } from '../lib/versions';
+import { recordVersions } from '../lib/versions';
 import { lastJobNumber, loadJobs } from '../modules/jobs/jobs.service';
 import { SEED_BOOKS } from './seedBooks';
 import type { Db, Tx } from './client';
@@ -81,14 +81,16 @@ const booksStep: SeedStep = {
         SEED_BOOKS.map((book, index) => ({ ...book, createdAt: new Date(now - index * 60_000) })),
       )
       .returning();
-    for (const row of rows) {
-      await recordVersion(tx, 'books', row.id, 'seed', {
-        _id: row.id,
-        title: row.title,
-        author: row.author,
-        isbn: row.isbn,
-      });
-    }
+    await recordVersions(
+      tx,
+      rows.map((row) => ({
+        resource: 'books',
+        documentId: row.id,
+        action: 'create',
+        updatedBy: 'seed',
+        document: { _id: row.id, title: row.title, author: row.author, isbn: row.isbn },
+      })),
+    );
   },
 };
 

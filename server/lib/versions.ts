@@ -1,39 +1,84 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Version } from '@common/schemas/versions';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Version, VersionAction, VersionChange } from '@common/schemas/versions';
 import type { Db, Tx } from '../db/client';
 import { versions } from '../db/schema/versions';
 
 /** The kinds of document that keep a version history. */
 export type VersionedResource = 'books' | 'entities' | 'entity-records';
 
-/**
- * Records a snapshot of a document after a change. Call it with the transaction that
- * made the change, so the change and its version commit together or not at all.
- */
-export async function recordVersion(
-  tx: Tx | Db,
-  resource: VersionedResource,
-  documentId: string,
-  updatedBy: string,
-  document: Record<string, unknown>,
-): Promise<void> {
-  await tx.insert(versions).values({ resource, documentId, updatedBy, document });
+interface NewVersion {
+  resource: VersionedResource;
+  documentId: string;
+  action: VersionAction;
+  updatedBy: string;
+  /** The document after the change; for a delete, as it was when deleted. */
+  document: Record<string, unknown>;
 }
 
-/** A document's versions, newest first (empty when it has none). */
+/**
+ * Records the versions of a change. Call it with the transaction that made the change, so
+ * the change and its versions commit together or not at all.
+ */
+export async function recordVersions(tx: Tx | Db, entries: NewVersion[]): Promise<void> {
+  if (entries.length > 0) await tx.insert(versions).values(entries);
+}
+
+type VersionRow = typeof versions.$inferSelect;
+
+/** The values a version compares: a record's `fields`, the other documents but their id. */
+function comparedValues(resource: string, row: VersionRow | undefined): Record<string, unknown> {
+  // Nothing exists before the first version, nor once a delete has taken the item away.
+  if (!row || row.action === 'delete') return {};
+  if (resource === 'entity-records') return (row.document.fields ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(row.document).filter(([key]) => key !== '_id'));
+}
+
+/** What `current` changed against `previous` (the version before it), field by field (A–Z). */
+function changesOf(
+  resource: string,
+  previous: VersionRow | undefined,
+  current: VersionRow,
+): VersionChange[] {
+  const before = comparedValues(resource, previous);
+  const after = comparedValues(resource, current);
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  // A field without a value and a field set to null are the same: no change.
+  return fields
+    .map((field) => ({ field, from: before[field] ?? null, to: after[field] ?? null }))
+    .filter(({ from, to }) => JSON.stringify(from) !== JSON.stringify(to));
+}
+
+/**
+ * A document's versions, newest first, each with what it changed (empty when it has none).
+ * `entityName` limits a record's history to the records of that entity.
+ */
 export async function listVersions(
   db: Db,
   resource: VersionedResource,
   documentId: string,
+  entityName?: string,
 ): Promise<Version[]> {
   const rows = await db
     .select()
     .from(versions)
-    .where(and(eq(versions.resource, resource), eq(versions.documentId, documentId)))
-    .orderBy(desc(versions.versionDate), desc(versions.id));
-  return rows.map((row) => ({
-    updatedBy: row.updatedBy,
-    versionDate: row.versionDate.toISOString(),
-    document: row.document,
-  }));
+    .where(
+      and(
+        eq(versions.resource, resource),
+        eq(versions.documentId, documentId),
+        entityName === undefined
+          ? undefined
+          : sql`${versions.document}->>'entity_name' = ${entityName}`,
+      ),
+    )
+    .orderBy(asc(versions.versionDate), asc(versions.id));
+  return rows
+    .map((row, index) => ({
+      _id: row.id,
+      action: row.action,
+      updatedBy: row.updatedBy,
+      versionDate: row.versionDate.toISOString(),
+      document: row.document,
+      changes: changesOf(resource, rows[index - 1], row),
+    }))
+    .reverse();
 }

@@ -1,6 +1,10 @@
+import type { Version } from '@common/schemas/versions';
 import { HIDDEN_VERSION_KEYS, versionFields, versionValue } from '@/lib/versions';
 
-const version = (document: Record<string, unknown>) => ({
+const version = (document: Record<string, unknown>): Version => ({
+  _id: 'v1',
+  action: 'update',
+  changes: [],
   updatedBy: 'ada',
   versionDate: '2026-01-01T00:00:00.000Z',
   document,

@@ -1,9 +1,11 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { VersionAction } from '@common/schemas/versions';
 
 /**
  * The version history of books, entity definitions and entity records: a snapshot of the
- * document after each create and update, written in the same transaction as the change.
- * Kept when the document is deleted, so it can be audited.
+ * document after each create, update and restore, and as it was at its delete, written in
+ * the same transaction as the change. Kept when the document is deleted, so it can be
+ * audited and brought back.
  */
 export const versions = pgTable(
   'versions',
@@ -12,6 +14,7 @@ export const versions = pgTable(
     /** Which kind of document: `books`, `entities` or `entity-records`. */
     resource: text().notNull(),
     documentId: uuid().notNull(),
+    action: text().$type<VersionAction>().notNull(),
     updatedBy: text().notNull(),
     versionDate: timestamp({ withTimezone: true }).notNull().defaultNow(),
     document: jsonb().$type<Record<string, unknown>>().notNull(),

@@ -67,7 +67,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/books/:id',
     { schema: { params: bookIdParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteBook(app.db, request.params.id);
+      await deleteBook(app.db, request.params.id, request.user!.username);
       return reply.status(204).send(null);
     },
   );

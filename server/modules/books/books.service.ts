@@ -1,10 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Book } from '@common/schemas/books';
-import type { Version } from '@common/schemas/versions';
-import type { Db } from '../../db/client';
+import type { Version, VersionAction } from '@common/schemas/versions';
+import type { Db, Tx } from '../../db/client';
 import { books } from '../../db/schema/books';
 import { notFound } from '../../lib/errors';
-import { listVersions, recordVersion } from '../../lib/versions';
+import { listVersions, recordVersions } from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
 interface BookInput {
@@ -19,6 +19,11 @@ const toWire = (row: BookRow): Book => ({
   author: row.author,
   isbn: row.isbn,
 });
+
+const recordBookVersion = (tx: Tx, book: Book, action: VersionAction, updatedBy: string) =>
+  recordVersions(tx, [
+    { resource: 'books', documentId: book._id, action, updatedBy, document: book },
+  ]);
 
 /** A page of books, newest first, ties broken by id (a stable order for paging). */
 export async function listBooks(db: Db, page: number, perPage: number): Promise<Book[]> {
@@ -39,7 +44,7 @@ export async function createBook(db: Db, input: BookInput, actor: string): Promi
       .values({ title: input.title, author: input.author ?? null, isbn: input.isbn ?? null })
       .returning();
     const book = toWire(row!);
-    await recordVersion(tx, 'books', book._id, actor, book);
+    await recordBookVersion(tx, book, 'create', actor);
     return book;
   });
 }
@@ -64,15 +69,18 @@ export async function updateBook(
       .returning();
     if (!row) throw notFound('Book');
     const book = toWire(row);
-    await recordVersion(tx, 'books', book._id, actor, book);
+    await recordBookVersion(tx, book, 'update', actor);
     return book;
   });
 }
 
-/** Deletes a book; its version history stays, for the record. @throws 404. */
-export async function deleteBook(db: Db, id: string): Promise<void> {
-  const [deleted] = await db.delete(books).where(eq(books.id, id)).returning({ id: books.id });
-  if (!deleted) throw notFound('Book');
+/** Deletes a book and records it in its history (which stays, for the record). @throws 404. */
+export async function deleteBook(db: Db, id: string, actor: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(books).where(eq(books.id, id)).returning();
+    if (!deleted) throw notFound('Book');
+    await recordBookVersion(tx, toWire(deleted), 'delete', actor);
+  });
 }
 
 /** A book's versions, newest first, even once it is deleted. @throws 404 when it never existed. */

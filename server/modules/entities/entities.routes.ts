@@ -60,7 +60,7 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entities/:id',
     { schema: { params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteEntity(app.db, request.params.id);
+      await deleteEntity(app.db, request.params.id, request.user!.username);
       return reply.status(204).send(null);
     },
   );

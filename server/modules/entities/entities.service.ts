@@ -1,10 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Entity } from '@common/schemas/entities';
-import type { Version } from '@common/schemas/versions';
-import type { Db } from '../../db/client';
+import type { Version, VersionAction } from '@common/schemas/versions';
+import type { Db, Tx } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { listVersions, recordVersion } from '../../lib/versions';
+import { listVersions, recordVersions } from '../../lib/versions';
+import { deleteRecordsOf } from '../records/records.service';
 
 interface EntityInput {
   name: string;
@@ -29,6 +30,11 @@ export async function listEntities(db: Db): Promise<Entity[]> {
   return rows.map(toWire);
 }
 
+const recordEntityVersion = (tx: Tx, entity: Entity, action: VersionAction, updatedBy: string) =>
+  recordVersions(tx, [
+    { resource: 'entities', documentId: entity._id, action, updatedBy, document: entity },
+  ]);
+
 /** One definition, by id or by name. @throws 404. */
 export async function getEntity(db: Db, idOrName: string): Promise<Entity> {
   const [row] = await db
@@ -48,7 +54,7 @@ export async function createEntity(db: Db, input: EntityInput, actor: string): P
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(entities).values(input).returning();
     const entity = toWire(row!);
-    await recordVersion(tx, 'entities', entity._id, actor, entity);
+    await recordEntityVersion(tx, entity, 'create', actor);
     return entity;
   });
 }
@@ -82,18 +88,29 @@ export async function updateEntity(
       .where(eq(entities.id, id))
       .returning();
     const entity = toWire(row!);
-    await recordVersion(tx, 'entities', entity._id, actor, entity);
+    await recordEntityVersion(tx, entity, 'update', actor);
     return entity;
   });
 }
 
-/** Deletes a definition; its records go in the same statement (foreign key cascade). @throws 404. */
-export async function deleteEntity(db: Db, id: string): Promise<void> {
-  const [deleted] = await db
-    .delete(entities)
-    .where(eq(entities.id, id))
-    .returning({ id: entities.id });
-  if (!deleted) throw notFound('Entity');
+/**
+ * Deletes a definition and its records, each delete in its history, in one transaction.
+ * @throws 404.
+ */
+export async function deleteEntity(db: Db, id: string, actor: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
+    if (!current) throw notFound('Entity');
+    const entity = toWire(current);
+    await deleteRecordsOf(
+      tx,
+      entity.name,
+      entity.fields.map((field) => field.name),
+      actor,
+    );
+    await tx.delete(entities).where(eq(entities.id, id));
+    await recordEntityVersion(tx, entity, 'delete', actor);
+  });
 }
 
 /** A definition's versions, newest first. @throws 404 when it never existed. */

@@ -77,7 +77,12 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entity-records/:entityName/:id',
     { schema: { params: entityRecordParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteRecord(app.db, request.params.entityName, request.params.id);
+      await deleteRecord(
+        app.db,
+        request.params.entityName,
+        request.params.id,
+        request.user!.username,
+      );
       return reply.status(204).send(null);
     },
   );
@@ -90,6 +95,6 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(versionSchema), ...errors },
       },
     },
-    async (request) => listRecordVersions(app.db, request.params.id),
+    async (request) => listRecordVersions(app.db, request.params.entityName, request.params.id),
   );
 };

@@ -1,10 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { EntityRecord } from '@common/schemas/entities';
-import type { Version } from '@common/schemas/versions';
+import type { Version, VersionAction } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { listVersions, recordVersion } from '../../lib/versions';
+import { listVersions, recordVersions } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
@@ -32,6 +32,23 @@ function toWire(row: typeof entityRecords.$inferSelect, fieldNames: string[]): E
   for (const name of fieldNames) if (name in row.fields) fields[name] = row.fields[name]!;
   return { _id: row.id, entity_name: row.entityName, fields };
 }
+
+const recordRecordVersions = (
+  tx: Tx,
+  records: EntityRecord[],
+  action: VersionAction,
+  updatedBy: string,
+) =>
+  recordVersions(
+    tx,
+    records.map((record) => ({
+      resource: 'entity-records',
+      documentId: record._id,
+      action,
+      updatedBy,
+      document: record,
+    })),
+  );
 
 /** An entity's records, oldest first. @throws 404 for an unknown entity. */
 export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {
@@ -62,7 +79,7 @@ export async function createRecord(
       .insert(entityRecords)
       .values({ id: input._id, entityName, fields: input.fields })
       .returning();
-    await recordVersion(tx, 'entity-records', row!.id, actor, toWire(row!, fieldNames));
+    await recordRecordVersions(tx, [toWire(row!, fieldNames)], 'create', actor);
     return { _id: row!.id };
   });
 }
@@ -88,23 +105,54 @@ export async function updateRecord(
       .returning();
     if (!row) throw notFound('Record');
     const record = toWire(row, fieldNames);
-    await recordVersion(tx, 'entity-records', id, actor, record);
+    await recordRecordVersions(tx, [record], 'update', actor);
     return record;
   });
 }
 
-/** Deletes a record; its history stays. @throws 404. */
-export async function deleteRecord(db: Db, entityName: string, id: string): Promise<void> {
-  const [deleted] = await db
-    .delete(entityRecords)
-    .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
-    .returning({ id: entityRecords.id });
-  if (!deleted) throw notFound('Record');
+/** Deletes a record and records it in its history (which stays). @throws 404. */
+export async function deleteRecord(
+  db: Db,
+  entityName: string,
+  id: string,
+  actor: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const fieldNames = await fieldNamesOf(tx, entityName);
+    const [deleted] = await tx
+      .delete(entityRecords)
+      .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
+      .returning();
+    if (!deleted) throw notFound('Record');
+    await recordRecordVersions(tx, [toWire(deleted, fieldNames)], 'delete', actor);
+  });
 }
 
-/** A record's versions, newest first. @throws 404 when it never existed. */
-export async function listRecordVersions(db: Db, id: string): Promise<Version[]> {
-  const history = await listVersions(db, 'entity-records', id);
+/** Deletes every record of an entity, each delete in its history (within `tx`). */
+export async function deleteRecordsOf(
+  tx: Tx,
+  entityName: string,
+  fieldNames: string[],
+  actor: string,
+): Promise<void> {
+  const deleted = await tx
+    .delete(entityRecords)
+    .where(eq(entityRecords.entityName, entityName))
+    .returning();
+  const records = deleted.map((row) => toWire(row, fieldNames));
+  await recordRecordVersions(tx, records, 'delete', actor);
+}
+
+/**
+ * A record's versions, newest first, if it is (or was) a record of `entityName`.
+ * @throws 404 when it never existed there.
+ */
+export async function listRecordVersions(
+  db: Db,
+  entityName: string,
+  id: string,
+): Promise<Version[]> {
+  const history = await listVersions(db, 'entity-records', id, entityName);
   if (history.length === 0) throw notFound('Record');
   return history;
 }

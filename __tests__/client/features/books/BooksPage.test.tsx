@@ -153,14 +153,23 @@ describe('/books', () => {
       http.get('/api/books/b2/versions', () =>
         HttpResponse.json([
           {
+            _id: 'v2',
+            action: 'update',
             updatedBy: 'ada',
             versionDate: '2026-01-02T10:00:00.000Z',
             document: { _id: 'b2', title: 'New', author: 'A' },
+            changes: [
+              { field: 'author', from: null, to: 'A' },
+              { field: 'title', from: 'Old', to: 'New' },
+            ],
           },
           {
+            _id: 'v1',
+            action: 'create',
             updatedBy: 'bob',
             versionDate: '2026-01-01T10:00:00.000Z',
             document: { _id: 'b2', title: 'Old' },
+            changes: [{ field: 'title', from: null, to: 'Old' }],
           },
         ]),
       ),

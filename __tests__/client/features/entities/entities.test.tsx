@@ -439,9 +439,12 @@ describe('/entities/edit/:entityId', () => {
       http.get('/api/entities/id-Car/versions', () =>
         HttpResponse.json([
           {
+            _id: 'v1',
+            action: 'create',
             updatedBy: 'admin',
             versionDate: '2026-01-01T00:00:00Z',
             document: entity('Car', 'Vehicles'),
+            changes: [],
           },
         ]),
       ),

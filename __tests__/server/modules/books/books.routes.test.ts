@@ -119,10 +119,18 @@ describe.each(testDbKinds)('books on %s', (kind) => {
       });
 
       const history = await versionsOf(_id);
-      expect(history.map((v) => [v.updatedBy, v.document.title])).toEqual([
-        ['admin', 'Final title'],
-        ['contributor', 'Draft title'],
+      expect(history.map((v) => [v.action, v.updatedBy, v.document.title])).toEqual([
+        ['update', 'admin', 'Final title'],
+        ['create', 'contributor', 'Draft title'],
       ]);
+      // What each changed, against the version before it.
+      expect(history[0]!.changes).toEqual([
+        { field: 'author', from: null, to: 'Someone' },
+        { field: 'isbn', from: null, to: '0306406152' },
+        { field: 'title', from: 'Draft title', to: 'Final title' },
+      ]);
+      expect(history[1]!.changes).toEqual([{ field: 'title', from: null, to: 'Draft title' }]);
+      expect(new Set(history.map((v) => v._id)).size).toBe(2);
       expect(Date.parse(history[0]!.versionDate)).toBeGreaterThanOrEqual(
         Date.parse(history[1]!.versionDate),
       );
@@ -156,7 +164,12 @@ describe.each(testDbKinds)('books on %s', (kind) => {
       });
       expect(res.statusCode).toBe(204);
       expect((await page(1, 100)).some((b) => b._id === _id)).toBe(false);
-      expect((await versionsOf(_id)).map((v) => v.document.title)).toEqual(['Short-lived']);
+      const history = await versionsOf(_id);
+      expect(history.map((v) => [v.action, v.updatedBy, v.document.title])).toEqual([
+        ['delete', 'contributor', 'Short-lived'],
+        ['create', 'contributor', 'Short-lived'],
+      ]);
+      expect(history[0]!.changes).toEqual([{ field: 'title', from: 'Short-lived', to: null }]);
       const again = await t.app.inject({
         method: 'DELETE',
         url: `/api/books/${_id}`,

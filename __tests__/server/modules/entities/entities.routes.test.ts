@@ -99,7 +99,18 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         name: 'Other',
       });
       expect(renamed.statusCode).toBe(400);
-      expect((await request('GET', `/api/entities/${car._id}/versions`)).json()).toHaveLength(2);
+      const versions: Version[] = (
+        await request('GET', `/api/entities/${car._id}/versions`)
+      ).json();
+      expect(versions.map((v) => v.action)).toEqual(['update', 'create']);
+      expect(versions[0]!.changes).toEqual([
+        { field: 'category', from: 'Vehicles', to: 'Fleet' },
+        {
+          field: 'fields',
+          from: carDefinition().fields,
+          to: [{ name: 'make', label: 'Brand' }],
+        },
+      ]);
     });
 
     it('answers 404 for unknown definitions', async () => {
@@ -153,10 +164,21 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       const versions: Version[] = (
         await request('GET', `${base}/${_id}/versions`, undefined, viewer)
       ).json();
-      expect(versions.map((v) => [v.updatedBy, v.document.fields])).toEqual([
-        ['contributor', { make: 'Ford', colour: 'blue' }],
-        ['contributor', { make: 'Ford' }],
+      expect(versions.map((v) => [v.action, v.updatedBy, v.document.fields])).toEqual([
+        ['update', 'contributor', { make: 'Ford', colour: 'blue' }],
+        ['create', 'contributor', { make: 'Ford' }],
       ]);
+      // Per field of `fields`, against the version before.
+      expect(versions.map((v) => v.changes)).toEqual([
+        [{ field: 'colour', from: null, to: 'blue' }],
+        [{ field: 'make', from: null, to: 'Ford' }],
+      ]);
+      // Another entity's name does not reach this record's history.
+      await request('POST', '/api/entities', carDefinition('Truck'));
+      expect(
+        (await request('GET', `/api/entity-records/Truck/${_id}/versions`, undefined, viewer))
+          .statusCode,
+      ).toBe(404);
 
       expect((await request('DELETE', `${base}/${_id}`, undefined, contributor)).statusCode).toBe(
         204,
@@ -164,6 +186,16 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       expect(((await request('GET', base)).json() as EntityRecord[]).map((r) => r._id)).toEqual([
         chosenId,
       ]);
+      const afterDelete: Version[] = (await request('GET', `${base}/${_id}/versions`)).json();
+      expect(afterDelete[0]).toMatchObject({
+        action: 'delete',
+        updatedBy: 'contributor',
+        document: { _id, fields: { make: 'Ford', colour: 'blue' } },
+        changes: [
+          { field: 'colour', from: 'blue', to: null },
+          { field: 'make', from: 'Ford', to: null },
+        ],
+      });
       expect((await request('DELETE', `${base}/${_id}`, undefined, contributor)).statusCode).toBe(
         404,
       );
@@ -208,9 +240,16 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
     it('go with their entity when it is deleted', async () => {
       const car = await defineCar();
       const base = `/api/entity-records/${car.name}`;
-      await request('POST', base, { fields: { make: 'Ford' } });
+      const { _id } = (await request('POST', base, { fields: { make: 'Ford' } })).json();
       expect((await request('DELETE', `/api/entities/${car._id}`)).statusCode).toBe(204);
       expect((await request('GET', base)).statusCode).toBe(404);
+      // Both deletes are in their histories.
+      const entityHistory: Version[] = (
+        await request('GET', `/api/entities/${car._id}/versions`)
+      ).json();
+      expect(entityHistory.map((v) => v.action)).toEqual(['delete', 'create']);
+      const recordHistory: Version[] = (await request('GET', `${base}/${_id}/versions`)).json();
+      expect(recordHistory.map((v) => v.action)).toEqual(['delete', 'create']);
       // Defined again, the name starts with no records.
       await request('POST', '/api/entities', carDefinition(car.name));
       expect((await request('GET', base)).json()).toEqual([]);
