@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BOOK_PAGE_SIZE } from '../constants';
 import { isValidIsbn, normaliseIsbn } from '../isbn';
 import { singleLineText } from './text';
+import { versionIdSchema } from './versions';
 
 /** A book (spec section 3). */
 export const bookSchema = z.object({
@@ -59,6 +60,9 @@ export const bookLookupResultSchema = z.object({
 });
 
 export const bookIdParamsSchema = z.object({ id: z.uuid('must be a book id') });
+
+/** `POST /api/books/{id}/versions/{versionId}/restore`. */
+export const bookVersionParamsSchema = bookIdParamsSchema.extend({ versionId: versionIdSchema });
 
 export type Book = z.infer<typeof bookSchema>;
 export type BookInput = z.input<typeof bookInputSchema>;

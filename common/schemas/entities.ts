@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_ENTITY_CATEGORY } from '../constants';
 import { multiLineText, nameText, singleLineText } from './text';
+import { versionIdSchema } from './versions';
 
 /** Entity and field names: letters, digits and underscore only (spec section 5). */
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_]+$/;
@@ -96,6 +97,11 @@ export const entityRecordsParamsSchema = z.object({
 /** One record: `/api/entity-records/{entityName}/{id}`. */
 export const entityRecordParamsSchema = entityRecordsParamsSchema.extend({
   id: z.uuid('must be a record id'),
+});
+
+/** `POST /api/entity-records/{entityName}/{id}/versions/{versionId}/restore`. */
+export const entityRecordVersionParamsSchema = entityRecordParamsSchema.extend({
+  versionId: versionIdSchema,
 });
 
 export type Entity = z.infer<typeof entitySchema>;

@@ -24,6 +24,9 @@ export const versionSchema = z.object({
   changes: z.array(versionChangeSchema),
 });
 
+/** The version to restore: `…/versions/{versionId}/restore`. */
+export const versionIdSchema = z.uuid('must be a version id');
+
 export type VersionAction = z.infer<typeof versionActionSchema>;
 export type VersionChange = z.infer<typeof versionChangeSchema>;
 export type Version = z.infer<typeof versionSchema>;

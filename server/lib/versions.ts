@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Version, VersionAction, VersionChange } from '@common/schemas/versions';
 import type { Db, Tx } from '../db/client';
 import { versions } from '../db/schema/versions';
+import { notFound } from './errors';
 
 /** The kinds of document that keep a version history. */
 export type VersionedResource = 'books' | 'entities' | 'entity-records';
@@ -46,6 +47,34 @@ function changesOf(
   return fields
     .map((field) => ({ field, from: before[field] ?? null, to: after[field] ?? null }))
     .filter(({ from, to }) => JSON.stringify(from) !== JSON.stringify(to));
+}
+
+/**
+ * The snapshot of version `versionId` of a document, to restore (`entityName`: of a record
+ * of that entity). @throws 404 when the document has no such version.
+ */
+export async function versionToRestore(
+  tx: Tx,
+  resource: VersionedResource,
+  documentId: string,
+  versionId: string,
+  entityName?: string,
+): Promise<Record<string, unknown>> {
+  const [row] = await tx
+    .select({ document: versions.document })
+    .from(versions)
+    .where(
+      and(
+        eq(versions.resource, resource),
+        eq(versions.documentId, documentId),
+        eq(versions.id, versionId),
+        entityName === undefined
+          ? undefined
+          : sql`${versions.document}->>'entity_name' = ${entityName}`,
+      ),
+    );
+  if (!row) throw notFound('Version');
+  return row.document;
 }
 
 /**

@@ -8,11 +8,19 @@ import {
   bookLookupResultSchema,
   bookSchema,
   bookSearchQuerySchema,
+  bookVersionParamsSchema,
 } from '@common/schemas/books';
 import { versionSchema } from '@common/schemas/versions';
 import type { Config } from '../../config';
 import { lookUpBooks } from './bookLookup';
-import { createBook, deleteBook, listBooks, listBookVersions, updateBook } from './books.service';
+import {
+  createBook,
+  deleteBook,
+  listBooks,
+  listBookVersions,
+  restoreBook,
+  updateBook,
+} from './books.service';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
 
@@ -78,5 +86,12 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       schema: { params: bookIdParamsSchema, response: { 200: z.array(versionSchema), ...errors } },
     },
     async (request) => listBookVersions(app.db, request.params.id),
+  );
+
+  app.post(
+    '/books/:id/versions/:versionId/restore',
+    { schema: { params: bookVersionParamsSchema, response: { 200: bookSchema, ...errors } } },
+    async (request) =>
+      restoreBook(app.db, request.params.id, request.params.versionId, request.user!.username),
   );
 };

@@ -4,7 +4,7 @@ import type { Version, VersionAction } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { books } from '../../db/schema/books';
 import { notFound } from '../../lib/errors';
-import { listVersions, recordVersions } from '../../lib/versions';
+import { listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
 interface BookInput {
@@ -80,6 +80,35 @@ export async function deleteBook(db: Db, id: string, actor: string): Promise<voi
     const [deleted] = await tx.delete(books).where(eq(books.id, id)).returning();
     if (!deleted) throw notFound('Book');
     await recordBookVersion(tx, toWire(deleted), 'delete', actor);
+  });
+}
+
+/**
+ * Makes version `versionId` of a book its current state again (a deleted book comes back
+ * with its id) and records a `restore` version, in one transaction.
+ * @throws 404 when the book has no such version.
+ */
+export async function restoreBook(
+  db: Db,
+  id: string,
+  versionId: string,
+  actor: string,
+): Promise<Book> {
+  return db.transaction(async (tx) => {
+    const snapshot = (await versionToRestore(tx, 'books', id, versionId)) as Book;
+    const values = {
+      title: snapshot.title,
+      author: snapshot.author ?? null,
+      isbn: snapshot.isbn ?? null,
+    };
+    const [row] = await tx
+      .insert(books)
+      .values({ id, ...values })
+      .onConflictDoUpdate({ target: books.id, set: { ...values, updatedAt: new Date() } })
+      .returning();
+    const book = toWire(row!);
+    await recordBookVersion(tx, book, 'restore', actor);
+    return book;
   });
 }
 

@@ -6,13 +6,14 @@ import {
   entityInputSchema,
   entitySchema,
 } from '@common/schemas/entities';
-import { versionSchema } from '@common/schemas/versions';
+import { versionIdSchema, versionSchema } from '@common/schemas/versions';
 import {
   createEntity,
   deleteEntity,
   getEntity,
   listEntities,
   listEntityVersions,
+  restoreEntity,
   updateEntity,
 } from './entities.service';
 
@@ -69,5 +70,17 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entities/:id/versions',
     { schema: { params: idParams, response: { 200: z.array(versionSchema), ...errors } } },
     async (request) => listEntityVersions(app.db, request.params.id),
+  );
+
+  app.post(
+    '/entities/:id/versions/:versionId/restore',
+    {
+      schema: {
+        params: idParams.extend({ versionId: versionIdSchema }),
+        response: { 200: entitySchema, ...errors },
+      },
+    },
+    async (request) =>
+      restoreEntity(app.db, request.params.id, request.params.versionId, request.user!.username),
   );
 };

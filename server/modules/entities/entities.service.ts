@@ -4,7 +4,7 @@ import type { Version, VersionAction } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { listVersions, recordVersions } from '../../lib/versions';
+import { listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
 
 interface EntityInput {
@@ -110,6 +110,36 @@ export async function deleteEntity(db: Db, id: string, actor: string): Promise<v
     );
     await tx.delete(entities).where(eq(entities.id, id));
     await recordEntityVersion(tx, entity, 'delete', actor);
+  });
+}
+
+/**
+ * Makes version `versionId` of a definition current again (a deleted one comes back with its
+ * id and name, without its records: each can be restored from its own history) and records
+ * a `restore` version, in one transaction.
+ * @throws 404 when it has no such version; 409 NAME_TAKEN when another entity took its name.
+ */
+export async function restoreEntity(
+  db: Db,
+  id: string,
+  versionId: string,
+  actor: string,
+): Promise<Entity> {
+  return db.transaction(async (tx) => {
+    const snapshot = (await versionToRestore(tx, 'entities', id, versionId)) as Entity;
+    const values = {
+      description: snapshot.description,
+      category: snapshot.category,
+      fields: snapshot.fields,
+    };
+    const [row] = await tx
+      .insert(entities)
+      .values({ id, name: snapshot.name, ...values })
+      .onConflictDoUpdate({ target: entities.id, set: { ...values, updatedAt: new Date() } })
+      .returning();
+    const entity = toWire(row!);
+    await recordEntityVersion(tx, entity, 'restore', actor);
+    return entity;
   });
 }
 

@@ -4,6 +4,7 @@ import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   createEntityRecordSchema,
   entityRecordParamsSchema,
+  entityRecordVersionParamsSchema,
   entityRecordSchema,
   entityRecordsParamsSchema,
   updateEntityRecordSchema,
@@ -14,6 +15,7 @@ import {
   deleteRecord,
   listRecords,
   listRecordVersions,
+  restoreRecord,
   updateRecord,
 } from './records.service';
 
@@ -96,5 +98,23 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listRecordVersions(app.db, request.params.entityName, request.params.id),
+  );
+
+  app.post(
+    '/entity-records/:entityName/:id/versions/:versionId/restore',
+    {
+      schema: {
+        params: entityRecordVersionParamsSchema,
+        response: { 200: entityRecordSchema, ...errors },
+      },
+    },
+    async (request) =>
+      restoreRecord(
+        app.db,
+        request.params.entityName,
+        request.params.id,
+        request.params.versionId,
+        request.user!.username,
+      ),
   );
 };

@@ -4,7 +4,7 @@ import type { Version, VersionAction } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { listVersions, recordVersions } from '../../lib/versions';
+import { listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
@@ -141,6 +141,34 @@ export async function deleteRecordsOf(
     .returning();
   const records = deleted.map((row) => toWire(row, fieldNames));
   await recordRecordVersions(tx, records, 'delete', actor);
+}
+
+/**
+ * Makes version `versionId` of a record of `entityName` current again (a deleted one comes
+ * back with its id) and records a `restore` version, in one transaction. Values of fields
+ * the definition no longer has stay in the history only.
+ * @throws 404 for an unknown entity, or when the record has no such version there.
+ */
+export async function restoreRecord(
+  db: Db,
+  entityName: string,
+  id: string,
+  versionId: string,
+  actor: string,
+): Promise<EntityRecord> {
+  return db.transaction(async (tx) => {
+    const fieldNames = await fieldNamesOf(tx, entityName);
+    const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
+    const fields = (snapshot.fields ?? {}) as Record<string, string>;
+    const [row] = await tx
+      .insert(entityRecords)
+      .values({ id, entityName, fields })
+      .onConflictDoUpdate({ target: entityRecords.id, set: { fields, updatedAt: new Date() } })
+      .returning();
+    const record = toWire(row!, fieldNames);
+    await recordRecordVersions(tx, [record], 'restore', actor);
+    return record;
+  });
 }
 
 /**

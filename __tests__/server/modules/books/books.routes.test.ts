@@ -178,6 +178,19 @@ describe.each(testDbKinds)('books on %s', (kind) => {
       expect(again.statusCode).toBe(404);
     });
 
+    it('writes no version when there is nothing to delete', async () => {
+      const id = randomUUID();
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/books/${id}`,
+        headers: contributor,
+      });
+      expect(res.statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ url: `/api/books/${id}/versions`, headers: viewer })).statusCode,
+      ).toBe(404);
+    });
+
     it('answers 404 for the versions of a book that never existed', async () => {
       const res = await t.app.inject({
         url: `/api/books/${randomUUID()}/versions`,
@@ -284,6 +297,61 @@ describe.each(testDbKinds)('books on %s', (kind) => {
 
     it('answers 400 for an empty title', async () => {
       expect((await search('  ')).statusCode).toBe(400);
+    });
+  });
+
+  describe('POST /api/books/:id/versions/:versionId/restore', () => {
+    const restore = (id: string, versionId: string, headers = contributor) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/books/${id}/versions/${versionId}/restore`,
+        headers,
+      });
+
+    it('makes an earlier version current again, as a new restore version', async () => {
+      const { _id } = (await addBook({ title: 'First', author: 'A' })).json();
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/books/${_id}`,
+        headers: contributor,
+        payload: { title: 'Second', author: 'B' },
+      });
+      const first = (await versionsOf(_id)).at(-1)!;
+      const res = await restore(_id, first._id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ _id, title: 'First', author: 'A', isbn: null });
+      expect((await page(1, 100)).find((b) => b._id === _id)?.title).toBe('First');
+      const [latest] = await versionsOf(_id);
+      expect(latest).toMatchObject({ action: 'restore', updatedBy: 'contributor' });
+      expect(latest!.changes).toEqual([
+        { field: 'author', from: 'B', to: 'A' },
+        { field: 'title', from: 'Second', to: 'First' },
+      ]);
+    });
+
+    it('brings a deleted book back with its id', async () => {
+      const { _id } = (await addBook({ title: 'Lost and found' })).json();
+      await t.app.inject({ method: 'DELETE', url: `/api/books/${_id}`, headers: contributor });
+      const deleted = (await versionsOf(_id))[0]!;
+      expect(deleted.action).toBe('delete');
+      const res = await restore(_id, deleted._id);
+      expect(res.json()).toMatchObject({ _id, title: 'Lost and found' });
+      expect((await page(1, 100)).some((b) => b._id === _id)).toBe(true);
+      expect((await versionsOf(_id)).map((v) => v.action)).toEqual(['restore', 'delete', 'create']);
+      expect((await versionsOf(_id))[0]!.changes).toEqual([
+        { field: 'title', from: null, to: 'Lost and found' },
+      ]);
+    });
+
+    it("answers 404 for a version that is not this book's, and 403 to a viewer", async () => {
+      const one = (await addBook({ title: 'One' })).json();
+      const other = (await addBook({ title: 'Other' })).json();
+      const otherVersion = (await versionsOf(other._id))[0]!;
+      expect((await restore(one._id, otherVersion._id)).statusCode).toBe(404);
+      expect((await restore(one._id, randomUUID())).statusCode).toBe(404);
+      const [own] = await versionsOf(one._id);
+      expect((await restore(one._id, own!._id, viewer)).statusCode).toBe(403);
+      expect((await versionsOf(one._id)).map((v) => v.action)).toEqual(['create']);
     });
   });
 });

@@ -256,6 +256,100 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
     });
   });
 
+  describe('restoring versions', () => {
+    const restorePath = (base: string, id: string, versionId: string) =>
+      `${base}/${id}/versions/${versionId}/restore`;
+
+    it('brings a deleted definition back with its id and name, and 409 once the name is taken', async () => {
+      const car = await defineCar();
+      await request('DELETE', `/api/entities/${car._id}`);
+      const [deleted] = (
+        await request('GET', `/api/entities/${car._id}/versions`)
+      ).json() as Version[];
+      const res = await request('POST', restorePath('/api/entities', car._id, deleted!._id));
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(car);
+      expect((await request('GET', `/api/entities/${car.name}`)).json()).toEqual(car);
+
+      await request('DELETE', `/api/entities/${car._id}`);
+      await request('POST', '/api/entities', carDefinition(car.name));
+      const [again] = (
+        await request('GET', `/api/entities/${car._id}/versions`)
+      ).json() as Version[];
+      expect(
+        (await request('POST', restorePath('/api/entities', car._id, again!._id))).statusCode,
+      ).toBe(409);
+    });
+
+    it("restores a record's earlier values, and a deleted record with its id", async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const { _id } = (
+        await request('POST', base, { fields: { make: 'Ford' } }, contributor)
+      ).json();
+      await request('PUT', `${base}/${_id}`, { fields: { make: 'Fiat' } }, contributor);
+      const history = (): Promise<Version[]> =>
+        request('GET', `${base}/${_id}/versions`).then((res) => res.json());
+      const created = (await history()).at(-1)!;
+      const res = await request(
+        'POST',
+        restorePath(base, _id, created._id),
+        undefined,
+        contributor,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ _id, entity_name: car.name, fields: { make: 'Ford' } });
+      expect((await history())[0]).toMatchObject({
+        action: 'restore',
+        changes: [{ field: 'make', from: 'Fiat', to: 'Ford' }],
+      });
+
+      await request('DELETE', `${base}/${_id}`, undefined, contributor);
+      const deleted = (await history())[0]!;
+      await request('POST', restorePath(base, _id, deleted._id), undefined, contributor);
+      expect(((await request('GET', base)).json() as EntityRecord[]).map((r) => r._id)).toEqual([
+        _id,
+      ]);
+    });
+
+    it("keeps a removed field's value in history only, and answers 404 under another entity", async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const { _id } = (
+        await request('POST', base, { fields: { make: 'Ford', colour: 'red' } })
+      ).json();
+      const [version] = (await request('GET', `${base}/${_id}/versions`)).json() as Version[];
+      await request('PUT', `/api/entities/${car._id}`, {
+        ...carDefinition(car.name),
+        fields: [{ name: 'make', label: 'Make' }],
+      });
+      const res = await request('POST', restorePath(base, _id, version!._id));
+      expect(res.json()).toEqual({ _id, entity_name: car.name, fields: { make: 'Ford' } });
+
+      const truck = await request('POST', '/api/entities', carDefinition());
+      const truckBase = `/api/entity-records/${(truck.json() as Entity).name}`;
+      expect((await request('POST', restorePath(truckBase, _id, version!._id))).statusCode).toBe(
+        404,
+      );
+    });
+
+    it('lets contributors restore records but not definitions, and viewers neither', async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const { _id } = (await request('POST', base, { fields: { make: 'Ford' } })).json();
+      const [recordVersion] = (await request('GET', `${base}/${_id}/versions`)).json() as Version[];
+      const [entityVersion] = (
+        await request('GET', `/api/entities/${car._id}/versions`)
+      ).json() as Version[];
+      const restoreEntity = restorePath('/api/entities', car._id, entityVersion!._id);
+      const restoreRecord = restorePath(base, _id, recordVersion!._id);
+      expect((await request('POST', restoreEntity, undefined, contributor)).statusCode).toBe(403);
+      expect((await request('POST', restoreEntity, undefined, viewer)).statusCode).toBe(403);
+      expect((await request('POST', restoreRecord, undefined, viewer)).statusCode).toBe(403);
+      expect((await request('POST', restoreRecord, undefined, contributor)).statusCode).toBe(200);
+    });
+  });
+
   describe('permissions', () => {
     it("answers 403 to a viewer's writes, and to a contributor's definition writes", async () => {
       const car = await defineCar();
