@@ -48,6 +48,7 @@ export const messages = {
     fetchContext: 'Error fetching records',
     saveContext: 'Error saving record',
     deleteContext: 'Error deleting record',
+    restoreContext: 'Error restoring record',
   },
   jobs: {
     fetchContext: 'Error fetching jobs:',

@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, expectUsable, logOut, registerWithoutRole, signIn, test } from './fixtures';
+import {
+  expect,
+  expectNoAxeViolations,
+  expectUsable,
+  logOut,
+  registerWithoutRole,
+  signIn,
+  test,
+} from './fixtures';
 
 /** Creates an entity through the API as the signed-in user; its name and _id. */
 async function createEntity(page: Page, fields: { name: string; label: string }[]) {
@@ -75,7 +83,7 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
   // Its versions: added, then edited.
   await grid.getByRole('button', { name: 'Versions of record 1' }).click();
   const dialog = page.getByRole('dialog', { name: 'Record versions' });
-  const versions = dialog.getByRole('list', { name: 'Versions' }).getByRole('listitem');
+  const versions = dialog.getByRole('list', { name: 'Versions' }).locator(':scope > li');
   await expect(versions).toHaveCount(2);
   await expect(versions.first()).toContainText('Royal fern');
   await expect(versions.last()).toContainText('Fern');
@@ -133,7 +141,9 @@ test.describe('the entity and record screens, at 1280 and 390 px', () => {
 
     await grid.getByRole('button', { name: 'Versions of record 1' }).click();
     const versions = page.getByRole('dialog', { name: 'Record versions' });
-    await expect(versions.getByRole('listitem')).toHaveCount(1);
+    await expect(
+      versions.getByRole('list', { name: 'Versions' }).locator(':scope > li'),
+    ).toHaveCount(1);
     await expectUsable(page, 'the record versions dialog');
     await versions.getByRole('button', { name: 'Close' }).click();
 
@@ -226,4 +236,49 @@ test.describe('the entity and record screens, at 1280 and 390 px', () => {
     await page.waitForLoadState('networkidle');
     await expectUsable(page, '/entities for a user with no role');
   });
+});
+
+test('a record edited twice: its history shows each change as old → new and restores the first', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const { name } = await createEntity(page, SAMPLE_FIELDS);
+  await page.goto(`/entities/${name}`);
+  const grid = page.getByRole('grid', { name: `${name} records` });
+  await page.getByRole('button', { name: 'Add record' }).click();
+  await expect(grid.getByRole('textbox', { name: 'Sample id' })).toBeFocused();
+  await page.keyboard.type('S-001');
+  await page.keyboard.press('Enter');
+  for (const value of ['S-002', 'S-003']) {
+    await grid.getByRole('button', { name: 'Edit record 1' }).click();
+    await grid.getByRole('textbox', { name: 'Sample id' }).fill(value);
+    await grid.getByRole('button', { name: 'Save record 1' }).click();
+    await expect(grid.getByRole('gridcell', { name: value })).toBeVisible();
+  }
+
+  await grid.getByRole('button', { name: 'Versions of record 1' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Record versions' });
+  const versions = dialog.getByRole('list', { name: 'Versions' }).locator(':scope > li');
+  await expect(versions).toHaveCount(3);
+  await expect(versions.nth(0).getByRole('list', { name: 'Changes' })).toHaveText(
+    'sampleid: S-002 → S-003',
+  );
+  await expect(versions.nth(2).getByRole('list', { name: 'Changes' })).toHaveText(
+    'sampleid: added S-001',
+  );
+  // Against the current version instead.
+  await dialog.getByRole('switch', { name: 'Compare with the current version' }).check();
+  await expect(
+    versions.nth(2).getByRole('list', { name: 'Differences from the current version' }),
+  ).toHaveText('sampleid: S-001 → S-003');
+  await expectNoAxeViolations(page, 'a record history compared with the current version');
+
+  await versions
+    .nth(2)
+    .getByRole('button', { name: /^Restore the version of/ })
+    .click();
+  await expect(versions).toHaveCount(4);
+  await expect(versions.nth(0)).toContainText('restore');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(grid.getByRole('gridcell', { name: 'S-001' })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Version, VersionAction, VersionChange } from '@common/schemas/versions';
+import { compareValues, comparedValues } from '@common/versionChanges';
 import type { Db, Tx } from '../db/client';
 import { versions } from '../db/schema/versions';
 import { notFound } from './errors';
@@ -26,27 +27,11 @@ export async function recordVersions(tx: Tx | Db, entries: NewVersion[]): Promis
 
 type VersionRow = typeof versions.$inferSelect;
 
-/** The values a version compares: a record's `fields`, the other documents but their id. */
-function comparedValues(resource: string, row: VersionRow | undefined): Record<string, unknown> {
-  // Nothing exists before the first version, nor once a delete has taken the item away.
-  if (!row || row.action === 'delete') return {};
-  if (resource === 'entity-records') return (row.document.fields ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(row.document).filter(([key]) => key !== '_id'));
-}
-
-/** What `current` changed against `previous` (the version before it), field by field (A–Z). */
-function changesOf(
-  resource: string,
-  previous: VersionRow | undefined,
-  current: VersionRow,
-): VersionChange[] {
-  const before = comparedValues(resource, previous);
-  const after = comparedValues(resource, current);
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-  // A field without a value and a field set to null are the same: no change.
-  return fields
-    .map((field) => ({ field, from: before[field] ?? null, to: after[field] ?? null }))
-    .filter(({ from, to }) => JSON.stringify(from) !== JSON.stringify(to));
+/** What a version changed against the one before it (nothing exists before the first, nor after a delete). */
+function changesOf(previous: VersionRow | undefined, current: VersionRow): VersionChange[] {
+  const state = (row: VersionRow | undefined) =>
+    !row || row.action === 'delete' ? {} : comparedValues(row.document);
+  return compareValues(state(previous), state(current));
 }
 
 /**
@@ -107,7 +92,7 @@ export async function listVersions(
       updatedBy: row.updatedBy,
       versionDate: row.versionDate.toISOString(),
       document: row.document,
-      changes: changesOf(resource, rows[index - 1], row),
+      changes: changesOf(rows[index - 1], row),
     }))
     .reverse();
 }

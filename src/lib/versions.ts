@@ -1,23 +1,32 @@
 import type { Version } from '@common/schemas/versions';
+import { comparedValues } from '@common/versionChanges';
 
 /** Keys of a snapshot that say nothing to a reader (spec section 3). */
 export const HIDDEN_VERSION_KEYS = new Set(['_id', 'entity_name', 'path', '__v', 'lastModified']);
 
 export const NO_CHANGES = 'No changes';
 
+/** What a snapshot shows: a record's field values, any other document's fields. */
+const shownValues = (version: Version) => comparedValues(version.document);
+
 /** The fields shown for every version: all the snapshots' keys but the hidden ones. */
 export function versionFields(versions: Version[]): string[] {
   const keys = new Set<string>();
-  for (const { document } of versions) {
-    for (const key of Object.keys(document)) if (!HIDDEN_VERSION_KEYS.has(key)) keys.add(key);
+  for (const version of versions) {
+    for (const key of Object.keys(shownValues(version)))
+      if (!HIDDEN_VERSION_KEYS.has(key)) keys.add(key);
   }
   return [...keys];
 }
 
-/** What a version shows for a field: its value, or 'No changes' when its snapshot lacks it. */
-export function versionValue(version: Version, field: string): string {
-  if (!(field in version.document)) return NO_CHANGES;
-  const value = version.document[field];
+/** A value as the history shows it: empty for none, JSON for a list or an object. */
+export function displayValue(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** What a version shows for a field: its value, or 'No changes' when its snapshot lacks it. */
+export function versionValue(version: Version, field: string): string {
+  const values = shownValues(version);
+  return field in values ? displayValue(values[field]) : NO_CHANGES;
 }

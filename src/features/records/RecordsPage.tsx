@@ -18,6 +18,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
+import type { Version } from '@common/schemas/versions';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { errorCode, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
@@ -37,6 +38,7 @@ import {
   useDeleteRecordMutation,
   useListRecordVersionsQuery,
   useListRecordsQuery,
+  useRestoreRecordVersionMutation,
   useUpdateRecordMutation,
 } from './records.api';
 
@@ -63,6 +65,15 @@ function RecordVersions({
   onClose(): void;
 }) {
   const { data, isLoading, isError } = useListRecordVersionsQuery({ entityName, id });
+  const mayRestore = useCan(
+    'POST',
+    '/api/entity-records/:entityName/:id/versions/:versionId/restore',
+  );
+  const [restoreVersion] = useRestoreRecordVersionMutation();
+  const restore = (version: Version) =>
+    restoreVersion({ entityName, id, versionId: version._id })
+      .unwrap()
+      .catch((error: unknown) => reportError(messages.records.restoreContext, error));
   return (
     <VersionHistoryDialog
       title="Record versions"
@@ -70,6 +81,7 @@ function RecordVersions({
       isLoading={isLoading}
       failed={isError}
       onClose={onClose}
+      onRestore={mayRestore ? restore : undefined}
     />
   );
 }

@@ -63,6 +63,31 @@ export const recordsApi = api.injectEndpoints({
         );
       },
     }),
+    /** Answers the restored record, which replaces (or, once deleted, rejoins) the cached one. */
+    restoreRecordVersion: build.mutation<EntityRecord, RecordKey & { versionId: string }>({
+      query: ({ entityName, id, versionId }) => ({
+        url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions/${versionId}/restore`,
+        method: 'POST',
+      }),
+      ...responseSchema(entityRecordSchema),
+      invalidatesTags: (_result, error, { id }) =>
+        error ? [] : [{ type: 'Record', id: `${id}/versions` }],
+      async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
+        let restored: EntityRecord;
+        try {
+          restored = (await queryFulfilled).data;
+        } catch {
+          return;
+        }
+        dispatch(
+          recordsApi.util.updateQueryData('listRecords', entityName, (draft) => {
+            const at = draft.findIndex((record) => record._id === id);
+            if (at >= 0) draft[at] = restored;
+            else draft.push(restored);
+          }),
+        );
+      },
+    }),
     deleteRecord: build.mutation<void, RecordKey>({
       query: ({ entityName, id }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
@@ -98,4 +123,5 @@ export const {
   useUpdateRecordMutation,
   useDeleteRecordMutation,
   useListRecordVersionsQuery,
+  useRestoreRecordVersionMutation,
 } = recordsApi;

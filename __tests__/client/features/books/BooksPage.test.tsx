@@ -178,12 +178,29 @@ describe('/books', () => {
     const book = await screen.findByRole('listitem', { name: 'Book 2' });
     await userEvent.click(within(book).getByRole('button', { name: 'Versions' }));
     const dialog = await screen.findByRole('dialog', { name: 'Versions of Book 2' });
-    const versions = await within(dialog).findAllByRole('listitem');
-    expect(versions).toHaveLength(2);
-    expect(versions[0]).toHaveTextContent('ada');
-    expect(versions[1]).toHaveTextContent('bob');
-    expect(versions[1]).toHaveTextContent('authorNo changes');
+    const who = await within(dialog).findAllByRole('heading', { level: 3 });
+    expect(who.map((heading) => heading.textContent)).toEqual([
+      expect.stringMatching(/^ada · /),
+      expect.stringMatching(/^bob · /),
+    ]);
+    // What each changed, old → new, then its snapshot ('No changes' where it lacks a field).
+    const changes = within(dialog).getAllByRole('list', { name: 'Changes' });
+    expect(changes.map((list) => list.textContent)).toEqual([
+      'author: added Atitle: Old → New',
+      'title: added Old',
+    ]);
+    const snapshots = within(dialog).getAllByRole('table', { name: 'Snapshot' });
+    expect(snapshots[1]).toHaveTextContent('authorNo changes');
     expect(dialog).not.toHaveTextContent('_id');
+    // Compared with the current version instead.
+    await userEvent.click(
+      within(dialog).getByRole('switch', { name: 'Compare with the current version' }),
+    );
+    expect(
+      within(dialog)
+        .getAllByRole('list', { name: 'Differences from the current version' })
+        .map((list) => list.textContent),
+    ).toEqual(['author: added Atitle: Old → New']);
   });
 
   it("logs 'Error calling book API', shows the toast and says why in the card when the lookup fails", async () => {
