@@ -35,6 +35,7 @@ export const messages = {
     updateContext: 'Error updating book',
     deleteContext: 'Error deleting books',
     addContext: 'Error adding book',
+    restoreContext: 'Error restoring book',
   },
   entities: {
     added: 'Entity added successfully!',

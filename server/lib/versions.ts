@@ -27,6 +27,10 @@ export async function recordVersions(tx: Tx | Db, entries: NewVersion[]): Promis
 
 type VersionRow = typeof versions.$inferSelect;
 
+/** Limits a record's versions to those of a record of `entityName` (no limit when absent). */
+const ofEntity = (entityName?: string) =>
+  entityName === undefined ? undefined : sql`${versions.document}->>'entity_name' = ${entityName}`;
+
 /** What a version changed against the one before it (nothing exists before the first, nor after a delete). */
 function changesOf(previous: VersionRow | undefined, current: VersionRow): VersionChange[] {
   const state = (row: VersionRow | undefined) =>
@@ -53,9 +57,7 @@ export async function versionToRestore(
         eq(versions.resource, resource),
         eq(versions.documentId, documentId),
         eq(versions.id, versionId),
-        entityName === undefined
-          ? undefined
-          : sql`${versions.document}->>'entity_name' = ${entityName}`,
+        ofEntity(entityName),
       ),
     );
   if (!row) throw notFound('Version');
@@ -79,9 +81,7 @@ export async function listVersions(
       and(
         eq(versions.resource, resource),
         eq(versions.documentId, documentId),
-        entityName === undefined
-          ? undefined
-          : sql`${versions.document}->>'entity_name' = ${entityName}`,
+        ofEntity(entityName),
       ),
     )
     .orderBy(asc(versions.versionDate), asc(versions.id));

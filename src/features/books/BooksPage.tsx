@@ -14,6 +14,7 @@ import {
 import { useCallback, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
+import type { Version } from '@common/schemas/versions';
 import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { useCan } from '@/auth/useCan';
@@ -31,11 +32,18 @@ import {
   useLazySearchBookQuery,
   useListBookVersionsQuery,
   useListBooksInfiniteQuery,
+  useRestoreBookVersionMutation,
   useUpdateBookMutation,
 } from './books.api';
 
 function BookVersions({ book, onClose }: { book: Book; onClose(): void }) {
   const { data, isLoading, isError } = useListBookVersionsQuery(book._id);
+  const mayRestore = useCan('POST', '/api/books/:id/versions/:versionId/restore');
+  const [restoreVersion] = useRestoreBookVersionMutation();
+  const restore = (version: Version) =>
+    restoreVersion({ id: book._id, versionId: version._id })
+      .unwrap()
+      .catch((error: unknown) => reportError(messages.books.restoreContext, error));
   return (
     <VersionHistoryDialog
       title={`Versions of ${book.title}`}
@@ -43,6 +51,7 @@ function BookVersions({ book, onClose }: { book: Book; onClose(): void }) {
       isLoading={isLoading}
       failed={isError}
       onClose={onClose}
+      onRestore={mayRestore ? restore : undefined}
     />
   );
 }

@@ -66,6 +66,16 @@ export const booksApi = api.injectEndpoints({
         );
       },
     }),
+    /** The restored book may be anywhere in the pages (or back from a delete): they reload. */
+    restoreBookVersion: build.mutation<Book, { id: string; versionId: string }>({
+      query: ({ id, versionId }) => ({
+        url: `/api/books/${id}/versions/${versionId}/restore`,
+        method: 'POST',
+      }),
+      invalidatesTags: (_result, error, { id }) =>
+        error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id)],
+      ...responseSchema(bookSchema),
+    }),
     listBookVersions: build.query<Version[], string>({
       query: (id) => `/api/books/${id}/versions`,
       providesTags: (_result, _error, id) => [bookVersionsTag(id)],
@@ -81,4 +91,5 @@ export const {
   useUpdateBookMutation,
   useDeleteBookMutation,
   useListBookVersionsQuery,
+  useRestoreBookVersionMutation,
 } = booksApi;

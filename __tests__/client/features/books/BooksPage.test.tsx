@@ -203,6 +203,79 @@ describe('/books', () => {
     ).toEqual(['author: added Atitle: Old → New']);
   });
 
+  it('restores an earlier version from the history, and the list reloads', async () => {
+    const versions = [
+      {
+        _id: 'v2',
+        action: 'update',
+        updatedBy: 'ada',
+        versionDate: '2026-01-02T10:00:00.000Z',
+        document: { _id: 'b2', title: 'Book 2' },
+        changes: [{ field: 'title', from: 'Old', to: 'Book 2' }],
+      },
+      {
+        _id: 'v1',
+        action: 'create',
+        updatedBy: 'bob',
+        versionDate: '2026-01-01T10:00:00.000Z',
+        document: { _id: 'b2', title: 'Old' },
+        changes: [{ field: 'title', from: null, to: 'Old' }],
+      },
+    ];
+    network.use(
+      http.get('/api/books/b2/versions', () => HttpResponse.json(versions)),
+      http.post('/api/books/b2/versions/v1/restore', () =>
+        HttpResponse.json({ _id: 'b2', title: 'Old', author: null, isbn: null }),
+      ),
+    );
+    renderApp('/books', asContributor);
+    const book = await screen.findByRole('listitem', { name: 'Book 2' });
+    await userEvent.click(within(book).getByRole('button', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Versions of Book 2' });
+    const restores = await within(dialog).findAllByRole('button', {
+      name: /^Restore the version of/,
+    });
+    // The latest version is the current one: only the earlier one can be restored.
+    expect(restores).toHaveLength(1);
+    const listLoads = network.calls('GET /api/books').length;
+    await userEvent.click(restores[0]!);
+    await waitFor(() =>
+      expect(network.calls('POST /api/books/b2/versions/v1/restore')).toHaveLength(1),
+    );
+    await waitFor(() => expect(network.calls('GET /api/books').length).toBeGreaterThan(listLoads));
+  });
+
+  it('offers no restore to a viewer', async () => {
+    network.use(
+      http.get('/api/books/b2/versions', () =>
+        HttpResponse.json([
+          {
+            _id: 'v1',
+            action: 'create',
+            updatedBy: 'bob',
+            versionDate: '2026-01-01T10:00:00.000Z',
+            document: { _id: 'b2', title: 'Book 2' },
+            changes: [],
+          },
+          {
+            _id: 'v0',
+            action: 'create',
+            updatedBy: 'bob',
+            versionDate: '2025-12-01T10:00:00.000Z',
+            document: { _id: 'b2', title: 'Older' },
+            changes: [],
+          },
+        ]),
+      ),
+    );
+    renderApp('/books', signedInAs('viewer', ['viewer']));
+    const book = await screen.findByRole('listitem', { name: 'Book 2' });
+    await userEvent.click(within(book).getByRole('button', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Versions of Book 2' });
+    expect(await within(dialog).findByText('Older')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /^Restore/ })).toBeNull();
+  });
+
   it("logs 'Error calling book API', shows the toast and says why in the card when the lookup fails", async () => {
     network.use(
       http.get('/api/books/search-book', () =>
