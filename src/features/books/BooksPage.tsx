@@ -11,7 +11,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
 import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
@@ -106,7 +106,8 @@ interface BookCardProps {
   /** Whether this book's lookup results show (they clear after any Use This). */
   showsLookup: boolean;
   onLookUp(): void;
-  onUse(result: BookLookupResult): void;
+  /** Applies `result` to the book; resolves whether it was saved. */
+  onUse(result: BookLookupResult): Promise<boolean>;
   onVersions(): void;
   onDelete(): void;
 }
@@ -134,12 +135,19 @@ function BookCard({
       : undefined;
   const results = showsLookup && !lookup.isError ? lookup.currentData : undefined;
   const hasActions = may.mayReadVersions || may.mayDelete;
+  const titleRef = useRef<HTMLButtonElement>(null);
+
+  // Use This goes away with the results it sat in: the keyboard goes back to the title.
+  async function applyResult(result: BookLookupResult) {
+    if (await onUse(result)) titleRef.current?.focus();
+  }
 
   return (
     <Card component="li" aria-label={book.title}>
       <CardContent>
         {may.mayLookUp ? (
           <Button
+            ref={titleRef}
             onClick={() => {
               onLookUp();
               void searchBook(book.title);
@@ -173,7 +181,10 @@ function BookCard({
         )}
         {results && (
           <Box sx={{ mt: 1.5 }}>
-            <LookupResults results={results} onUse={may.mayUpdate ? onUse : undefined} />
+            <LookupResults
+              results={results}
+              onUse={may.mayUpdate ? (result) => void applyResult(result) : undefined}
+            />
           </Box>
         )}
       </CardContent>
@@ -215,7 +226,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   useNearBottom(loadMore, hasNextPage && !isFetching && !nextPageFailed, data?.pages.length);
 
-  async function use(book: Book, result: BookLookupResult) {
+  async function use(book: Book, result: BookLookupResult): Promise<boolean> {
     try {
       await updateBook({
         id: book._id,
@@ -225,8 +236,10 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
       }).unwrap();
       setOpenLookups(new Set());
       dispatch(toastQueued(`Updated ${result.title}`, 'success'));
+      return true;
     } catch (failure) {
       reportError(messages.books.updateContext, failure);
+      return false;
     }
   }
 
@@ -261,7 +274,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
                     may={may}
                     showsLookup={openLookups.has(book._id)}
                     onLookUp={() => setOpenLookups((open) => new Set(open).add(book._id))}
-                    onUse={(result) => void use(book, result)}
+                    onUse={(result) => use(book, result)}
                     onVersions={() => setHistoryOf(book)}
                     onDelete={() => removal.ask(book)}
                   />
