@@ -242,6 +242,7 @@ test.describe('the user and role screens, at 1280 and 390 px', () => {
     const deleteViewer = grid.getByRole('button', { name: 'Delete viewer', exact: true });
     await expect(deleteViewer).toBeVisible();
     await arrowToUser(page, grid, 'viewer', 3);
+    await expect(grid.getByRole('button', { name: 'Edit viewer', exact: true })).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await expect(deleteViewer).toBeFocused();
@@ -316,4 +317,58 @@ test.describe('the user and role screens, at 1280 and 390 px', () => {
     await page.keyboard.press('Space');
     await expect(toggle).not.toBeChecked();
   });
+});
+
+test('by keyboard: after a confirmed delete the focus is on the next user, or the next role', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const headers = await authorization(page);
+  const prefix = `kb-del-${Date.now().toString(36)}`;
+  for (const suffix of ['a', 'b']) {
+    const user = await page.request.post('/api/users', {
+      headers,
+      data: { username: `${prefix}-${suffix}`, password: 'a-good-password', roles: [] },
+    });
+    expect(user.ok()).toBe(true);
+    const role = await page.request.post('/api/roles', {
+      headers,
+      data: { name: `${prefix}-${suffix}` },
+    });
+    expect(role.ok()).toBe(true);
+  }
+
+  // Users, by name: -a, then -b.
+  await page.goto('/users');
+  const grid = page.getByRole('grid', { name: 'Users' });
+  await expect(userRow(grid, `${prefix}-a`)).toBeVisible();
+  await arrowToUser(page, grid, `${prefix}-a`, 3);
+  await expect(grid.getByRole('button', { name: `Edit ${prefix}-a` })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(grid.getByRole('button', { name: `Delete ${prefix}-a` })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(userRow(grid, `${prefix}-a`)).toHaveCount(0);
+  await expect(
+    userRow(grid, `${prefix}-b`).locator('[role=gridcell][data-field=username]'),
+  ).toBeFocused();
+
+  // Roles, by name: -a, then -b.
+  await page.goto('/roles');
+  const roles = page.getByRole('list', { name: 'Roles' });
+  const kept = roles.getByRole('listitem').filter({ hasText: `${prefix}-b` });
+  await tabTo(page, roles.getByRole('button', { name: `Delete ${prefix}-a` }));
+  await expectFocusShows(kept, async () => {
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByRole('dialog', { name: 'Delete role' }).getByRole('button', { name: 'Cancel' }),
+    ).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(roles.getByText(`${prefix}-a`)).toHaveCount(0);
+  });
+  await page.keyboard.press('Tab');
+  await expect(roles.getByRole('link', { name: `Edit ${prefix}-b` })).toBeFocused();
 });

@@ -24,6 +24,7 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { useNearBottom } from '@/hooks/useNearBottom';
+import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued } from '@/ui/ui.slice';
 import { joinAuthors } from './bookRules';
 import {
@@ -143,7 +144,7 @@ function BookCard({
   }
 
   return (
-    <Card component="li" aria-label={book.title}>
+    <Card component="li" aria-label={book.title} tabIndex={-1}>
       <CardContent>
         {may.mayLookUp ? (
           <Button
@@ -243,9 +244,13 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
     }
   }
 
+  const listRef = useRef<HTMLUListElement>(null);
   const removal = useConfirmedAction(async (book: Book) => {
+    const index = (data?.pages.flat() ?? []).findIndex((listed) => listed._id === book._id);
+    const focusNeighbour = focusNeighbourLater(listRef.current, index);
     await deleteBook(book._id).unwrap();
     dispatch(toastQueued(`Deleted ${book.title}`, 'success'));
+    focusNeighbour();
   }, messages.books.deleteContext);
 
   return (
@@ -262,6 +267,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
           return (
             <>
               <Stack
+                ref={listRef}
                 spacing={2}
                 component="ul"
                 aria-label="Books"
