@@ -1,4 +1,5 @@
 import { expect, expectUsable, logOut, registerWithoutRole, signIn, test } from './fixtures';
+import { expectFocusShows, tabTo } from './keyboard';
 
 test('the book library: scroll for more, add, look up, Use This, versions, delete', async ({
   page,
@@ -149,4 +150,69 @@ test.describe('the book screens, at 1280 and 390 px', () => {
     await page.waitForLoadState('networkidle');
     await expectUsable(page, '/books for a user with no role');
   });
+});
+
+test("by keyboard: a book's actions are Tab stops that show the focus; Enter looks it up, and after Use This the focus is on the book again", async ({
+  page,
+}) => {
+  await signIn(page, 'contributor', 'contributor123');
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const title = `Emma ${Date.now().toString(36)}`;
+  const added = await page.request.post('/api/books/add', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { title },
+  });
+  expect(added.ok()).toBe(true);
+  await page.goto('/books');
+  // The newest book comes first: this test's own.
+  const card = page.getByRole('list', { name: 'Books' }).getByRole('listitem').first();
+  await expect(card).toHaveAccessibleName(title);
+
+  const lookUp = card.getByRole('button', { name: title, exact: true });
+  await tabTo(page, lookUp);
+  await tabTo(page, card.getByRole('button', { name: 'Versions' }), 1);
+  await tabTo(page, card.getByRole('button', { name: 'Delete' }), 1);
+
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(lookUp).toBeFocused();
+  await page.keyboard.press('Enter');
+  const useThis = card.getByRole('list', { name: 'Search results' }).getByRole('button', {
+    name: 'Use This',
+  });
+  await tabTo(page, useThis, 1);
+  await page.keyboard.press('Enter');
+  await expect(card).toHaveAccessibleName('The Hobbit, or There and Back Again');
+  await expect(card.getByRole('list', { name: 'Search results' })).toHaveCount(0);
+  await expect(
+    card.getByRole('button', { name: 'The Hobbit, or There and Back Again', exact: true }),
+  ).toBeFocused();
+});
+
+test('by keyboard: after a confirmed delete the focus is on the next book', async ({ page }) => {
+  await signIn(page, 'contributor', 'contributor123');
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const suffix = Date.now().toString(36);
+  for (const title of [`Kept ${suffix}`, `Deleted ${suffix}`]) {
+    const added = await page.request.post('/api/books/add', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { title },
+    });
+    expect(added.ok()).toBe(true);
+  }
+  await page.goto('/books');
+  // Newest first: the one to delete, then the one kept.
+  const deleted = page.getByRole('listitem', { name: `Deleted ${suffix}`, exact: true });
+  const kept = page.getByRole('listitem', { name: `Kept ${suffix}`, exact: true });
+  await tabTo(page, deleted.getByRole('button', { name: 'Delete', exact: true }));
+  await expectFocusShows(kept, async () => {
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('dialog', { name: 'Delete book' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(deleted).toHaveCount(0);
+  });
+  await page.keyboard.press('Tab');
+  await expect(kept.getByRole('button', { name: `Kept ${suffix}`, exact: true })).toBeFocused();
 });

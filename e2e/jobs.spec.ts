@@ -1,4 +1,6 @@
+import { E2E_ADMIN_PASSWORD } from './accounts';
 import { expect, expectUsable, signIn, test } from './fixtures';
+import { expectFocusShows, tabTo } from './keyboard';
 
 test('the job list: filter, page size, sort, and a job expanded to its results', async ({
   page,
@@ -80,20 +82,55 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await expect(page.getByText(/^1–20 of /)).toBeVisible();
 });
 
-test('the job list passes axe and fits at 1280 and 390 px: a page, a job expanded, no match', async ({
+for (const [username, password] of [
+  ['admin', E2E_ADMIN_PASSWORD],
+  ['viewer', 'viewer123'],
+] as const) {
+  test(`the job list passes axe and fits at 1280 and 390 px for ${username}: a page, a job expanded, no match`, async ({
+    page,
+  }) => {
+    await signIn(page, username, password);
+    await page.goto('/lims/jobs');
+    const grid = page.getByRole('grid', { name: 'Jobs' });
+    await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeVisible();
+    await expectUsable(page, '/lims/jobs');
+
+    await grid.getByRole('button', { name: 'Expand J-0000001' }).click();
+    await expect(grid.getByRole('region', { name: 'Details of J-0000001' })).toBeVisible();
+    await expectUsable(page, 'a job expanded');
+
+    await page.goto('/lims/jobs?filter=no-such-job-anywhere');
+    await expect(page.getByText('No jobs match this filter')).toBeVisible();
+    await expectUsable(page, 'a filter with no match');
+  });
+}
+
+test("by keyboard: the grid is one Tab stop, the arrows reach a job's toggle, Enter opens and closes it", async ({
   page,
 }) => {
   await signIn(page, 'viewer', 'viewer123');
   await page.goto('/lims/jobs');
   const grid = page.getByRole('grid', { name: 'Jobs' });
-  await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeVisible();
-  await expectUsable(page, '/lims/jobs');
+  const expand = grid.getByRole('button', { name: 'Expand J-0000001' });
+  await expect(expand).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: 'Refresh' }));
 
-  await grid.getByRole('button', { name: 'Expand J-0000001' }).click();
-  await expect(grid.getByRole('region', { name: 'Details of J-0000001' })).toBeVisible();
-  await expectUsable(page, 'a job expanded');
+  // One Tab enters the grid, the next leaves it: no stop on each job's toggle.
+  await page.keyboard.press('Tab');
+  await expect(grid.getByRole('columnheader', { name: 'Details' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('combobox', { name: /Rows per page/ })).toBeFocused();
 
-  await page.goto('/lims/jobs?filter=no-such-job-anywhere');
-  await expect(page.getByText('No jobs match this filter')).toBeVisible();
-  await expectUsable(page, 'a filter with no match');
+  await page.keyboard.press('Shift+Tab');
+  await expectFocusShows(expand, () => page.keyboard.press('ArrowDown'));
+  await expect(expand).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('Enter');
+  const details = grid.getByRole('region', { name: 'Details of J-0000001' });
+  await expect(details).toContainText('Sample J-0000001-S1');
+  const collapse = grid.getByRole('button', { name: 'Collapse J-0000001' });
+  await expect(collapse).toBeFocused();
+  await expect(collapse).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Enter');
+  await expect(details).toHaveCount(0);
+  await expect(expand).toBeFocused();
 });

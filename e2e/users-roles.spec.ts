@@ -1,5 +1,35 @@
 import { E2E_ADMIN_PASSWORD } from './accounts';
+import type { Locator, Page } from '@playwright/test';
 import { expect, expectUsable, signIn, test } from './fixtures';
+import { expectFocusShows, tabTo } from './keyboard';
+
+/** The users grid's row of `username`. */
+const userRow = (grid: Locator, username: string) =>
+  grid.getByRole('row').filter({
+    has: grid.page().locator('[role=gridcell][data-field=username]', {
+      hasText: new RegExp(`^${username}$`),
+    }),
+  });
+
+/**
+ * By keyboard alone: Tab into the users grid, the arrows down to `username`'s row and
+ * right to its cell in column `column` (0: Username).
+ */
+async function arrowToUser(page: Page, grid: Locator, username: string, column: number) {
+  await tabTo(page, grid.getByRole('columnheader', { name: 'Username' }));
+  const row = userRow(grid, username);
+  for (let i = 0; i < 30; i++) {
+    if (await row.evaluate((element) => element.contains(document.activeElement))) break;
+    await page.keyboard.press('ArrowDown');
+  }
+  for (let i = 0; i < column; i++) await page.keyboard.press('ArrowRight');
+}
+
+/** The signed-in user's bearer header, for setting up a test's own data through the API. */
+async function authorization(page: Page) {
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  return { authorization: `Bearer ${token}` };
+}
 
 test('an admin adds a role and a user with it, edits the user, toggles the role, and deletes both', async ({
   page,
@@ -80,6 +110,9 @@ test('a viewer is told on /users that their role does not allow reading the user
   // Every request the page makes has answered by now: the users were never asked for.
   await page.waitForLoadState('networkidle');
   expect(usersAsked).toEqual([]);
+  // The pointer away from the link it clicked: the refusal is what is checked here.
+  await page.mouse.move(0, 400);
+  await expectUsable(page, '/users refused to a viewer');
 });
 
 test('the admin user cannot be deleted from the grid', async ({ page }) => {
@@ -145,11 +178,15 @@ test.describe('the user and role screens, at 1280 and 390 px', () => {
     await expectUsable(page, 'the add-role form with its errors');
   });
 
-  test('by keyboard: Edit types into the username, Escape puts it back', async ({ page }) => {
+  test('by keyboard: the arrows reach Edit, which puts the keyboard in the username; Escape puts it back', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
     await page.goto('/users');
     const grid = page.getByRole('grid', { name: 'Users' });
-    await grid.getByRole('button', { name: 'Edit viewer', exact: true }).focus();
+    const edit = grid.getByRole('button', { name: 'Edit viewer', exact: true });
+    await expect(edit).toBeVisible();
+    await expectFocusShows(edit, () => arrowToUser(page, grid, 'viewer', 3));
     await page.keyboard.press('Enter');
     const username = grid.getByRole('textbox', { name: 'Username' });
     await expect(username).toBeFocused();
@@ -157,13 +194,181 @@ test.describe('the user and role screens, at 1280 and 390 px', () => {
     await expect(username).toHaveValue('viewer-renamed');
     await page.keyboard.press('Escape');
     await expect(grid.getByRole('textbox')).toHaveCount(0);
-    await expect(
-      grid.locator('[role=gridcell][data-field=username]', { hasText: /^viewer$/ }),
-    ).toBeVisible();
-    await expect(
-      grid.getByRole('row').filter({ hasText: 'viewer' }).first(),
-    ).toHaveAccessibleDescription(
+    await expect(userRow(grid, 'viewer')).toBeVisible();
+    await expect(userRow(grid, 'viewer')).toHaveAccessibleDescription(
       'Enter on a cell edits its row, Enter again saves it, Escape cancels.',
     );
   });
+
+  test('by keyboard: Enter on a cell edits its row and Enter again saves it', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const name = `kb-${Date.now().toString(36)}`;
+    const created = await page.request.post('/api/users', {
+      headers: await authorization(page),
+      data: {
+        username: name,
+        email: `${name}@example.com`,
+        password: 'a-good-password',
+        roles: [],
+      },
+    });
+    expect(created.ok()).toBe(true);
+    await page.goto('/users');
+    const grid = page.getByRole('grid', { name: 'Users' });
+    await expect(userRow(grid, name)).toBeVisible();
+
+    await arrowToUser(page, grid, name, 1);
+    await page.keyboard.press('Enter');
+    const email = grid.getByRole('textbox', { name: 'Email' });
+    await expect(email).toBeFocused();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('org');
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('textbox')).toHaveCount(0);
+    await expect(userRow(grid, name)).toContainText(`${name}@example.org`);
+    await page.reload();
+    await expect(userRow(grid, name)).toContainText(`${name}@example.org`);
+  });
+
+  test('by keyboard: the confirmations and the set-password dialog hold the focus and give it back', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.goto('/users');
+    const grid = page.getByRole('grid', { name: 'Users' });
+    const deleteViewer = grid.getByRole('button', { name: 'Delete viewer', exact: true });
+    await expect(deleteViewer).toBeVisible();
+    await arrowToUser(page, grid, 'viewer', 3);
+    await expect(grid.getByRole('button', { name: 'Edit viewer', exact: true })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(deleteViewer).toBeFocused();
+
+    // Delete user: Cancel first; Tab goes round the dialog's two buttons; Escape gives back.
+    await page.keyboard.press('Enter');
+    const confirmUser = page.getByRole('dialog', { name: 'Delete user' });
+    const cancel = confirmUser.getByRole('button', { name: 'Cancel' });
+    await expect(cancel).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(confirmUser.getByRole('button', { name: 'Delete' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(cancel).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(confirmUser.getByRole('button', { name: 'Delete' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(confirmUser).toHaveCount(0);
+    await expect(deleteViewer).toBeFocused();
+
+    // Set password: the new password first; Tab goes round; Cancel gives back.
+    const setPassword = grid.getByRole('button', { name: 'Set password for viewer' });
+    await page.keyboard.press('ArrowLeft');
+    await expect(setPassword).toBeFocused();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Set password for viewer' });
+    const newPassword = dialog.getByLabel('New password');
+    await expect(newPassword).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Set password' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(newPassword).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(setPassword).toBeFocused();
+
+    // Delete role: the same, from the roles list, where every action is a Tab stop.
+    await page.goto('/roles');
+    const deleteRole = page.getByRole('button', { name: 'Delete contributor' });
+    await tabTo(page, page.getByRole('link', { name: 'Edit contributor' }));
+    await tabTo(page, deleteRole, 1);
+    await page.keyboard.press('Enter');
+    const confirmRole = page.getByRole('dialog', { name: 'Delete role' });
+    await expect(confirmRole.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(confirmRole.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(confirmRole).toHaveCount(0);
+    await expect(deleteRole).toBeFocused();
+  });
+
+  test("by keyboard: a role's users are switches reached by Tab, that Space turns on and off", async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const name = `kb-role-${Date.now().toString(36)}`;
+    const created = await page.request.post('/api/roles', {
+      headers: await authorization(page),
+      data: { name },
+    });
+    const { _id } = (await created.json()) as { _id: string };
+    await page.goto(`/role/${_id}/edit`);
+    const toggle = page.getByRole('switch', { name: 'contributor has the role' });
+    await expect(toggle).not.toBeChecked();
+    await tabTo(page, toggle);
+    await page.keyboard.press('Space');
+    await expect(toggle).toBeChecked();
+    await page.keyboard.press('Space');
+    await expect(toggle).not.toBeChecked();
+  });
+});
+
+test('by keyboard: after a confirmed delete the focus is on the next user, or the next role', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const headers = await authorization(page);
+  const prefix = `kb-del-${Date.now().toString(36)}`;
+  for (const suffix of ['a', 'b']) {
+    const user = await page.request.post('/api/users', {
+      headers,
+      data: { username: `${prefix}-${suffix}`, password: 'a-good-password', roles: [] },
+    });
+    expect(user.ok()).toBe(true);
+    const role = await page.request.post('/api/roles', {
+      headers,
+      data: { name: `${prefix}-${suffix}` },
+    });
+    expect(role.ok()).toBe(true);
+  }
+
+  // Users, by name: -a, then -b.
+  await page.goto('/users');
+  const grid = page.getByRole('grid', { name: 'Users' });
+  await expect(userRow(grid, `${prefix}-a`)).toBeVisible();
+  await arrowToUser(page, grid, `${prefix}-a`, 3);
+  await expect(grid.getByRole('button', { name: `Edit ${prefix}-a` })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(grid.getByRole('button', { name: `Delete ${prefix}-a` })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(userRow(grid, `${prefix}-a`)).toHaveCount(0);
+  await expect(
+    userRow(grid, `${prefix}-b`).locator('[role=gridcell][data-field=username]'),
+  ).toBeFocused();
+
+  // Roles, by name: -a, then -b.
+  await page.goto('/roles');
+  const roles = page.getByRole('list', { name: 'Roles' });
+  const kept = roles.getByRole('listitem').filter({ hasText: `${prefix}-b` });
+  await tabTo(page, roles.getByRole('button', { name: `Delete ${prefix}-a` }));
+  await expectFocusShows(kept, async () => {
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByRole('dialog', { name: 'Delete role' }).getByRole('button', { name: 'Cancel' }),
+    ).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(roles.getByText(`${prefix}-a`)).toHaveCount(0);
+  });
+  await page.keyboard.press('Tab');
+  await expect(roles.getByRole('link', { name: `Edit ${prefix}-b` })).toBeFocused();
 });

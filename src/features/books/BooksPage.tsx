@@ -11,7 +11,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
 import type { Version } from '@common/schemas/versions';
@@ -25,6 +25,7 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { useNearBottom } from '@/hooks/useNearBottom';
+import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued } from '@/ui/ui.slice';
 import { joinAuthors } from './bookRules';
 import {
@@ -115,7 +116,8 @@ interface BookCardProps {
   /** Whether this book's lookup results show (they clear after any Use This). */
   showsLookup: boolean;
   onLookUp(): void;
-  onUse(result: BookLookupResult): void;
+  /** Applies `result` to the book; resolves whether it was saved. */
+  onUse(result: BookLookupResult): Promise<boolean>;
   onVersions(): void;
   onDelete(): void;
 }
@@ -143,12 +145,19 @@ function BookCard({
       : undefined;
   const results = showsLookup && !lookup.isError ? lookup.currentData : undefined;
   const hasActions = may.mayReadVersions || may.mayDelete;
+  const titleRef = useRef<HTMLButtonElement>(null);
+
+  // Use This goes away with the results it sat in: the keyboard goes back to the title.
+  async function applyResult(result: BookLookupResult) {
+    if (await onUse(result)) titleRef.current?.focus();
+  }
 
   return (
-    <Card component="li" aria-label={book.title}>
+    <Card component="li" aria-label={book.title} tabIndex={-1}>
       <CardContent>
         {may.mayLookUp ? (
           <Button
+            ref={titleRef}
             onClick={() => {
               onLookUp();
               void searchBook(book.title);
@@ -182,7 +191,10 @@ function BookCard({
         )}
         {results && (
           <Box sx={{ mt: 1.5 }}>
-            <LookupResults results={results} onUse={may.mayUpdate ? onUse : undefined} />
+            <LookupResults
+              results={results}
+              onUse={may.mayUpdate ? (result) => void applyResult(result) : undefined}
+            />
           </Box>
         )}
       </CardContent>
@@ -224,7 +236,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   useNearBottom(loadMore, hasNextPage && !isFetching && !nextPageFailed, data?.pages.length);
 
-  async function use(book: Book, result: BookLookupResult) {
+  async function use(book: Book, result: BookLookupResult): Promise<boolean> {
     try {
       await updateBook({
         id: book._id,
@@ -234,14 +246,20 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
       }).unwrap();
       setOpenLookups(new Set());
       dispatch(toastQueued(`Updated ${result.title}`, 'success'));
+      return true;
     } catch (failure) {
       reportError(messages.books.updateContext, failure);
+      return false;
     }
   }
 
+  const listRef = useRef<HTMLUListElement>(null);
   const removal = useConfirmedAction(async (book: Book) => {
+    const index = (data?.pages.flat() ?? []).findIndex((listed) => listed._id === book._id);
+    const focusNeighbour = focusNeighbourLater(listRef.current, index);
     await deleteBook(book._id).unwrap();
     dispatch(toastQueued(`Deleted ${book.title}`, 'success'));
+    focusNeighbour();
   }, messages.books.deleteContext);
 
   return (
@@ -258,6 +276,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
           return (
             <>
               <Stack
+                ref={listRef}
                 spacing={2}
                 component="ul"
                 aria-label="Books"
@@ -270,7 +289,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
                     may={may}
                     showsLookup={openLookups.has(book._id)}
                     onLookUp={() => setOpenLookups((open) => new Set(open).add(book._id))}
-                    onUse={(result) => void use(book, result)}
+                    onUse={(result) => use(book, result)}
                     onVersions={() => setHistoryOf(book)}
                     onDelete={() => removal.ask(book)}
                   />

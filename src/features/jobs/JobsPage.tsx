@@ -1,8 +1,14 @@
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { Box, Button, IconButton, Stack, TextField } from '@mui/material';
-import { DataGrid, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
+import { Box, Button, Stack, TextField } from '@mui/material';
+import {
+  DataGrid,
+  GridActionsCell,
+  GridActionsCellItem,
+  type GridColDef,
+  type GridSortModel,
+} from '@mui/x-data-grid';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '@common/constants';
@@ -105,7 +111,8 @@ function JobList() {
         sortable: false,
         disableColumnMenu: true,
         colSpan: (_value, row) => (row.detailOf ? 5 : 1),
-        renderCell: ({ row }) => {
+        renderCell: (params) => {
+          const { row } = params;
           if (row.detailOf)
             return (
               <JobDetails id={row.detailOf._id} friendlyNumber={row.detailOf.friendlyNumber} />
@@ -113,19 +120,21 @@ function JobList() {
           // A role that may not read a job's details is offered no way to open one.
           if (!mayOpen) return null;
           const open = expanded.has(row._id);
+          // The grid's own actions cell: the toggle takes the focus when the keyboard
+          // reaches its cell, and is not a Tab stop of its own on every row.
           return (
-            <IconButton
-              size="small"
-              aria-expanded={open}
-              aria-label={`${open ? 'Collapse' : 'Expand'} ${row.friendlyNumber}`}
-              onClick={() => toggle(row._id)}
-              // Space and Enter belong to the button; the grid would scroll or move on them.
-              onKeyDown={(event) => {
-                if (event.key === ' ' || event.key === 'Enter') event.stopPropagation();
-              }}
-            >
-              {open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
-            </IconButton>
+            <GridActionsCell {...params}>
+              <GridActionsCellItem
+                icon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
+                label={`${open ? 'Collapse' : 'Expand'} ${row.friendlyNumber}`}
+                aria-expanded={open}
+                onClick={() => toggle(row._id)}
+                // Space and Enter belong to the button; the grid would scroll or move on them.
+                onKeyDown={(event) => {
+                  if (event.key === ' ' || event.key === 'Enter') event.stopPropagation();
+                }}
+              />
+            </GridActionsCell>
           );
         },
       },

@@ -44,9 +44,13 @@ function RoleUserList({ id }: { id: string }) {
                   <Switch
                     edge="end"
                     checked={user.hasRole}
-                    // Shown either way: who holds the role is worth reading.
-                    disabled={!mayToggle || isSaving}
-                    onChange={() => void flip(user)}
+                    // Shown either way: who holds the role is worth reading. Not disabled
+                    // while a change saves (that would take the focus from the switch just
+                    // pressed): a press meanwhile is ignored instead.
+                    disabled={!mayToggle}
+                    onChange={() => {
+                      if (!isSaving) void flip(user);
+                    }}
                     slotProps={{ input: { 'aria-label': `${user.username} has the role` } }}
                   />
                 }

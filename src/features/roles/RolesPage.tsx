@@ -1,6 +1,7 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import { IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
+import { useRef } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
@@ -14,6 +15,7 @@ import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued } from '@/ui/ui.slice';
 import { useDeleteRoleMutation } from './roles.api';
 
@@ -25,10 +27,13 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
   const mayEditUsers = useCan('GET', '/api/roles/:id/users');
   const mayDelete = useCan('DELETE', '/api/roles/:id');
   const refusal = useRuleRefusal();
+  const listRef = useRef<HTMLUListElement>(null);
 
   useReportedError(messages.roles.fetchContext, rolesQuery.error);
 
   const removal = useConfirmedAction(async (role: Role) => {
+    const index = (rolesQuery.data ?? []).findIndex((listed) => listed._id === role._id);
+    const focusNeighbour = focusNeighbourLater(listRef.current, index);
     refusal.clear();
     try {
       await deleteRole(role._id).unwrap();
@@ -37,6 +42,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       throw error;
     }
     dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
+    focusNeighbour();
   }, messages.roles.deleteContext);
 
   return (
@@ -50,10 +56,11 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       >
         {(roles) => (
           <Paper sx={{ maxWidth: 560 }}>
-            <List aria-label="Roles">
+            <List aria-label="Roles" ref={listRef}>
               {roles.map((role) => (
                 <ListItem
                   key={role._id}
+                  tabIndex={-1}
                   divider
                   secondaryAction={
                     <>

@@ -12,6 +12,7 @@ import {
   type GridRowId,
   type GridRowModesModel,
   GridRowModes,
+  useGridApiRef,
 } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { ADMIN_USERNAME } from '@common/constants';
@@ -47,6 +48,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const mayEdit = useCan('PUT', '/api/users/:id');
   const mayDelete = useCan('DELETE', '/api/users/:id');
   const { explain, clear: clearRefusal, alert: refusalAlert } = useRuleRefusal();
+  const apiRef = useGridApiRef();
 
   useReportedError(messages.users.fetchContext, usersQuery.error);
 
@@ -167,6 +169,10 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const rowEditHint = useRowEditHint(mayEdit);
 
   const removal = useConfirmedAction(async (user: User) => {
+    // The keyboard goes on to the next user (or the one before), not to the top of the page.
+    const rowIds = apiRef.current?.getSortedRowIds() ?? [];
+    const index = rowIds.indexOf(user._id);
+    const neighbour = rowIds[index + 1] ?? rowIds[index - 1];
     clearRefusal();
     try {
       await deleteUser(user._id).unwrap();
@@ -175,6 +181,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
       throw error;
     }
     dispatch(toastQueued(`Deleted ${user.username}`, 'success'));
+    if (neighbour !== undefined) apiRef.current?.setCellFocus(neighbour, 'username');
   }, messages.users.deleteContext);
 
   return (
@@ -190,6 +197,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
         {(users) => (
           <Box sx={{ height: 560 }}>
             <DataGrid
+              apiRef={apiRef}
               aria-label="Users"
               rows={users}
               columns={columns}
