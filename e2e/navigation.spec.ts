@@ -163,6 +163,10 @@ test('the signed-in navigation passes axe with its dropdowns and its Menu open',
     await expect(page.getByRole('navigation', { name: dropdown })).toBeHidden();
   }
 
+  // A hovered link keeps its contrast.
+  await nav.getByRole('link', { name: 'Users' }).hover();
+  await expectNoAxeViolations(page, 'a hovered navigation link');
+
   await page.setViewportSize(PHONE);
   await nav.getByRole('button', { name: 'Menu' }).click();
   const menu = page.getByRole('navigation', { name: 'Main menu' });

@@ -37,7 +37,8 @@ const itemSx = {
   textDecoration: 'none',
   whiteSpace: 'nowrap',
   typography: 'button',
-  '&:hover': { bgcolor: 'rgba(255, 255, 255, 0.12)' },
+  // Darker on hover: a lighter blue left the white text at 3.8:1.
+  '&:hover': { bgcolor: 'rgba(0, 0, 0, 0.12)' },
   '&:focus-visible': { outline: '2px solid currentColor', outlineOffset: 1 },
 } satisfies SxProps<Theme>;
 
