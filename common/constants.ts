@@ -17,6 +17,11 @@ export const ACCESS_TOKEN_LIFE_SECONDS = 5 * 60;
 /** Book list paging (spec section 9): 1-indexed pages of 10. */
 export const BOOK_PAGE_SIZE = 10;
 
+/** Version histories load this many versions at a time, newest first. */
+export const VERSION_PAGE_SIZE = 20;
+/** The "Recently deleted" lists show at most this many items, most recent first. */
+export const RECENTLY_DELETED_LIMIT = 50;
+
 /** Job list paging (spec section 9). */
 export const JOB_PAGE_SIZES = [20, 50, 100] as const;
 export const DEFAULT_JOB_PAGE_SIZE = 50;

@@ -38,6 +38,8 @@ export const messages = {
     restoreContext: 'Error restoring book',
   },
   entities: {
+    restoreContext: 'Error restoring entity',
+    restored: 'Entity restored: the form shows the restored version.',
     added: 'Entity added successfully!',
     addFailed: 'Error adding entity',
     saved: 'Entity saved successfully!',

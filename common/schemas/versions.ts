@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERSION_PAGE_SIZE } from '../constants';
 
 /** What made a version: the item was created, updated, deleted, or restored from a version. */
 export const versionActionSchema = z.enum(['create', 'update', 'delete', 'restore']);
@@ -24,9 +25,38 @@ export const versionSchema = z.object({
   changes: z.array(versionChangeSchema),
 });
 
+/**
+ * `GET …/versions?page&perPage`: a page of a history, newest first; without `page`, the whole
+ * history (the spec's call).
+ */
+export const versionListQuerySchema = z.object({
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
+  perPage: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(VERSION_PAGE_SIZE),
+});
+
+/**
+ * An item whose last version is its delete, so it can be restored: `GET …/recently-deleted`
+ * answers these, most recently deleted first. `_id` is the item's; restore it with
+ * `versionId` (its snapshot as it was deleted).
+ */
+export const deletedItemSchema = z.object({
+  _id: z.string(),
+  versionId: z.string(),
+  deletedBy: z.string(),
+  deletedAt: z.string(),
+  document: z.record(z.string(), z.unknown()),
+});
+
 /** The version to restore: `…/versions/{versionId}/restore`. */
 export const versionIdSchema = z.uuid('must be a version id');
 
 export type VersionAction = z.infer<typeof versionActionSchema>;
 export type VersionChange = z.infer<typeof versionChangeSchema>;
 export type Version = z.infer<typeof versionSchema>;
+export type VersionListQuery = z.infer<typeof versionListQuerySchema>;
+export type DeletedItem = z.infer<typeof deletedItemSchema>;

@@ -1,5 +1,13 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Version, VersionAction, VersionChange } from '@common/schemas/versions';
+import { and, desc, eq, gt, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { RECENTLY_DELETED_LIMIT } from '@common/constants';
+import type {
+  DeletedItem,
+  Version,
+  VersionAction,
+  VersionChange,
+  VersionListQuery,
+} from '@common/schemas/versions';
 import { compareValues, comparedValues } from '@common/versionChanges';
 import type { Db, Tx } from '../db/client';
 import { versions } from '../db/schema/versions';
@@ -65,16 +73,18 @@ export async function versionToRestore(
 }
 
 /**
- * A document's versions, newest first, each with what it changed (empty when it has none).
- * `entityName` limits a record's history to the records of that entity.
+ * A document's versions, newest first, each with what it changed (empty when it has none):
+ * page `page` of `perPage`, or all of them without `page`. `entityName` limits a record's
+ * history to the records of that entity.
  */
 export async function listVersions(
   db: Db,
   resource: VersionedResource,
   documentId: string,
+  { page, perPage }: Partial<VersionListQuery> = {},
   entityName?: string,
 ): Promise<Version[]> {
-  const rows = await db
+  const query = db
     .select()
     .from(versions)
     .where(
@@ -84,15 +94,62 @@ export async function listVersions(
         ofEntity(entityName),
       ),
     )
-    .orderBy(asc(versions.versionDate), asc(versions.id));
-  return rows
-    .map((row, index) => ({
-      _id: row.id,
-      action: row.action,
-      updatedBy: row.updatedBy,
-      versionDate: row.versionDate.toISOString(),
-      document: row.document,
-      changes: changesOf(rows[index - 1], row),
-    }))
-    .reverse();
+    .orderBy(desc(versions.versionDate), desc(versions.id));
+  // One more than the page: the page's oldest version is compared with the one before it.
+  const rows =
+    page === undefined || perPage === undefined
+      ? await query
+      : await query.limit(perPage + 1).offset((page - 1) * perPage);
+  const shown = page === undefined ? rows : rows.slice(0, perPage);
+  return shown.map((row, index) => ({
+    _id: row.id,
+    action: row.action,
+    updatedBy: row.updatedBy,
+    versionDate: row.versionDate.toISOString(),
+    document: row.document,
+    changes: changesOf(rows[index + 1], row),
+  }));
+}
+
+/**
+ * The documents whose last version is their delete (so they are gone and can be restored),
+ * most recently deleted first; `entityName`: the records of that entity.
+ */
+export async function listDeleted(
+  db: Db,
+  resource: VersionedResource,
+  entityName?: string,
+): Promise<DeletedItem[]> {
+  const later = alias(versions, 'later');
+  const rows = await db
+    .select()
+    .from(versions)
+    .where(
+      and(
+        eq(versions.resource, resource),
+        eq(versions.action, 'delete'),
+        ofEntity(entityName),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(later)
+            .where(
+              and(
+                eq(later.resource, versions.resource),
+                eq(later.documentId, versions.documentId),
+                gt(later.versionDate, versions.versionDate),
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(desc(versions.versionDate), desc(versions.id))
+    .limit(RECENTLY_DELETED_LIMIT);
+  return rows.map((row) => ({
+    _id: row.documentId,
+    versionId: row.id,
+    deletedBy: row.updatedBy,
+    deletedAt: row.versionDate.toISOString(),
+    document: row.document,
+  }));
 }

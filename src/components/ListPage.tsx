@@ -12,6 +12,8 @@ interface ListPageProps {
   read: { path: string; what: string };
   /** The Add button: its label, the page it opens, and the POST route that page calls. */
   add: { label: string; to: string; path: string };
+  /** More buttons for the header, after Add. */
+  actions?: ReactNode;
   /** The list, told whether the user may add (its empty state offers it only then). */
   children: (mayAdd: boolean) => ReactNode;
 }
@@ -20,7 +22,7 @@ interface ListPageProps {
  * A resource's list page: its title with an Add button for those who may add, and the list
  * for those who may read it (the others are told so by `PermissionGate`).
  */
-export function ListPage({ title, read, add, children }: ListPageProps) {
+export function ListPage({ title, read, add, actions, children }: ListPageProps) {
   const mayAdd = useCan('POST', add.path);
   return (
     <Box>
@@ -30,6 +32,7 @@ export function ListPage({ title, read, add, children }: ListPageProps) {
             {add.label}
           </Button>
         )}
+        {actions}
       </PageHeader>
       <PermissionGate verb="GET" path={read.path} what={read.what}>
         {children(mayAdd)}

@@ -19,16 +19,24 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Version, VersionChange } from '@common/schemas/versions';
 import { compareValues, comparedValues } from '@common/versionChanges';
 import { displayValue, NO_CHANGES, versionFields, versionValue } from '@/lib/versions';
 
+/** A history as an RTK Query infinite query answers it: pages of versions, newest first. */
+export interface VersionHistory {
+  data?: { pages: Version[][] };
+  isLoading: boolean;
+  isError: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage(): unknown;
+}
+
 interface VersionHistoryDialogProps {
   title: string;
-  versions: Version[] | undefined;
-  isLoading: boolean;
-  failed: boolean;
+  history: VersionHistory;
   onClose(): void;
   /** Makes a version current again; absent when the user may not restore. */
   onRestore?(version: Version): Promise<unknown>;
@@ -60,19 +68,28 @@ function ChangeList({ changes, label }: { changes: VersionChange[]; label: strin
 /**
  * A document's version history, newest first: who, when and what made each version, what
  * it changed (against the version before it, or, switched, against the current one), and
- * its snapshot; each earlier version can be restored.
+ * its snapshot; each earlier version can be restored. Long histories load a page at a time.
  */
 export function VersionHistoryDialog({
   title,
-  versions = [],
-  isLoading,
-  failed,
+  history,
   onClose,
   onRestore,
 }: VersionHistoryDialogProps) {
   const titleId = useId();
   const [againstCurrent, setAgainstCurrent] = useState(false);
   const [restoring, setRestoring] = useState<string>();
+  const versions = history.data?.pages.flat() ?? [];
+  const list = useRef<HTMLUListElement>(null);
+  // After "Show older versions", the keyboard moves on to the first of them.
+  const [focusFrom, setFocusFrom] = useState<number>();
+  useEffect(() => {
+    const first = focusFrom === undefined ? undefined : list.current?.children[focusFrom];
+    if (first instanceof HTMLElement) {
+      first.focus();
+      setFocusFrom(undefined);
+    }
+  }, [focusFrom, versions.length]);
   const fields = versionFields(versions);
   const latest = versions[0];
   // What is current: the latest version's values, or nothing once the item is deleted.
@@ -92,8 +109,8 @@ export function VersionHistoryDialog({
       <DialogTitle id={titleId}>{title}</DialogTitle>
       {/* Long histories scroll: focusable, so the keyboard can scroll them too. */}
       <DialogContent tabIndex={0}>
-        {isLoading && <LinearProgress aria-label="Loading versions" />}
-        {failed && <Alert severity="error">The versions could not be loaded.</Alert>}
+        {history.isLoading && <LinearProgress aria-label="Loading versions" />}
+        {history.isError && <Alert severity="error">The versions could not be loaded.</Alert>}
         {versions.length > 1 && (
           <FormControlLabel
             control={
@@ -105,11 +122,17 @@ export function VersionHistoryDialog({
             label="Compare with the current version"
           />
         )}
-        <List aria-label="Versions">
+        <List aria-label="Versions" ref={list}>
           {versions.map((version, index) => (
-            <ListItem key={version._id} divider sx={{ display: 'block' }}>
+            <ListItem
+              key={version._id}
+              divider
+              tabIndex={-1}
+              aria-labelledby={`${titleId}-${version._id}`}
+              sx={{ display: 'block' }}
+            >
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-                <Typography variant="subtitle2" component="h3">
+                <Typography variant="subtitle2" component="h3" id={`${titleId}-${version._id}`}>
                   {version.updatedBy} · {new Date(version.versionDate).toLocaleString()}
                 </Typography>
                 <Chip size="small" label={version.action} />
@@ -152,6 +175,17 @@ export function VersionHistoryDialog({
             </ListItem>
           ))}
         </List>
+        {history.hasNextPage && (
+          <Button
+            disabled={history.isFetchingNextPage}
+            onClick={() => {
+              setFocusFrom(versions.length);
+              void history.fetchNextPage();
+            }}
+          >
+            Show older versions
+          </Button>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>

@@ -1,3 +1,4 @@
+import { VERSION_PAGE_SIZE } from '@common/constants';
 import type { Version } from '@common/schemas/versions';
 import { comparedValues } from '@common/versionChanges';
 
@@ -5,6 +6,16 @@ import { comparedValues } from '@common/versionChanges';
 export const HIDDEN_VERSION_KEYS = new Set(['_id', 'entity_name', 'path', '__v', 'lastModified']);
 
 export const NO_CHANGES = 'No changes';
+
+/** Version histories load `VERSION_PAGE_SIZE` at a time; a short page is the last. */
+export const versionPages = {
+  initialPageParam: 1,
+  getNextPageParam: (lastPage: Version[], _allPages: Version[][], lastPageParam: number) =>
+    lastPage.length < VERSION_PAGE_SIZE ? undefined : lastPageParam + 1,
+};
+
+/** The query string of a page of a history. */
+export const versionPageQuery = (page: number) => `?page=${page}&perPage=${VERSION_PAGE_SIZE}`;
 
 /** What a snapshot shows: a record's field values, any other document's fields. */
 const shownValues = (version: Version) => comparedValues(version.document);

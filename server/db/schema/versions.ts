@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { VersionAction } from '@common/schemas/versions';
 
@@ -19,5 +20,11 @@ export const versions = pgTable(
     versionDate: timestamp({ withTimezone: true }).notNull().defaultNow(),
     document: jsonb().$type<Record<string, unknown>>().notNull(),
   },
-  (table) => [index().on(table.resource, table.documentId, table.versionDate.desc())],
+  (table) => [
+    index().on(table.resource, table.documentId, table.versionDate.desc()),
+    // "Recently deleted": the deletes of a resource, newest first.
+    index('versions_deletes_index')
+      .on(table.resource, table.versionDate.desc())
+      .where(sql`${table.action} = 'delete'`),
+  ],
 );

@@ -10,7 +10,7 @@ import {
   bookSearchQuerySchema,
   bookVersionParamsSchema,
 } from '@common/schemas/books';
-import { versionSchema } from '@common/schemas/versions';
+import { deletedItemSchema, versionListQuerySchema, versionSchema } from '@common/schemas/versions';
 import type { Config } from '../../config';
 import { lookUpBooks } from './bookLookup';
 import {
@@ -18,6 +18,7 @@ import {
   deleteBook,
   listBooks,
   listBookVersions,
+  listDeletedBooks,
   restoreBook,
   updateBook,
 } from './books.service';
@@ -83,9 +84,19 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   app.get(
     '/books/:id/versions',
     {
-      schema: { params: bookIdParamsSchema, response: { 200: z.array(versionSchema), ...errors } },
+      schema: {
+        params: bookIdParamsSchema,
+        querystring: versionListQuerySchema,
+        response: { 200: z.array(versionSchema), ...errors },
+      },
     },
-    async (request) => listBookVersions(app.db, request.params.id),
+    async (request) => listBookVersions(app.db, request.params.id, request.query),
+  );
+
+  app.get(
+    '/books/recently-deleted',
+    { schema: { response: { 200: z.array(deletedItemSchema) } } },
+    async () => listDeletedBooks(app.db),
   );
 
   app.post(

@@ -1,10 +1,15 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Book } from '@common/schemas/books';
-import type { Version, VersionAction } from '@common/schemas/versions';
+import type {
+  DeletedItem,
+  Version,
+  VersionAction,
+  VersionListQuery,
+} from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { books } from '../../db/schema/books';
 import { notFound } from '../../lib/errors';
-import { listVersions, recordVersions, versionToRestore } from '../../lib/versions';
+import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
 interface BookInput {
@@ -112,9 +117,19 @@ export async function restoreBook(
   });
 }
 
-/** A book's versions, newest first, even once it is deleted. @throws 404 when it never existed. */
-export async function listBookVersions(db: Db, id: string): Promise<Version[]> {
-  const history = await listVersions(db, 'books', id);
-  if (history.length === 0) throw notFound('Book');
+/**
+ * A book's versions, newest first (a page of them, or all), even once it is deleted.
+ * @throws 404 when it never existed.
+ */
+export async function listBookVersions(
+  db: Db,
+  id: string,
+  query?: VersionListQuery,
+): Promise<Version[]> {
+  const history = await listVersions(db, 'books', id, query);
+  if (history.length === 0 && (query?.page ?? 1) === 1) throw notFound('Book');
   return history;
 }
+
+/** The books deleted and not restored since, most recently deleted first. */
+export const listDeletedBooks = (db: Db): Promise<DeletedItem[]> => listDeleted(db, 'books');

@@ -6,11 +6,17 @@ import {
   entityInputSchema,
   entitySchema,
 } from '@common/schemas/entities';
-import { versionIdSchema, versionSchema } from '@common/schemas/versions';
+import {
+  deletedItemSchema,
+  versionIdSchema,
+  versionListQuerySchema,
+  versionSchema,
+} from '@common/schemas/versions';
 import {
   createEntity,
   deleteEntity,
   getEntity,
+  listDeletedEntities,
   listEntities,
   listEntityVersions,
   restoreEntity,
@@ -68,8 +74,21 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/entities/:id/versions',
-    { schema: { params: idParams, response: { 200: z.array(versionSchema), ...errors } } },
-    async (request) => listEntityVersions(app.db, request.params.id),
+    {
+      schema: {
+        params: idParams,
+        querystring: versionListQuerySchema,
+        response: { 200: z.array(versionSchema), ...errors },
+      },
+    },
+    async (request) => listEntityVersions(app.db, request.params.id, request.query),
+  );
+
+  // Entity names are identifiers (no '-'), so no entity is shadowed by this path.
+  app.get(
+    '/entities/recently-deleted',
+    { schema: { response: { 200: z.array(deletedItemSchema) } } },
+    async () => listDeletedEntities(app.db),
   );
 
   app.post(

@@ -1,10 +1,15 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Entity } from '@common/schemas/entities';
-import type { Version, VersionAction } from '@common/schemas/versions';
+import type {
+  DeletedItem,
+  Version,
+  VersionAction,
+  VersionListQuery,
+} from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { listVersions, recordVersions, versionToRestore } from '../../lib/versions';
+import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
 
 interface EntityInput {
@@ -143,9 +148,16 @@ export async function restoreEntity(
   });
 }
 
-/** A definition's versions, newest first. @throws 404 when it never existed. */
-export async function listEntityVersions(db: Db, id: string): Promise<Version[]> {
-  const history = await listVersions(db, 'entities', id);
-  if (history.length === 0) throw notFound('Entity');
+/** A definition's versions, newest first (a page of them, or all). @throws 404 when it never existed. */
+export async function listEntityVersions(
+  db: Db,
+  id: string,
+  query?: VersionListQuery,
+): Promise<Version[]> {
+  const history = await listVersions(db, 'entities', id, query);
+  if (history.length === 0 && (query?.page ?? 1) === 1) throw notFound('Entity');
   return history;
 }
+
+/** The definitions deleted and not restored since, most recently deleted first. */
+export const listDeletedEntities = (db: Db): Promise<DeletedItem[]> => listDeleted(db, 'entities');

@@ -9,10 +9,11 @@ import {
   entityRecordsParamsSchema,
   updateEntityRecordSchema,
 } from '@common/schemas/entities';
-import { versionSchema } from '@common/schemas/versions';
+import { deletedItemSchema, versionListQuerySchema, versionSchema } from '@common/schemas/versions';
 import {
   createRecord,
   deleteRecord,
+  listDeletedRecords,
   listRecords,
   listRecordVersions,
   restoreRecord,
@@ -94,10 +95,23 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         params: entityRecordParamsSchema,
+        querystring: versionListQuerySchema,
         response: { 200: z.array(versionSchema), ...errors },
       },
     },
-    async (request) => listRecordVersions(app.db, request.params.entityName, request.params.id),
+    async (request) =>
+      listRecordVersions(app.db, request.params.entityName, request.params.id, request.query),
+  );
+
+  app.get(
+    '/entity-records/:entityName/recently-deleted',
+    {
+      schema: {
+        params: entityRecordsParamsSchema,
+        response: { 200: z.array(deletedItemSchema), ...errors },
+      },
+    },
+    async (request) => listDeletedRecords(app.db, request.params.entityName),
   );
 
   app.post(

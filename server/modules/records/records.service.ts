@@ -1,10 +1,15 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { EntityRecord } from '@common/schemas/entities';
-import type { Version, VersionAction } from '@common/schemas/versions';
+import type {
+  DeletedItem,
+  Version,
+  VersionAction,
+  VersionListQuery,
+} from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
 import { badRequest, notFound } from '../../lib/errors';
-import { listVersions, recordVersions, versionToRestore } from '../../lib/versions';
+import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
@@ -172,15 +177,25 @@ export async function restoreRecord(
 }
 
 /**
- * A record's versions, newest first, if it is (or was) a record of `entityName`.
- * @throws 404 when it never existed there.
+ * A record's versions, newest first (a page of them, or all), if it is (or was) a record of
+ * `entityName`. @throws 404 when it never existed there.
  */
 export async function listRecordVersions(
   db: Db,
   entityName: string,
   id: string,
+  query?: VersionListQuery,
 ): Promise<Version[]> {
-  const history = await listVersions(db, 'entity-records', id, entityName);
-  if (history.length === 0) throw notFound('Record');
+  const history = await listVersions(db, 'entity-records', id, query, entityName);
+  if (history.length === 0 && (query?.page ?? 1) === 1) throw notFound('Record');
   return history;
+}
+
+/**
+ * The records of `entityName` deleted and not restored since, most recently deleted first.
+ * @throws 404 for an unknown entity.
+ */
+export async function listDeletedRecords(db: Db, entityName: string): Promise<DeletedItem[]> {
+  await fieldNamesOf(db, entityName);
+  return listDeleted(db, 'entity-records', entityName);
 }

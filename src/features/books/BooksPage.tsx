@@ -14,13 +14,15 @@ import {
 import { useCallback, useRef, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
-import type { Version } from '@common/schemas/versions';
+import type { DeletedItem, Version } from '@common/schemas/versions';
 import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
+import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
+import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
@@ -31,15 +33,18 @@ import { joinAuthors } from './bookRules';
 import {
   useDeleteBookMutation,
   useLazySearchBookQuery,
-  useListBookVersionsQuery,
+  useListBookVersionsInfiniteQuery,
   useListBooksInfiniteQuery,
+  useListDeletedBooksQuery,
   useRestoreBookVersionMutation,
   useUpdateBookMutation,
 } from './books.api';
 
+const RESTORE_PATH = '/api/books/:id/versions/:versionId/restore';
+
 function BookVersions({ book, onClose }: { book: Book; onClose(): void }) {
-  const { data, isLoading, isError } = useListBookVersionsQuery(book._id);
-  const mayRestore = useCan('POST', '/api/books/:id/versions/:versionId/restore');
+  const history = useListBookVersionsInfiniteQuery(book._id);
+  const mayRestore = useCan('POST', RESTORE_PATH);
   const [restoreVersion] = useRestoreBookVersionMutation();
   const restore = (version: Version) =>
     restoreVersion({ id: book._id, versionId: version._id })
@@ -48,9 +53,28 @@ function BookVersions({ book, onClose }: { book: Book; onClose(): void }) {
   return (
     <VersionHistoryDialog
       title={`Versions of ${book.title}`}
-      versions={data}
+      history={history}
+      onClose={onClose}
+      onRestore={mayRestore ? restore : undefined}
+    />
+  );
+}
+
+function DeletedBooks({ onClose }: { onClose(): void }) {
+  const { data, isLoading, isError } = useListDeletedBooksQuery();
+  const mayRestore = useCan('POST', RESTORE_PATH);
+  const [restoreVersion] = useRestoreBookVersionMutation();
+  const restore = (item: DeletedItem) =>
+    restoreVersion({ id: item._id, versionId: item.versionId })
+      .unwrap()
+      .then(restored, failedTo(messages.books.restoreContext));
+  return (
+    <RecentlyDeletedDialog
+      title="Recently deleted books"
+      items={data}
       isLoading={isLoading}
-      failed={isError}
+      isError={isError}
+      nameOf={(item) => String(item.document.title)}
       onClose={onClose}
       onRestore={mayRestore ? restore : undefined}
     />
@@ -332,11 +356,17 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/books`: the library; a user whose role may not read it is told so. */
 export function BooksPage() {
+  const mayListDeleted = useCan('GET', '/api/books/recently-deleted');
   return (
     <ListPage
       title="Books"
       read={{ path: '/api/books', what: 'reading the books' }}
       add={{ label: 'Add Book', to: '/book', path: '/api/books/add' }}
+      actions={
+        mayListDeleted && (
+          <RecentlyDeletedButton dialog={(onClose) => <DeletedBooks onClose={onClose} />} />
+        )
+      }
     >
       {(mayAdd) => <BookList mayAdd={mayAdd} />}
     </ListPage>

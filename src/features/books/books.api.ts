@@ -7,13 +7,21 @@ import {
   bookLookupResultSchema,
   bookSchema,
 } from '@common/schemas/books';
-import { type Version, versionSchema } from '@common/schemas/versions';
+import {
+  type DeletedItem,
+  type Version,
+  deletedItemSchema,
+  versionSchema,
+} from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import { versionPageQuery, versionPages } from '@/lib/versions';
 import { nextBookPage } from './bookRules';
 
 /** The tag of one book's versions (the book's own tag is provided by the list). */
 const bookVersionsTag = (id: string) => ({ type: 'Book', id: `${id}/versions` }) as const;
+/** The tag of the books deleted and not restored since. */
+const deletedBooksTag = { type: 'Book', id: 'DELETED' } as const;
 
 export const booksApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -52,7 +60,8 @@ export const booksApi = api.injectEndpoints({
       query: (id) => ({ url: `/api/books/${id}`, method: 'DELETE' }),
       // Not the book's own tag, which the list provides: the book leaves the loaded pages
       // here, with no reload (spec section 4).
-      invalidatesTags: (_result, error, id) => (error ? [] : [bookVersionsTag(id)]),
+      invalidatesTags: (_result, error, id) =>
+        error ? [] : [bookVersionsTag(id), deletedBooksTag],
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;
@@ -73,13 +82,20 @@ export const booksApi = api.injectEndpoints({
         method: 'POST',
       }),
       invalidatesTags: (_result, error, { id }) =>
-        error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id)],
+        error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id), deletedBooksTag],
       ...responseSchema(bookSchema),
     }),
-    listBookVersions: build.query<Version[], string>({
-      query: (id) => `/api/books/${id}/versions`,
+    listBookVersions: build.infiniteQuery<Version[], string, number>({
+      infiniteQueryOptions: versionPages,
+      query: ({ queryArg: id, pageParam }) =>
+        `/api/books/${id}/versions${versionPageQuery(pageParam)}`,
       providesTags: (_result, _error, id) => [bookVersionsTag(id)],
       ...responseSchema(z.array(versionSchema)),
+    }),
+    listDeletedBooks: build.query<DeletedItem[], void>({
+      query: () => '/api/books/recently-deleted',
+      providesTags: [deletedBooksTag],
+      ...responseSchema(z.array(deletedItemSchema)),
     }),
   }),
 });
@@ -90,6 +106,7 @@ export const {
   useCreateBookMutation,
   useUpdateBookMutation,
   useDeleteBookMutation,
-  useListBookVersionsQuery,
+  useListBookVersionsInfiniteQuery,
+  useListDeletedBooksQuery,
   useRestoreBookVersionMutation,
 } = booksApi;

@@ -20,7 +20,15 @@ import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
-import { useDeleteEntityMutation } from './entities.api';
+import type { DeletedItem } from '@common/schemas/versions';
+import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
+import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
+
+import {
+  useDeleteEntityMutation,
+  useListDeletedEntitiesQuery,
+  useRestoreEntityVersionMutation,
+} from './entities.api';
 
 /** The entity definitions as cards, each with the actions the user may take. */
 function EntityCards({ mayAdd }: { mayAdd: boolean }) {
@@ -116,13 +124,40 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
   );
 }
 
+function DeletedEntities({ onClose }: { onClose(): void }) {
+  const { data, isLoading, isError } = useListDeletedEntitiesQuery();
+  const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
+  const [restoreVersion] = useRestoreEntityVersionMutation();
+  const restore = (item: DeletedItem) =>
+    restoreVersion({ id: item._id, name: String(item.document.name), versionId: item.versionId })
+      .unwrap()
+      .then(restored, failedTo(messages.entities.restoreContext));
+  return (
+    <RecentlyDeletedDialog
+      title="Recently deleted entities"
+      items={data}
+      isLoading={isLoading}
+      isError={isError}
+      nameOf={(item) => String(item.document.name)}
+      onClose={onClose}
+      onRestore={mayRestore ? restore : undefined}
+    />
+  );
+}
+
 /** `/entities`: the entity definitions; a user whose role may not read them is told so. */
 export function EntitiesPage() {
+  const mayListDeleted = useCan('GET', '/api/entities/recently-deleted');
   return (
     <ListPage
       title="Entities"
       read={{ path: '/api/entities', what: 'reading the entities' }}
       add={{ label: 'Add Entity', to: '/entities/add', path: '/api/entities' }}
+      actions={
+        mayListDeleted && (
+          <RecentlyDeletedButton dialog={(onClose) => <DeletedEntities onClose={onClose} />} />
+        )
+      }
     >
       {(mayAdd) => <EntityCards mayAdd={mayAdd} />}
     </ListPage>

@@ -8,9 +8,10 @@ import type { z } from 'zod';
 import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
+import type { Version } from '@common/schemas/versions';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
-import { errorMessage } from '@/api/errors';
+import { errorMessage, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -23,7 +24,8 @@ import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import {
   useCreateEntityMutation,
-  useListEntityVersionsQuery,
+  useListEntityVersionsInfiniteQuery,
+  useRestoreEntityVersionMutation,
   useUpdateEntityMutation,
 } from './entities.api';
 
@@ -46,15 +48,30 @@ const fromEntity = (entity: Entity): EntityFormValues => ({
   fields: entity.fields.map(({ name, label }) => ({ name, label })),
 });
 
-function EntityVersions({ entity, onClose }: { entity: Entity; onClose(): void }) {
-  const { data, isLoading, isError } = useListEntityVersionsQuery(entity._id);
+function EntityVersions({
+  entity,
+  onClose,
+  onRestored,
+}: {
+  entity: Entity;
+  onClose(): void;
+  /** The form takes the restored definition. */
+  onRestored(restored: Entity): void;
+}) {
+  const history = useListEntityVersionsInfiniteQuery(entity._id);
+  const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
+  const [restoreVersion] = useRestoreEntityVersionMutation();
+  const restore = (version: Version) =>
+    restoreVersion({ id: entity._id, name: entity.name, versionId: version._id })
+      .unwrap()
+      .then(onRestored)
+      .catch((error: unknown) => reportError(messages.entities.restoreContext, error));
   return (
     <VersionHistoryDialog
       title={`Versions of ${entity.name}`}
-      versions={data}
-      isLoading={isLoading}
-      failed={isError}
+      history={history}
       onClose={onClose}
+      onRestore={mayRestore ? restore : undefined}
     />
   );
 }
@@ -206,7 +223,14 @@ function EntityForm({ entity }: { entity?: Entity }) {
         </Stack>
       </Stack>
       {showVersions && entity && (
-        <EntityVersions entity={entity} onClose={() => setShowVersions(false)} />
+        <EntityVersions
+          entity={entity}
+          onClose={() => setShowVersions(false)}
+          onRestored={(restored) => {
+            form.reset(fromEntity(restored));
+            setSuccess(messages.entities.restored);
+          }}
+        />
       )}
       <ConfirmDialog
         {...fieldRemoval.dialog}

@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { type Entity, type EntityInput, entitySchema } from '@common/schemas/entities';
-import { type Version, versionSchema } from '@common/schemas/versions';
+import {
+  type DeletedItem,
+  type Version,
+  deletedItemSchema,
+  versionSchema,
+} from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { entitiesApi } from '@/api/entities.api';
 import { responseSchema } from '@/api/responseSchema';
-import { recordListTag } from '@/api/tags';
+import { deletedRecordsTag, recordListTag } from '@/api/tags';
+import { versionPageQuery, versionPages } from '@/lib/versions';
 
 /** The tag of one definition's versions (the definition's own tag is the list's too). */
 const entityVersionsTag = (id: string) => ({ type: 'Entity', id: `${id}/versions` }) as const;
+/** The tag of the definitions deleted and not restored since. */
+const deletedEntitiesTag = { type: 'Entity', id: 'DELETED' } as const;
 
 export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -53,7 +61,14 @@ export const entityDefinitionsApi = api.injectEndpoints({
     deleteEntity: build.mutation<void, Pick<Entity, '_id' | 'name'>>({
       query: ({ _id }) => ({ url: `/api/entities/${_id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, { _id, name }) =>
-        error ? [] : [entityVersionsTag(_id), recordListTag(name)],
+        error
+          ? []
+          : [
+              entityVersionsTag(_id),
+              recordListTag(name),
+              deletedEntitiesTag,
+              deletedRecordsTag(name),
+            ],
       async onQueryStarted({ _id }, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;
@@ -67,10 +82,39 @@ export const entityDefinitionsApi = api.injectEndpoints({
         );
       },
     }),
-    listEntityVersions: build.query<Version[], string>({
-      query: (id) => `/api/entities/${id}/versions`,
+    /**
+     * The restored definition may be back from a delete or have other fields: the list and
+     * the definition reload, and so do its records and what is listed as deleted.
+     */
+    restoreEntityVersion: build.mutation<Entity, { id: string; name: string; versionId: string }>({
+      query: ({ id, versionId }) => ({
+        url: `/api/entities/${id}/versions/${versionId}/restore`,
+        method: 'POST',
+      }),
+      invalidatesTags: (_result, error, { id, name }) =>
+        error
+          ? []
+          : [
+              { type: 'Entity', id: 'LIST' },
+              { type: 'Entity', id },
+              entityVersionsTag(id),
+              recordListTag(name),
+              deletedEntitiesTag,
+              deletedRecordsTag(name),
+            ],
+      ...responseSchema(entitySchema),
+    }),
+    listEntityVersions: build.infiniteQuery<Version[], string, number>({
+      infiniteQueryOptions: versionPages,
+      query: ({ queryArg: id, pageParam }) =>
+        `/api/entities/${id}/versions${versionPageQuery(pageParam)}`,
       providesTags: (_result, _error, id) => [entityVersionsTag(id)],
       ...responseSchema(z.array(versionSchema)),
+    }),
+    listDeletedEntities: build.query<DeletedItem[], void>({
+      query: () => '/api/entities/recently-deleted',
+      providesTags: [deletedEntitiesTag],
+      ...responseSchema(z.array(deletedItemSchema)),
     }),
   }),
 });
@@ -79,5 +123,7 @@ export const {
   useCreateEntityMutation,
   useUpdateEntityMutation,
   useDeleteEntityMutation,
-  useListEntityVersionsQuery,
+  useListEntityVersionsInfiniteQuery,
+  useListDeletedEntitiesQuery,
+  useRestoreEntityVersionMutation,
 } = entityDefinitionsApi;

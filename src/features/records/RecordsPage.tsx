@@ -18,7 +18,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
-import type { Version } from '@common/schemas/versions';
+import type { DeletedItem, Version } from '@common/schemas/versions';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { errorCode, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
@@ -27,6 +27,8 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
+import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
+import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
@@ -36,7 +38,8 @@ import { cancelRow, saveRow, startEditing } from './recordRows';
 import {
   useCreateRecordMutation,
   useDeleteRecordMutation,
-  useListRecordVersionsQuery,
+  useListDeletedRecordsQuery,
+  useListRecordVersionsInfiniteQuery,
   useListRecordsQuery,
   useRestoreRecordVersionMutation,
   useUpdateRecordMutation,
@@ -55,6 +58,8 @@ const toRow = (record: EntityRecord): RecordRow => ({
   values: record.fields,
 });
 
+const RESTORE_PATH = '/api/entity-records/:entityName/:id/versions/:versionId/restore';
+
 function RecordVersions({
   entityName,
   id,
@@ -64,11 +69,8 @@ function RecordVersions({
   id: string;
   onClose(): void;
 }) {
-  const { data, isLoading, isError } = useListRecordVersionsQuery({ entityName, id });
-  const mayRestore = useCan(
-    'POST',
-    '/api/entity-records/:entityName/:id/versions/:versionId/restore',
-  );
+  const history = useListRecordVersionsInfiniteQuery({ entityName, id });
+  const mayRestore = useCan('POST', RESTORE_PATH);
   const [restoreVersion] = useRestoreRecordVersionMutation();
   const restore = (version: Version) =>
     restoreVersion({ entityName, id, versionId: version._id })
@@ -77,9 +79,34 @@ function RecordVersions({
   return (
     <VersionHistoryDialog
       title="Record versions"
-      versions={data}
+      history={history}
+      onClose={onClose}
+      onRestore={mayRestore ? restore : undefined}
+    />
+  );
+}
+
+/** A deleted record, named by its values (it has no other name). */
+const recordName = (item: DeletedItem) =>
+  Object.values((item.document.fields ?? {}) as Record<string, string>)
+    .filter((value) => value !== '')
+    .join(' · ') || 'A record with no values';
+
+function DeletedRecords({ entityName, onClose }: { entityName: string; onClose(): void }) {
+  const { data, isLoading, isError } = useListDeletedRecordsQuery(entityName);
+  const mayRestore = useCan('POST', RESTORE_PATH);
+  const [restoreVersion] = useRestoreRecordVersionMutation();
+  const restore = (item: DeletedItem) =>
+    restoreVersion({ entityName, id: item._id, versionId: item.versionId })
+      .unwrap()
+      .then(restored, failedTo(messages.records.restoreContext));
+  return (
+    <RecentlyDeletedDialog
+      title={`Recently deleted ${entityName} records`}
+      items={data}
       isLoading={isLoading}
-      failed={isError}
+      isError={isError}
+      nameOf={recordName}
       onClose={onClose}
       onRestore={mayRestore ? restore : undefined}
     />
@@ -93,6 +120,7 @@ function useRecordPermissions() {
     mayEdit: useCan('PUT', '/api/entity-records/:entityName/:id'),
     mayDelete: useCan('DELETE', '/api/entity-records/:entityName/:id'),
     mayReadVersions: useCan('GET', '/api/entity-records/:entityName/:id/versions'),
+    mayListDeleted: useCan('GET', '/api/entity-records/:entityName/recently-deleted'),
   };
 }
 
@@ -266,6 +294,11 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           <Button variant="contained" startIcon={<AddIcon />} onClick={addRecord}>
             Add record
           </Button>
+        )}
+        {may.mayListDeleted && (
+          <RecentlyDeletedButton
+            dialog={(onClose) => <DeletedRecords entityName={entityName} onClose={onClose} />}
+          />
         )}
       </PageHeader>
       {entity.description && (

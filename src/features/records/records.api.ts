@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { type EntityRecord, entityRecordSchema } from '@common/schemas/entities';
-import { type Version, versionSchema } from '@common/schemas/versions';
+import {
+  type DeletedItem,
+  type Version,
+  deletedItemSchema,
+  versionSchema,
+} from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
-import { recordListTag } from '@/api/tags';
+import { deletedRecordsTag, recordListTag } from '@/api/tags';
+import { versionPageQuery, versionPages } from '@/lib/versions';
 
 interface RecordKey {
   entityName: string;
@@ -70,8 +76,8 @@ export const recordsApi = api.injectEndpoints({
         method: 'POST',
       }),
       ...responseSchema(entityRecordSchema),
-      invalidatesTags: (_result, error, { id }) =>
-        error ? [] : [{ type: 'Record', id: `${id}/versions` }],
+      invalidatesTags: (_result, error, { entityName, id }) =>
+        error ? [] : [{ type: 'Record', id: `${id}/versions` }, deletedRecordsTag(entityName)],
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
         let restored: EntityRecord;
         try {
@@ -93,8 +99,8 @@ export const recordsApi = api.injectEndpoints({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
         method: 'DELETE',
       }),
-      invalidatesTags: (_result, error, { id }) =>
-        error ? [] : [{ type: 'Record', id: `${id}/versions` }],
+      invalidatesTags: (_result, error, { entityName, id }) =>
+        error ? [] : [{ type: 'Record', id: `${id}/versions` }, deletedRecordsTag(entityName)],
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;
@@ -108,11 +114,18 @@ export const recordsApi = api.injectEndpoints({
         );
       },
     }),
-    listRecordVersions: build.query<Version[], RecordKey>({
-      query: ({ entityName, id }) =>
-        `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions`,
+    listRecordVersions: build.infiniteQuery<Version[], RecordKey, number>({
+      infiniteQueryOptions: versionPages,
+      query: ({ queryArg: { entityName, id }, pageParam }) =>
+        `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions${versionPageQuery(pageParam)}`,
       providesTags: (_result, _error, { id }) => [{ type: 'Record', id: `${id}/versions` }],
       ...responseSchema(z.array(versionSchema)),
+    }),
+    listDeletedRecords: build.query<DeletedItem[], string>({
+      query: (entityName) =>
+        `/api/entity-records/${encodeURIComponent(entityName)}/recently-deleted`,
+      providesTags: (_result, _error, entityName) => [deletedRecordsTag(entityName)],
+      ...responseSchema(z.array(deletedItemSchema)),
     }),
   }),
 });
@@ -122,6 +135,7 @@ export const {
   useCreateRecordMutation,
   useUpdateRecordMutation,
   useDeleteRecordMutation,
-  useListRecordVersionsQuery,
+  useListRecordVersionsInfiniteQuery,
+  useListDeletedRecordsQuery,
   useRestoreRecordVersionMutation,
 } = recordsApi;

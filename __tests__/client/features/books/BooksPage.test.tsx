@@ -245,6 +245,94 @@ describe('/books', () => {
     await waitFor(() => expect(network.calls('GET /api/books').length).toBeGreaterThan(listLoads));
   });
 
+  it('loads a long history 20 versions at a time, the keyboard going on to the older ones', async () => {
+    const history = Array.from({ length: 25 }, (_, i) => ({
+      _id: `v${25 - i}`,
+      action: i === 24 ? 'create' : 'update',
+      updatedBy: `editor${25 - i}`,
+      versionDate: new Date(Date.UTC(2026, 0, 25 - i)).toISOString(),
+      document: { _id: 'b2', title: `Title ${25 - i}` },
+      changes: [],
+    }));
+    network.use(
+      http.get('/api/books/b2/versions', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        const page = Number(params.get('page'));
+        const perPage = Number(params.get('perPage'));
+        return HttpResponse.json(history.slice((page - 1) * perPage, page * perPage));
+      }),
+    );
+    renderApp('/books', asContributor);
+    const book = await screen.findByRole('listitem', { name: 'Book 2' });
+    await userEvent.click(within(book).getByRole('button', { name: 'Versions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Versions of Book 2' });
+    const versions = await within(dialog).findByRole('list', { name: 'Versions' });
+    await waitFor(() => expect(within(versions).getAllByRole('heading')).toHaveLength(20));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show older versions' }));
+    await waitFor(() => expect(within(versions).getAllByRole('heading')).toHaveLength(25));
+    expect(
+      network
+        .calls('GET /api/books/b2/versions')
+        .map((r) => new URL(r.url).searchParams.get('page')),
+    ).toEqual(['1', '2']);
+    // A short page is the last: nothing more to show; the focus is on the first older one.
+    expect(within(dialog).queryByRole('button', { name: 'Show older versions' })).toBeNull();
+    await waitFor(() =>
+      expect(within(versions).getByRole('listitem', { name: /^editor5 ·/ })).toHaveFocus(),
+    );
+  });
+
+  it('lists recently deleted books and brings one back', async () => {
+    let deleted = [
+      {
+        _id: 'b99',
+        versionId: 'v9',
+        deletedBy: 'ada',
+        deletedAt: '2026-01-02T10:00:00.000Z',
+        document: { _id: 'b99', title: 'Lost book', author: null, isbn: null },
+      },
+    ];
+    network.use(
+      http.get('/api/books/recently-deleted', () => HttpResponse.json(deleted)),
+      http.post('/api/books/b99/versions/v9/restore', () => {
+        deleted = [];
+        return HttpResponse.json({ _id: 'b99', title: 'Lost book', author: null, isbn: null });
+      }),
+    );
+    renderApp('/books', asContributor);
+    await userEvent.click(await screen.findByRole('button', { name: 'Recently deleted' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Recently deleted books' });
+    expect(await within(dialog).findByText('Lost book')).toBeInTheDocument();
+    expect(within(dialog).getByText(/^Deleted by ada/)).toBeInTheDocument();
+    const listLoads = network.calls('GET /api/books').length;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Restore Lost book' }));
+    expect(await within(dialog).findByRole('status')).toHaveTextContent('Restored Lost book.');
+    // The restored book leaves the deleted ones and joins the list, both asked again.
+    expect(await within(dialog).findByText('Nothing was deleted recently.')).toBeInTheDocument();
+    await waitFor(() => expect(network.calls('GET /api/books').length).toBeGreaterThan(listLoads));
+  });
+
+  it('shows a viewer what was deleted, without Restore', async () => {
+    network.use(
+      http.get('/api/books/recently-deleted', () =>
+        HttpResponse.json([
+          {
+            _id: 'b99',
+            versionId: 'v9',
+            deletedBy: 'ada',
+            deletedAt: '2026-01-02T10:00:00.000Z',
+            document: { _id: 'b99', title: 'Lost book' },
+          },
+        ]),
+      ),
+    );
+    renderApp('/books', signedInAs('viewer', ['viewer']));
+    await userEvent.click(await screen.findByRole('button', { name: 'Recently deleted' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Recently deleted books' });
+    expect(await within(dialog).findByText('Lost book')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: /^Restore/ })).toBeNull();
+  });
+
   it('offers no restore to a viewer', async () => {
     network.use(
       http.get('/api/books/b2/versions', () =>

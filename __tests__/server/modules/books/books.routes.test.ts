@@ -354,6 +354,75 @@ describe.each(testDbKinds)('books on %s', (kind) => {
       expect((await versionsOf(one._id)).map((v) => v.action)).toEqual(['create']);
     });
   });
+
+  describe('GET /api/books/:id/versions?page&perPage', () => {
+    it('pages a long history newest first, each version compared with the one before it', async () => {
+      const { _id } = (await addBook({ title: 'v0' })).json();
+      for (let n = 1; n <= 24; n += 1) {
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/books/${_id}`,
+          headers: contributor,
+          payload: { title: `v${n}` },
+        });
+      }
+      const pageOf = async (n: number): Promise<Version[]> =>
+        (
+          await t.app.inject({ url: `/api/books/${_id}/versions?page=${n}`, headers: viewer })
+        ).json();
+      const first = await pageOf(1);
+      expect(first.map((v) => v.document.title)).toEqual(
+        Array.from({ length: 20 }, (_, i) => `v${24 - i}`),
+      );
+      const second = await pageOf(2);
+      expect(second.map((v) => v.document.title)).toEqual(['v4', 'v3', 'v2', 'v1', 'v0']);
+      // The first of a page is compared with the last of the page before it, not with nothing.
+      expect(first.at(-1)!.changes).toEqual([{ field: 'title', from: 'v4', to: 'v5' }]);
+      expect(second.at(-1)).toMatchObject({ action: 'create' });
+      expect(await pageOf(3)).toEqual([]);
+      expect(await versionsOf(_id)).toHaveLength(25);
+      const tooMany = await t.app.inject({
+        url: `/api/books/${_id}/versions?page=1&perPage=101`,
+        headers: viewer,
+      });
+      expect(tooMany.statusCode).toBe(400);
+    });
+  });
+
+  describe('GET /api/books/recently-deleted', () => {
+    const recentlyDeleted = async (headers = viewer) =>
+      (await t.app.inject({ url: '/api/books/recently-deleted', headers })).json() as {
+        _id: string;
+        versionId: string;
+        deletedBy: string;
+        document: Book;
+      }[];
+
+    it('lists deleted books, latest first, until they are restored', async () => {
+      const gone = (await addBook({ title: 'Gone' })).json();
+      const back = (await addBook({ title: 'Back again' })).json();
+      for (const id of [gone._id, back._id]) {
+        await t.app.inject({ method: 'DELETE', url: `/api/books/${id}`, headers: contributor });
+      }
+      const listed = await recentlyDeleted();
+      expect(listed.slice(0, 2).map((item) => item.document.title)).toEqual(['Back again', 'Gone']);
+      expect(listed[0]).toMatchObject({ _id: back._id, deletedBy: 'contributor' });
+      const restored = await t.app.inject({
+        method: 'POST',
+        url: `/api/books/${back._id}/versions/${listed[0]!.versionId}/restore`,
+        headers: contributor,
+      });
+      expect(restored.json()).toMatchObject({ _id: back._id, title: 'Back again' });
+      const after = await recentlyDeleted();
+      expect(after.map((item) => item._id)).not.toContain(back._id);
+      expect(after.map((item) => item._id)).toContain(gone._id);
+    });
+
+    it('answers 401 without a token', async () => {
+      const res = await t.app.inject({ url: '/api/books/recently-deleted' });
+      expect(res.statusCode).toBe(401);
+    });
+  });
 });
 
 describe('the book lookup service unreachable', () => {

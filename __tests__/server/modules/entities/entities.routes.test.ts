@@ -350,6 +350,42 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
     });
   });
 
+  describe('recently deleted', () => {
+    it('lists deleted definitions and records until they come back', async () => {
+      const car = await defineCar();
+      const base = `/api/entity-records/${car.name}`;
+      const kept = (await request('POST', base, { fields: { make: 'Ford' } })).json();
+      const gone = (await request('POST', base, { fields: { make: 'Fiat' } })).json();
+      await request('DELETE', `${base}/${gone._id}`, undefined, contributor);
+      const deletedRecords = (
+        await request('GET', `${base}/recently-deleted`, undefined, viewer)
+      ).json() as { _id: string; versionId: string; document: EntityRecord }[];
+      expect(deletedRecords.map((item) => item._id)).toEqual([gone._id]);
+      expect(deletedRecords[0]!.document.fields).toEqual({ make: 'Fiat' });
+
+      // Deleting the entity deletes its records: the definition is listed, and once it is
+      // back, so are all its records.
+      await request('DELETE', `/api/entities/${car._id}`);
+      const deletedEntities = (await request('GET', '/api/entities/recently-deleted')).json() as {
+        _id: string;
+        versionId: string;
+      }[];
+      const listed = deletedEntities.find((item) => item._id === car._id)!;
+      expect(listed).toBeDefined();
+      expect((await request('GET', `${base}/recently-deleted`)).statusCode).toBe(404);
+      await request('POST', `/api/entities/${car._id}/versions/${listed.versionId}/restore`);
+      const afterEntity = (await request('GET', `${base}/recently-deleted`)).json() as {
+        _id: string;
+      }[];
+      expect(afterEntity.map((item) => item._id).sort()).toEqual([kept._id, gone._id].sort());
+      expect(
+        ((await request('GET', '/api/entities/recently-deleted')).json() as { _id: string }[]).map(
+          (item) => item._id,
+        ),
+      ).not.toContain(car._id);
+    });
+  });
+
   describe('permissions', () => {
     it("answers 403 to a viewer's writes, and to a contributor's definition writes", async () => {
       const car = await defineCar();

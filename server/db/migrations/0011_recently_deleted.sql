@@ -1,0 +1,1 @@
+CREATE INDEX "versions_deletes_index" ON "versions" USING btree ("resource","version_date" DESC NULLS LAST) WHERE "versions"."action" = 'delete';

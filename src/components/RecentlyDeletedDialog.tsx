@@ -1,0 +1,110 @@
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
+import { useId, useState } from 'react';
+import type { DeletedItem } from '@common/schemas/versions';
+import { reportError } from '@/api/errors';
+
+/** For `onRestore`: the item came back. */
+export const restored = () => true;
+
+/** For `onRestore`: reports the failure (a toast, with `context`); the item did not come back. */
+export const failedTo = (context: string) => (error: unknown) => {
+  reportError(context, error);
+  return false;
+};
+
+interface RecentlyDeletedDialogProps {
+  title: string;
+  items: DeletedItem[] | undefined;
+  isLoading: boolean;
+  isError: boolean;
+  /** What a reader calls the item: a book's title, an entity's name… */
+  nameOf(item: DeletedItem): string;
+  onClose(): void;
+  /**
+   * Brings an item back as it was deleted, resolving to whether it came back (a failure is
+   * the caller's to report); absent when the user may not restore.
+   */
+  onRestore?(item: DeletedItem): Promise<boolean>;
+}
+
+/** The items deleted and not brought back since, most recent first, each with Restore. */
+export function RecentlyDeletedDialog({
+  title,
+  items = [],
+  isLoading,
+  isError,
+  nameOf,
+  onClose,
+  onRestore,
+}: RecentlyDeletedDialogProps) {
+  const titleId = useId();
+  const [restoring, setRestoring] = useState<string>();
+  // Said in the dialog: a toast outside it is hidden from screen readers while it is open.
+  const [restored, setRestored] = useState<string>();
+
+  async function restore(item: DeletedItem) {
+    setRestoring(item._id);
+    try {
+      if (await onRestore?.(item)) setRestored(nameOf(item));
+    } finally {
+      setRestoring(undefined);
+    }
+  }
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent tabIndex={0}>
+        {isLoading && <LinearProgress aria-label="Loading deleted items" />}
+        {isError && <Alert severity="error">The deleted items could not be loaded.</Alert>}
+        <Typography role="status" color="success.main" sx={{ fontWeight: 500 }}>
+          {restored && `Restored ${restored}.`}
+        </Typography>
+        {!isLoading && !isError && items.length === 0 && (
+          <Typography>Nothing was deleted recently.</Typography>
+        )}
+        <List aria-label={title}>
+          {items.map((item) => (
+            <ListItem
+              key={item.versionId}
+              divider
+              secondaryAction={
+                onRestore && (
+                  <Button
+                    size="small"
+                    disabled={restoring !== undefined}
+                    onClick={() => void restore(item)}
+                    aria-label={`Restore ${nameOf(item)}`}
+                  >
+                    Restore
+                  </Button>
+                )
+              }
+            >
+              <ListItemText
+                primary={nameOf(item)}
+                secondary={`Deleted by ${item.deletedBy} · ${new Date(item.deletedAt).toLocaleString()}`}
+                sx={{ pr: onRestore ? 8 : 0, overflowWrap: 'anywhere' }}
+              />
+            </ListItem>
+          ))}
+        </List>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
