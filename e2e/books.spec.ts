@@ -216,3 +216,42 @@ test('by keyboard: after a confirmed delete the focus is on the next book', asyn
   await page.keyboard.press('Tab');
   await expect(kept.getByRole('button', { name: `Kept ${suffix}`, exact: true })).toBeFocused();
 });
+
+test('a deleted book comes back from "Recently deleted" with its id and its history', async ({
+  page,
+}) => {
+  await signIn(page, 'contributor', 'contributor123');
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const headers = { authorization: `Bearer ${token}` };
+  const title = `Solaris ${Date.now().toString(36)}`;
+  const added = await page.request.post('/api/books/add', { headers, data: { title } });
+  const { _id } = (await added.json()) as { _id: string };
+  await page.goto('/books');
+  const card = page.getByRole('listitem', { name: title, exact: true });
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete book' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(card).toHaveCount(0);
+
+  const opener = page.getByRole('button', { name: 'Recently deleted' });
+  await opener.click();
+  const dialog = page.getByRole('dialog', { name: 'Recently deleted books' });
+  await expect(dialog.getByText(title)).toBeVisible();
+  await expect(dialog).toContainText('Deleted by contributor');
+  await expectUsable(page, 'the recently deleted books');
+  await dialog.getByRole('button', { name: `Restore ${title}` }).click();
+  await expect(dialog.getByRole('status')).toHaveText(`Restored ${title}.`);
+  await expect(dialog.getByText(title, { exact: true })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(opener).toBeFocused();
+  await expect(card).toBeVisible();
+
+  const history = await page.request.get(`/api/books/${_id}/versions`, { headers });
+  expect(((await history.json()) as { action: string }[]).map((v) => v.action)).toEqual([
+    'restore',
+    'delete',
+    'create',
+  ]);
+});

@@ -282,3 +282,45 @@ test('a record edited twice: its history shows each change as old → new and re
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(grid.getByRole('gridcell', { name: 'S-001' })).toBeVisible();
 });
+
+test('a deleted entity comes back from "Recently deleted", then its records, one by one', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const { name } = await createEntity(page, SAMPLE_FIELDS);
+  await page.goto(`/entities/${name}`);
+  const grid = page.getByRole('grid', { name: `${name} records` });
+  await page.getByRole('button', { name: 'Add record' }).click();
+  await page.keyboard.type('S-777');
+  await page.keyboard.press('Enter');
+  await expect(grid.getByRole('gridcell', { name: 'S-777' })).toBeVisible();
+
+  await page.goto('/entities');
+  const card = page
+    .getByRole('list', { name: 'Entities' })
+    .getByRole('listitem')
+    .filter({ hasText: name });
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete entity' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(card).toHaveCount(0);
+  await page.getByRole('button', { name: 'Recently deleted' }).click();
+  const entities = page.getByRole('dialog', { name: 'Recently deleted entities' });
+  await expectUsable(page, 'the recently deleted entities');
+  await entities.getByRole('button', { name: `Restore ${name}` }).click();
+  await expect(entities.getByRole('status')).toHaveText(`Restored ${name}.`);
+  await page.keyboard.press('Escape');
+  await expect(card).toBeVisible();
+
+  // The definition came back without its records: each is in its own "Recently deleted".
+  await page.goto(`/entities/${name}`);
+  await expect(grid.getByText('No records yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Recently deleted' }).click();
+  const records = page.getByRole('dialog', { name: `Recently deleted ${name} records` });
+  await records.getByRole('button', { name: 'Restore S-777' }).click();
+  await expect(records.getByRole('status')).toHaveText('Restored S-777.');
+  await page.keyboard.press('Escape');
+  await expect(grid.getByRole('gridcell', { name: 'S-777' })).toBeVisible();
+});
