@@ -22,6 +22,10 @@ export const VERSION_PAGE_SIZE = 20;
 /** The "Recently deleted" lists show at most this many items, most recent first. */
 export const RECENTLY_DELETED_LIMIT = 50;
 
+/** The audit log's page size, and how far its total is counted exactly. */
+export const AUDIT_PAGE_SIZE = 25;
+export const AUDIT_COUNT_LIMIT = 10_000;
+
 /** Job list paging (spec section 9). */
 export const JOB_PAGE_SIZES = [20, 50, 100] as const;
 export const DEFAULT_JOB_PAGE_SIZE = 50;

@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { booksRoutes } from './modules/books/books.routes';
 import { entitiesRoutes } from './modules/entities/entities.routes';
@@ -99,6 +100,7 @@ export async function buildApp(
   await app.register(entitiesRoutes, { prefix: '/api' });
   await app.register(recordsRoutes, { prefix: '/api' });
   await app.register(jobsRoutes, { prefix: '/api' });
+  await app.register(auditRoutes, { prefix: '/api' });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

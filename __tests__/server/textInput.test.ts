@@ -122,6 +122,15 @@ const endpoints: Endpoint[] = [
     querystring: { title: 'Dune' },
     fields: [{ at: 'querystring.title', kind: 'single' }],
   },
+  ...['/api/audit', '/api/audit/export.csv'].map((path): Endpoint => ({
+    method: 'GET',
+    path,
+    querystring: { actor: 'admin', action: 'book.create' },
+    fields: [
+      { at: 'querystring.actor', kind: 'single' },
+      { at: 'querystring.action', kind: 'single' },
+    ],
+  })),
   ...[
     { method: 'POST' as const, path: '/api/books/add' },
     { method: 'PUT' as const, path: '/api/books/:id', params: { id: '$bookId' } },

@@ -16,7 +16,8 @@ import {
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { limitAttempts } from '../../lib/rateLimiter';
-import { login, register } from './auth.service';
+import { actorOf } from '../../lib/audit';
+import { auditUserEvent, login, register } from './auth.service';
 import { ExternalSignInError, GoogleSignIn } from './google.service';
 import { endSession, refreshSession, startSession } from './session.service';
 
@@ -51,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         typeof username === 'string' ? [`user:${username.trim()}`] : [],
       ),
     },
-    async (request) => login(app.sessions, request.body),
+    async (request) => login(app.sessions, request.body, actorOf(request, null)),
   );
 
   app.post(
@@ -61,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       schema: { body: registerSchema, response: { 200: loginResponseSchema, ...errors } },
       preValidation: limited('register', config.authRateLimit),
     },
-    async (request) => register(app.sessions, request.body),
+    async (request) => register(app.sessions, request.body, actorOf(request, null)),
   );
 
   app.post(
@@ -72,7 +73,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       // Every open tab refreshes every few minutes: a looser limit than sign-in's.
       preValidation: limited('refresh', config.authRateLimit * 3),
     },
-    async (request) => refreshSession(app.sessions, request.body.refreshToken),
+    async (request) =>
+      refreshSession(app.sessions, request.body.refreshToken, (userId) =>
+        auditUserEvent(app.db, actorOf(request, null), userId, {
+          action: 'auth.refresh_reuse_detected',
+          summary: 'A spent refresh token was used again: every session of that sign-in is ended',
+        }),
+      ),
   );
 
   app.post(
@@ -82,7 +89,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       schema: { body: refreshTokenBodySchema, response: { 204: z.null(), 400: apiErrorSchema } },
     },
     async (request, reply) => {
-      await endSession(app.db, request.body.refreshToken, app.now());
+      const userId = await endSession(app.db, request.body.refreshToken, app.now());
+      if (userId) {
+        await auditUserEvent(app.db, actorOf(request, null), userId, {
+          action: 'auth.logout',
+          summary: 'Signed out',
+        });
+      }
       return reply.status(204).send(null);
     },
   );
@@ -113,6 +126,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       if (!google) throw new ExternalSignInError('Google sign-in is not configured');
       const userId = await google.complete(new URL(request.url, config.publicUrl), app.now());
       const { jwt, refreshToken } = await startSession(app.sessions, userId);
+      await auditUserEvent(app.db, actorOf(request, null), userId, {
+        action: 'auth.login',
+        summary: 'Signed in with Google',
+      });
       const query = new URLSearchParams({ token: jwt, refreshToken });
       return reply.redirect(`/google-callback/?${query.toString()}`);
     } catch (error) {

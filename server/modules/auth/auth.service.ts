@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { messages } from '@common/messages';
 import type { LoginInput, LoginResponse, RegisterInput } from '@common/schemas/auth';
+import type { Db } from '../../db/client';
 import { users } from '../../db/schema/users';
+import { type Actor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { conflict, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { type SessionContext, startSession } from './session.service';
@@ -10,18 +12,53 @@ import { type SessionContext, startSession } from './session.service';
 const decoyHash = hashPassword('decoy password that matches nothing');
 
 /**
- * Signs in with a username and password.
+ * Writes an event of user `userId` (when they still exist) to the audit log, from where
+ * `origin` says: sign-in events are written on their own, not with a change.
+ */
+export async function auditUserEvent(
+  db: Db,
+  origin: Actor,
+  userId: string,
+  entry: Omit<AuditEntry, 'resourceId'>,
+): Promise<void> {
+  const [user] = await db
+    .select({ username: users.username })
+    .from(users)
+    .where(eq(users.id, userId));
+  const actor = { ...origin, id: userId, name: user?.username ?? null };
+  await recordAudit(db, actor, { ...entry, resourceId: userId });
+}
+
+/**
+ * Signs in with a username and password; the sign-in, or its failure (anonymous, naming
+ * the username tried), goes to the audit log. `origin`: where the request came from.
  * @throws 401 with one message for an unknown user and a wrong password alike.
  */
-export async function login(ctx: SessionContext, input: LoginInput): Promise<LoginResponse> {
+export async function login(
+  ctx: SessionContext,
+  input: LoginInput,
+  origin: Actor,
+): Promise<LoginResponse> {
   const [user] = await ctx.db
-    .select({ id: users.id, passwordHash: users.passwordHash })
+    .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.username, input.username));
   const matches = await verifyPassword(user?.passwordHash ?? (await decoyHash), input.password);
-  if (!user?.passwordHash || !matches)
+  if (!user?.passwordHash || !matches) {
+    await recordAudit(ctx.db, origin, {
+      action: 'auth.login_failed',
+      summary: `Failed sign-in as ${JSON.stringify(input.username)}`,
+    });
     throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
-  return startSession(ctx, user.id);
+  }
+  const session = await startSession(ctx, user.id);
+  const actor = { ...origin, id: user.id, name: user.username };
+  await recordAudit(ctx.db, actor, {
+    action: 'auth.login',
+    resourceId: user.id,
+    summary: 'Signed in with a password',
+  });
+  return session;
 }
 
 /**
@@ -30,7 +67,11 @@ export async function login(ctx: SessionContext, input: LoginInput): Promise<Log
  * Either unique constraint may refuse the insert, and here both mean the email is taken, so
  * the conflict is told here (do nothing, then check), not by the constraint's name.
  */
-export async function register(ctx: SessionContext, input: RegisterInput): Promise<LoginResponse> {
+export async function register(
+  ctx: SessionContext,
+  input: RegisterInput,
+  origin: Actor,
+): Promise<LoginResponse> {
   const passwordHash = await hashPassword(input.password);
   const [created] = await ctx.db
     .insert(users)
@@ -38,5 +79,12 @@ export async function register(ctx: SessionContext, input: RegisterInput): Promi
     .onConflictDoNothing()
     .returning({ id: users.id });
   if (!created) throw conflict('EMAIL_TAKEN', messages.server.emailTaken);
-  return startSession(ctx, created.id);
+  const session = await startSession(ctx, created.id);
+  const actor = { ...origin, id: created.id, name: input.email };
+  await recordAudit(ctx.db, actor, {
+    action: 'auth.register',
+    resourceId: created.id,
+    summary: 'Registered an account (no role yet)',
+  });
+  return session;
 }

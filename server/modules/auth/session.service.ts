@@ -93,12 +93,14 @@ export async function startSession(ctx: SessionContext, userId: string): Promise
 /**
  * Exchanges a refresh token for a new access token and its successor, spending it.
  * A spent token presented again within REFRESH_GRACE_MS answers the same successor (two
- * tabs racing); later it is reuse, a sign of theft, and revokes the whole family.
+ * tabs racing); later it is reuse, a sign of theft, and revokes the whole family (then
+ * `onReuse` is told whose, once the revocation has committed).
  * @throws 401 for an unknown, expired, revoked or reused token.
  */
 export async function refreshSession(
   ctx: SessionContext,
   presented: string,
+  onReuse: (userId: string) => Promise<void>,
 ): Promise<RefreshResponse> {
   const now = ctx.now();
   const tokenHash = hashToken(presented);
@@ -137,7 +139,7 @@ export async function refreshSession(
         .update(refreshTokens)
         .set({ revokedAt: now })
         .where(and(eq(refreshTokens.familyId, token.familyId), isNull(refreshTokens.revokedAt)));
-      return 'reused' as const;
+      return { reusedBy: token.userId };
     }
 
     await tx.update(refreshTokens).set({ spentAt: now }).where(eq(refreshTokens.id, token.id));
@@ -150,8 +152,11 @@ export async function refreshSession(
     return issued(tx, token.userId, successor);
   });
   // The revocation above must commit, so the 401 is thrown only after the transaction.
-  if (!outcome || outcome === 'reused')
+  if (outcome && 'reusedBy' in outcome) {
+    await onReuse(outcome.reusedBy);
     throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
+  }
+  if (!outcome) throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
   return {
     accessToken: await ctx.tokens.sign(accessClaims(outcome.found)),
     refreshToken: outcome.refreshToken,
@@ -171,14 +176,21 @@ async function issued(tx: Tx, userId: string, refreshToken: string) {
 /**
  * Ends the session of a refresh token (logout): revokes it and its whole family, so no
  * token of that sign-in works any more. Unknown tokens are ignored: the outcome is the same.
+ * @returns the id of the user whose session ended, if one did.
  */
-export async function endSession(db: Db, presented: string, now: Date): Promise<void> {
+export async function endSession(
+  db: Db,
+  presented: string,
+  now: Date,
+): Promise<string | undefined> {
   const family = db
     .select({ familyId: refreshTokens.familyId })
     .from(refreshTokens)
     .where(eq(refreshTokens.tokenHash, hashToken(presented)));
-  await db
+  const [ended] = await db
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(inArray(refreshTokens.familyId, family), isNull(refreshTokens.revokedAt)));
+    .where(and(inArray(refreshTokens.familyId, family), isNull(refreshTokens.revokedAt)))
+    .returning({ userId: refreshTokens.userId });
+  return ended?.userId;
 }

@@ -22,6 +22,7 @@ import {
   restoreBook,
   updateBook,
 } from './books.service';
+import { actorOf } from '../../lib/audit';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
 
@@ -57,7 +58,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/books/add',
     { schema: { body: bookInputSchema, response: { 201: bookSchema, ...errors } } },
     async (request, reply) =>
-      reply.status(201).send(await createBook(app.db, request.body, request.user!.username)),
+      reply.status(201).send(await createBook(app.db, request.body, actorOf(request))),
   );
 
   app.put(
@@ -69,14 +70,14 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         response: { 200: bookSchema, ...errors },
       },
     },
-    async (request) => updateBook(app.db, request.params.id, request.body, request.user!.username),
+    async (request) => updateBook(app.db, request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
     '/books/:id',
     { schema: { params: bookIdParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteBook(app.db, request.params.id, request.user!.username);
+      await deleteBook(app.db, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -103,6 +104,6 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     '/books/:id/versions/:versionId/restore',
     { schema: { params: bookVersionParamsSchema, response: { 200: bookSchema, ...errors } } },
     async (request) =>
-      restoreBook(app.db, request.params.id, request.params.versionId, request.user!.username),
+      restoreBook(app.db, request.params.id, request.params.versionId, actorOf(request)),
   );
 };

@@ -8,6 +8,7 @@ import type {
 } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { books } from '../../db/schema/books';
+import { type Actor, recordAudit } from '../../lib/audit';
 import { notFound } from '../../lib/errors';
 import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 
@@ -25,10 +26,30 @@ const toWire = (row: BookRow): Book => ({
   isbn: row.isbn,
 });
 
-const recordBookVersion = (tx: Tx, book: Book, action: VersionAction, updatedBy: string) =>
-  recordVersions(tx, [
-    { resource: 'books', documentId: book._id, action, updatedBy, document: book },
+const SUMMARY: Record<VersionAction, string> = {
+  create: 'Added',
+  update: 'Updated',
+  delete: 'Deleted',
+  restore: 'Restored',
+};
+
+/** A book's change, in its history and in the audit log (within the change's transaction). */
+async function recordBookChange(tx: Tx, book: Book, action: VersionAction, actor: Actor) {
+  await recordVersions(tx, [
+    {
+      resource: 'books',
+      documentId: book._id,
+      action,
+      updatedBy: actor.name ?? '',
+      document: book,
+    },
   ]);
+  await recordAudit(tx, actor, {
+    action: `book.${action}`,
+    resourceId: book._id,
+    summary: `${SUMMARY[action]} the book "${book.title}"`,
+  });
+}
 
 /** A page of books, newest first, ties broken by id (a stable order for paging). */
 export async function listBooks(db: Db, page: number, perPage: number): Promise<Book[]> {
@@ -42,14 +63,14 @@ export async function listBooks(db: Db, page: number, perPage: number): Promise<
 }
 
 /** Adds a book and its first version, in one transaction. */
-export async function createBook(db: Db, input: BookInput, actor: string): Promise<Book> {
+export async function createBook(db: Db, input: BookInput, actor: Actor): Promise<Book> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(books)
       .values({ title: input.title, author: input.author ?? null, isbn: input.isbn ?? null })
       .returning();
     const book = toWire(row!);
-    await recordBookVersion(tx, book, 'create', actor);
+    await recordBookChange(tx, book, 'create', actor);
     return book;
   });
 }
@@ -59,7 +80,7 @@ export async function updateBook(
   db: Db,
   id: string,
   input: BookInput,
-  actor: string,
+  actor: Actor,
 ): Promise<Book> {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -74,17 +95,17 @@ export async function updateBook(
       .returning();
     if (!row) throw notFound('Book');
     const book = toWire(row);
-    await recordBookVersion(tx, book, 'update', actor);
+    await recordBookChange(tx, book, 'update', actor);
     return book;
   });
 }
 
 /** Deletes a book and records it in its history (which stays, for the record). @throws 404. */
-export async function deleteBook(db: Db, id: string, actor: string): Promise<void> {
+export async function deleteBook(db: Db, id: string, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
     const [deleted] = await tx.delete(books).where(eq(books.id, id)).returning();
     if (!deleted) throw notFound('Book');
-    await recordBookVersion(tx, toWire(deleted), 'delete', actor);
+    await recordBookChange(tx, toWire(deleted), 'delete', actor);
   });
 }
 
@@ -97,7 +118,7 @@ export async function restoreBook(
   db: Db,
   id: string,
   versionId: string,
-  actor: string,
+  actor: Actor,
 ): Promise<Book> {
   return db.transaction(async (tx) => {
     const snapshot = (await versionToRestore(tx, 'books', id, versionId)) as Book;
@@ -112,7 +133,7 @@ export async function restoreBook(
       .onConflictDoUpdate({ target: books.id, set: { ...values, updatedAt: new Date() } })
       .returning();
     const book = toWire(row!);
-    await recordBookVersion(tx, book, 'restore', actor);
+    await recordBookChange(tx, book, 'restore', actor);
     return book;
   });
 }

@@ -22,6 +22,7 @@ import {
   restoreEntity,
   updateEntity,
 } from './entities.service';
+import { actorOf } from '../../lib/audit';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const idParams = z.object({ id: z.uuid('must be an entity id') });
@@ -36,7 +37,7 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entities',
     { schema: { body: entityInputSchema, response: { 201: entitySchema, ...errors } } },
     async (request, reply) =>
-      reply.status(201).send(await createEntity(app.db, request.body, request.user!.username)),
+      reply.status(201).send(await createEntity(app.db, request.body, actorOf(request))),
   );
 
   app.get(
@@ -59,15 +60,14 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: entitySchema, ...errors },
       },
     },
-    async (request) =>
-      updateEntity(app.db, request.params.id, request.body, request.user!.username),
+    async (request) => updateEntity(app.db, request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
     '/entities/:id',
     { schema: { params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteEntity(app.db, request.params.id, request.user!.username);
+      await deleteEntity(app.db, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -100,6 +100,6 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      restoreEntity(app.db, request.params.id, request.params.versionId, request.user!.username),
+      restoreEntity(app.db, request.params.id, request.params.versionId, actorOf(request)),
   );
 };

@@ -8,6 +8,7 @@ import type {
 } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
+import { type Actor, recordAudit } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/errors';
 import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
@@ -35,10 +36,36 @@ export async function listEntities(db: Db): Promise<Entity[]> {
   return rows.map(toWire);
 }
 
-const recordEntityVersion = (tx: Tx, entity: Entity, action: VersionAction, updatedBy: string) =>
-  recordVersions(tx, [
-    { resource: 'entities', documentId: entity._id, action, updatedBy, document: entity },
+const SUMMARY: Record<VersionAction, string> = {
+  create: 'Defined',
+  update: 'Changed',
+  delete: 'Deleted',
+  restore: 'Restored',
+};
+
+/** A definition's change, in its history and in the audit log (within the change's transaction). */
+async function recordEntityChange(
+  tx: Tx,
+  entity: Entity,
+  action: VersionAction,
+  actor: Actor,
+  more = '',
+) {
+  await recordVersions(tx, [
+    {
+      resource: 'entities',
+      documentId: entity._id,
+      action,
+      updatedBy: actor.name ?? '',
+      document: entity,
+    },
   ]);
+  await recordAudit(tx, actor, {
+    action: `entity.${action}`,
+    resourceId: entity._id,
+    summary: `${SUMMARY[action]} the entity ${entity.name}${more}`,
+  });
+}
 
 /** One definition, by id or by name. @throws 404. */
 export async function getEntity(db: Db, idOrName: string): Promise<Entity> {
@@ -55,11 +82,11 @@ export async function getEntity(db: Db, idOrName: string): Promise<Entity> {
  * @throws 409 NAME_TAKEN when the name is taken (its unique constraint, translated by
  * `lib/pgErrors.ts`).
  */
-export async function createEntity(db: Db, input: EntityInput, actor: string): Promise<Entity> {
+export async function createEntity(db: Db, input: EntityInput, actor: Actor): Promise<Entity> {
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(entities).values(input).returning();
     const entity = toWire(row!);
-    await recordEntityVersion(tx, entity, 'create', actor);
+    await recordEntityChange(tx, entity, 'create', actor);
     return entity;
   });
 }
@@ -72,7 +99,7 @@ export async function updateEntity(
   db: Db,
   id: string,
   input: EntityInput,
-  actor: string,
+  actor: Actor,
 ): Promise<Entity> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
@@ -93,7 +120,7 @@ export async function updateEntity(
       .where(eq(entities.id, id))
       .returning();
     const entity = toWire(row!);
-    await recordEntityVersion(tx, entity, 'update', actor);
+    await recordEntityChange(tx, entity, 'update', actor);
     return entity;
   });
 }
@@ -102,19 +129,19 @@ export async function updateEntity(
  * Deletes a definition and its records, each delete in its history, in one transaction.
  * @throws 404.
  */
-export async function deleteEntity(db: Db, id: string, actor: string): Promise<void> {
+export async function deleteEntity(db: Db, id: string, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
     if (!current) throw notFound('Entity');
     const entity = toWire(current);
-    await deleteRecordsOf(
+    const records = await deleteRecordsOf(
       tx,
       entity.name,
       entity.fields.map((field) => field.name),
       actor,
     );
     await tx.delete(entities).where(eq(entities.id, id));
-    await recordEntityVersion(tx, entity, 'delete', actor);
+    await recordEntityChange(tx, entity, 'delete', actor, ` and its ${records} records`);
   });
 }
 
@@ -128,7 +155,7 @@ export async function restoreEntity(
   db: Db,
   id: string,
   versionId: string,
-  actor: string,
+  actor: Actor,
 ): Promise<Entity> {
   return db.transaction(async (tx) => {
     const snapshot = (await versionToRestore(tx, 'entities', id, versionId)) as Entity;
@@ -143,7 +170,7 @@ export async function restoreEntity(
       .onConflictDoUpdate({ target: entities.id, set: { ...values, updatedAt: new Date() } })
       .returning();
     const entity = toWire(row!);
-    await recordEntityVersion(tx, entity, 'restore', actor);
+    await recordEntityChange(tx, entity, 'restore', actor);
     return entity;
   });
 }

@@ -8,6 +8,7 @@ import {
   updateRoutePermissionSchema,
 } from '@common/schemas/permissions';
 import { listRoutePermissions, updateRoutePermission } from './permissions.service';
+import { actorOf } from '../../lib/audit';
 
 /**
  * The route-permission editor's API (`GET /api/routes`, `PUT /api/routes/:id`), and what
@@ -42,6 +43,7 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         request.params.id,
         request.body.allowedRoles,
+        actorOf(request),
       );
       // Other servers reload on the NOTIFY; this one at once, before answering.
       await app.reloadPermissions();

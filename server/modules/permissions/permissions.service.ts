@@ -5,6 +5,7 @@ import type { AllowedRoute, Permissions, RoutePermission } from '@common/schemas
 import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
+import { type Actor, recordAudit } from '../../lib/audit';
 import { adminProtected, badRequest, notFound } from '../../lib/errors';
 
 /** A route of the server's registry that needs a signed-in user. */
@@ -27,12 +28,12 @@ export const routeEntityOf = (path: string) => path.split('/')[2] ?? '';
 
 /**
  * The grants a route starts with (DESIGN): viewers may call every GET but those of users,
- * roles and routes; contributors also create, update and delete books and entity records;
+ * roles, routes and the audit log; contributors also create, update and delete books and entity records;
  * admins may call everything.
  */
 export function defaultAllowedRoles({ verb, path }: RegisteredRoute): string[] {
   const entity = routeEntityOf(path);
-  if (verb === 'GET' && !['users', 'roles', 'routes'].includes(entity)) {
+  if (verb === 'GET' && !['users', 'roles', 'routes', 'audit'].includes(entity)) {
     return [ADMIN_ROLE, 'contributor', 'viewer'];
   }
   if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
@@ -131,6 +132,7 @@ export async function updateRoutePermission(
   db: Db,
   id: string,
   allowedRoles: string[],
+  actor: Actor,
 ): Promise<RoutePermission> {
   const wanted = [...new Set(allowedRoles)].sort();
   return db.transaction(async (tx) => {
@@ -156,6 +158,11 @@ export async function updateRoutePermission(
       .set({ allowedRoles: wanted })
       .where(eq(routes.id, id))
       .returning();
+    await recordAudit(tx, actor, {
+      action: 'route.update',
+      resourceId: id,
+      summary: `${route.routeVerb} ${route.routePath}: ${wanted.join(', ') || 'no role'} (was ${route.allowedRoles.join(', ') || 'no role'})`,
+    });
     await notifyPermissionsChanged(tx);
     return toWire(updated!);
   });

@@ -19,6 +19,7 @@ import {
   restoreRecord,
   updateRecord,
 } from './records.service';
+import { actorOf } from '../../lib/audit';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -48,12 +49,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .status(201)
         .send(
-          await createRecord(
-            app.db,
-            request.params.entityName,
-            request.body,
-            request.user!.username,
-          ),
+          await createRecord(app.db, request.params.entityName, request.body, actorOf(request)),
         ),
   );
 
@@ -72,7 +68,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.entityName,
         request.params.id,
         request.body.fields,
-        request.user!.username,
+        actorOf(request),
       ),
   );
 
@@ -80,12 +76,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entity-records/:entityName/:id',
     { schema: { params: entityRecordParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteRecord(
-        app.db,
-        request.params.entityName,
-        request.params.id,
-        request.user!.username,
-      );
+      await deleteRecord(app.db, request.params.entityName, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -128,7 +119,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.entityName,
         request.params.id,
         request.params.versionId,
-        request.user!.username,
+        actorOf(request),
       ),
   );
 };

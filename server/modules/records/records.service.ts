@@ -8,6 +8,7 @@ import type {
 } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
+import { type Actor, recordAudit } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/errors';
 import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
 
@@ -38,22 +39,45 @@ function toWire(row: typeof entityRecords.$inferSelect, fieldNames: string[]): E
   return { _id: row.id, entity_name: row.entityName, fields };
 }
 
-const recordRecordVersions = (
+const SUMMARY: Record<VersionAction, string> = {
+  create: 'Added',
+  update: 'Changed',
+  delete: 'Deleted',
+  restore: 'Restored',
+};
+
+/**
+ * Records' changes, in their histories and (unless the entity's own event tells it) in the
+ * audit log, within the change's transaction.
+ */
+async function recordRecordChanges(
   tx: Tx,
   records: EntityRecord[],
   action: VersionAction,
-  updatedBy: string,
-) =>
-  recordVersions(
+  actor: Actor,
+  { audited = true } = {},
+) {
+  await recordVersions(
     tx,
     records.map((record) => ({
       resource: 'entity-records',
       documentId: record._id,
       action,
-      updatedBy,
+      updatedBy: actor.name ?? '',
       document: record,
     })),
   );
+  if (!audited) return;
+  await recordAudit(
+    tx,
+    actor,
+    ...records.map((record) => ({
+      action: `record.${action}` as const,
+      resourceId: record._id,
+      summary: `${SUMMARY[action]} a record of ${record.entity_name}`,
+    })),
+  );
+}
 
 /** An entity's records, oldest first. @throws 404 for an unknown entity. */
 export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {
@@ -75,7 +99,7 @@ export async function createRecord(
   db: Db,
   entityName: string,
   input: { _id?: string; fields: Record<string, string> },
-  actor: string,
+  actor: Actor,
 ): Promise<{ _id: string }> {
   return db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
@@ -84,7 +108,7 @@ export async function createRecord(
       .insert(entityRecords)
       .values({ id: input._id, entityName, fields: input.fields })
       .returning();
-    await recordRecordVersions(tx, [toWire(row!, fieldNames)], 'create', actor);
+    await recordRecordChanges(tx, [toWire(row!, fieldNames)], 'create', actor);
     return { _id: row!.id };
   });
 }
@@ -98,7 +122,7 @@ export async function updateRecord(
   entityName: string,
   id: string,
   fields: Record<string, string>,
-  actor: string,
+  actor: Actor,
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
@@ -110,7 +134,7 @@ export async function updateRecord(
       .returning();
     if (!row) throw notFound('Record');
     const record = toWire(row, fieldNames);
-    await recordRecordVersions(tx, [record], 'update', actor);
+    await recordRecordChanges(tx, [record], 'update', actor);
     return record;
   });
 }
@@ -120,7 +144,7 @@ export async function deleteRecord(
   db: Db,
   entityName: string,
   id: string,
-  actor: string,
+  actor: Actor,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
@@ -129,23 +153,27 @@ export async function deleteRecord(
       .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
       .returning();
     if (!deleted) throw notFound('Record');
-    await recordRecordVersions(tx, [toWire(deleted, fieldNames)], 'delete', actor);
+    await recordRecordChanges(tx, [toWire(deleted, fieldNames)], 'delete', actor);
   });
 }
 
-/** Deletes every record of an entity, each delete in its history (within `tx`). */
+/**
+ * Deletes every record of an entity, each delete in its history (within `tx`; the entity's
+ * delete is the audit event). Answers how many there were.
+ */
 export async function deleteRecordsOf(
   tx: Tx,
   entityName: string,
   fieldNames: string[],
-  actor: string,
-): Promise<void> {
+  actor: Actor,
+): Promise<number> {
   const deleted = await tx
     .delete(entityRecords)
     .where(eq(entityRecords.entityName, entityName))
     .returning();
   const records = deleted.map((row) => toWire(row, fieldNames));
-  await recordRecordVersions(tx, records, 'delete', actor);
+  await recordRecordChanges(tx, records, 'delete', actor, { audited: false });
+  return records.length;
 }
 
 /**
@@ -159,7 +187,7 @@ export async function restoreRecord(
   entityName: string,
   id: string,
   versionId: string,
-  actor: string,
+  actor: Actor,
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
@@ -171,7 +199,7 @@ export async function restoreRecord(
       .onConflictDoUpdate({ target: entityRecords.id, set: { fields, updatedAt: new Date() } })
       .returning();
     const record = toWire(row!, fieldNames);
-    await recordRecordVersions(tx, [record], 'restore', actor);
+    await recordRecordChanges(tx, [record], 'restore', actor);
     return record;
   });
 }

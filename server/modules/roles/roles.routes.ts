@@ -16,6 +16,7 @@ import {
   listRoles,
   toggleRoleUser,
 } from './roles.service';
+import { actorOf } from '../../lib/audit';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -34,7 +35,8 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { changesIdentities: true },
       schema: { body: createRoleSchema, response: { 201: roleSchema, ...errors } },
     },
-    async (request, reply) => reply.status(201).send(await createRole(app.db, request.body.name)),
+    async (request, reply) =>
+      reply.status(201).send(await createRole(app.db, request.body.name, actorOf(request))),
   );
 
   app.get(
@@ -50,7 +52,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: roleIdParamsSchema, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
-      await deleteRole(app.db, request.params.id);
+      await deleteRole(app.db, request.params.id, actorOf(request));
       await app.reloadPermissions();
       return reply.status(204).send(null);
     },
@@ -73,6 +75,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ hasRole: z.boolean() }), ...errors },
       },
     },
-    async (request) => toggleRoleUser(app.db, request.params.id, request.params.userId),
+    async (request) =>
+      toggleRoleUser(app.db, request.params.id, request.params.userId, actorOf(request)),
   );
 };

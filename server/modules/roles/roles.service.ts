@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
 import { userRoles, users } from '../../db/schema/users';
+import { type Actor, recordAudit } from '../../lib/audit';
 import { adminProtected, conflict, notFound } from '../../lib/errors';
 import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
@@ -30,9 +31,16 @@ export async function getRole(db: Db, id: string): Promise<Role> {
  * @throws 409 NAME_TAKEN when the name is taken (its unique constraint, translated by
  * `lib/pgErrors.ts`).
  */
-export async function createRole(db: Db, name: string): Promise<Role> {
-  const [created] = await db.insert(roles).values({ name }).returning();
-  return toWire(created!);
+export async function createRole(db: Db, name: string, actor: Actor): Promise<Role> {
+  return db.transaction(async (tx) => {
+    const [created] = await tx.insert(roles).values({ name }).returning();
+    await recordAudit(tx, actor, {
+      action: 'role.create',
+      resourceId: created!.id,
+      summary: `Added the role ${name}`,
+    });
+    return toWire(created!);
+  });
 }
 
 /**
@@ -40,7 +48,7 @@ export async function createRole(db: Db, name: string): Promise<Role> {
  * route grant; every server then reloads its permissions.
  * @throws 404 for an unknown role; 400 for the admin role.
  */
-export async function deleteRole(db: Db, id: string): Promise<void> {
+export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
     const [role] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
     if (!role) throw notFound('Role');
@@ -50,6 +58,11 @@ export async function deleteRole(db: Db, id: string): Promise<void> {
       .set({ allowedRoles: sql`array_remove(${routes.allowedRoles}, ${role.name})` })
       .where(sql`${role.name} = any(${routes.allowedRoles})`);
     await tx.delete(roles).where(eq(roles.id, id)); // user_roles rows cascade
+    await recordAudit(tx, actor, {
+      action: 'role.delete',
+      resourceId: id,
+      summary: `Deleted the role ${role.name}`,
+    });
     await notifyPermissionsChanged(tx);
   });
 }
@@ -75,24 +88,38 @@ export async function toggleRoleUser(
   db: Db,
   roleId: string,
   userId: string,
+  actor: Actor,
 ): Promise<{ hasRole: boolean }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
     const [role] = await tx.select().from(roles).where(eq(roles.id, roleId));
     if (!role) throw notFound('Role');
-    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId));
+    const [user] = await tx
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(eq(users.id, userId));
     if (!user) throw notFound('User');
+    const audit = (assigned: boolean) =>
+      recordAudit(tx, actor, {
+        action: assigned ? 'role.assign' : 'role.unassign',
+        resourceId: roleId,
+        summary: assigned
+          ? `Gave the role ${role.name} to ${user.username}`
+          : `Took the role ${role.name} from ${user.username}`,
+      });
     const [removed] = await tx
       .delete(userRoles)
       .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
       .returning();
     if (!removed) {
       await tx.insert(userRoles).values({ userId, roleId });
+      await audit(true);
       return { hasRole: true };
     }
     if (role.name === ADMIN_ROLE && (await countAdmins(tx)) === 0) {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin); // rolls the removal back
     }
+    await audit(false);
     return { hasRole: false };
   });
 }

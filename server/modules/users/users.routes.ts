@@ -9,6 +9,7 @@ import {
   userSchema,
 } from '@common/schemas/users';
 import { createUser, deleteUser, listUsers, setUserPassword, updateUser } from './users.service';
+import { actorOf } from '../../lib/audit';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -24,7 +25,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { changesIdentities: true },
       schema: { body: createUserSchema, response: { 201: userSchema, ...errors } },
     },
-    async (request, reply) => reply.status(201).send(await createUser(app.db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createUser(app.db, request.body, actorOf(request))),
   );
 
   app.put(
@@ -37,7 +39,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errors },
       },
     },
-    async (request) => updateUser(app.db, request.params.id, request.body),
+    async (request) => updateUser(app.db, request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
@@ -47,7 +49,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
-      await deleteUser(app.db, request.params.id);
+      await deleteUser(app.db, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
   );
@@ -64,7 +66,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await setUserPassword(app.db, request.params.id, request.body, app.now());
+      await setUserPassword(app.db, request.params.id, request.body, app.now(), actorOf(request));
       request.log.info(
         { userId: request.params.id, by: request.user!.username },
         "An administrator set a user's password; their sessions are ended",

@@ -6,6 +6,7 @@ import type { Db, Tx } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
+import { type Actor, recordAudit } from '../../lib/audit';
 import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 
@@ -59,6 +60,7 @@ export async function countAdmins(db: Db | Tx): Promise<number> {
 export async function createUser(
   db: Db,
   input: { username: string; email?: string | null; password: string; roles: string[] },
+  actor: Actor,
 ): Promise<User> {
   const passwordHash = await hashPassword(input.password);
   const roleIds = [...new Set(input.roles)];
@@ -80,7 +82,14 @@ export async function createUser(
     if (roleIds.length > 0) {
       await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
     }
-    return (await selectUsers(tx, userId))[0]!;
+    const user = (await selectUsers(tx, userId))[0]!;
+    const held = user.roles.map((role) => role.name).join(', ');
+    await recordAudit(tx, actor, {
+      action: 'user.create',
+      resourceId: userId,
+      summary: `Added the user ${user.username}${held ? ` with the roles ${held}` : ''}`,
+    });
+    return user;
   });
 }
 
@@ -93,24 +102,33 @@ export async function updateUser(
   db: Db,
   id: string,
   input: { username: string; email?: string | null },
+  actor: Actor,
 ): Promise<User> {
-  const [current] = await db.select().from(users).where(eq(users.id, id));
-  if (!current) throw notFound('User');
-  if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
-    throw adminProtected(messages.server.adminUserProtected);
-  }
-  await db
-    .update(users)
-    .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
-    .where(eq(users.id, id));
-  return (await selectUsers(db, id))[0]!;
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    if (!current) throw notFound('User');
+    if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
+      throw adminProtected(messages.server.adminUserProtected);
+    }
+    await tx
+      .update(users)
+      .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
+      .where(eq(users.id, id));
+    const renamed = current.username === input.username ? '' : ` (was ${current.username})`;
+    await recordAudit(tx, actor, {
+      action: 'user.update',
+      resourceId: id,
+      summary: `Changed the user ${input.username}${renamed}`,
+    });
+    return (await selectUsers(tx, id))[0]!;
+  });
 }
 
 /**
  * Deletes a user; their refresh tokens go with them, so their sessions end.
  * @throws 404 for an unknown user; 400 for the admin user; 409 for the last admin.
  */
-export async function deleteUser(db: Db, id: string): Promise<void> {
+export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
     // Serialises admin-count checks, so two deletions cannot remove the last two admins.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
@@ -121,6 +139,11 @@ export async function deleteUser(db: Db, id: string): Promise<void> {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin);
     }
     await tx.delete(users).where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)));
+    await recordAudit(tx, actor, {
+      action: 'user.delete',
+      resourceId: id,
+      summary: `Deleted the user ${user.username}`,
+    });
   });
 }
 
@@ -135,6 +158,7 @@ export async function setUserPassword(
   id: string,
   input: SetPasswordInput,
   now: Date,
+  actor: Actor,
 ): Promise<void> {
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
@@ -149,8 +173,13 @@ export async function setUserPassword(
         updatedAt: now,
       })
       .where(eq(users.id, id))
-      .returning({ id: users.id });
+      .returning({ id: users.id, username: users.username });
     if (!updated) throw notFound('User');
+    await recordAudit(tx, actor, {
+      action: 'user.password_reset',
+      resourceId: id,
+      summary: `Set the password of ${updated.username} and ended their sessions`,
+    });
     await tx
       .update(refreshTokens)
       .set({ revokedAt: now })

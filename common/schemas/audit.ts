@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { AUDIT_PAGE_SIZE } from '../constants';
+import { singleLineText } from './text';
+
+/** What an audit event is about: the singular noun its action starts with. */
+export const auditResourceSchema = z.enum([
+  'auth',
+  'book',
+  'entity',
+  'record',
+  'user',
+  'role',
+  'route',
+]);
+
+/**
+ * One event of the audit log: who (null when nobody was signed in), when, what
+ * (`book.update`, `auth.login_failed`…), on which item, from where, and a sentence.
+ */
+export const auditEventSchema = z.object({
+  _id: z.string(),
+  at: z.string(),
+  actor: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
+  action: z.string(),
+  resource: auditResourceSchema,
+  resourceId: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  summary: z.string(),
+});
+
+/** The filters of the audit log and its export: all optional; `from` ≤ at < `to`. */
+export const auditFilterSchema = z.object({
+  actor: singleLineText().trim().min(1, 'must not be empty').max(200).optional(),
+  action: singleLineText().trim().min(1, 'must not be empty').max(100).optional(),
+  resource: auditResourceSchema.optional(),
+  from: z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' }).optional(),
+});
+
+/** `GET /api/audit?page&perPage&actor&action&resource&from&to`. */
+export const auditQuerySchema = auditFilterSchema.extend({
+  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(1),
+  perPage: z.coerce
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 100')
+    .max(100, 'must be between 1 and 100')
+    .default(AUDIT_PAGE_SIZE),
+});
+
+/**
+ * A page of the audit log, newest first. `total` counts the matches exactly up to
+ * `AUDIT_COUNT_LIMIT`; beyond, it is that limit and `totalIsCapped` is true (narrow the
+ * filter, or export, to reach older events).
+ */
+export const auditPageSchema = z.object({
+  events: z.array(auditEventSchema),
+  total: z.number().int(),
+  totalIsCapped: z.boolean(),
+});
+
+export type AuditResource = z.infer<typeof auditResourceSchema>;
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+export type AuditPage = z.infer<typeof auditPageSchema>;

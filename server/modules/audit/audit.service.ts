@@ -1,0 +1,100 @@
+import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { AUDIT_COUNT_LIMIT } from '@common/constants';
+import type { AuditEvent, AuditFilter, AuditPage, AuditQuery } from '@common/schemas/audit';
+import type { Db } from '../../db/client';
+import { auditEvents } from '../../db/schema/auditEvents';
+
+type AuditRow = typeof auditEvents.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const toWire = (row: AuditRow): AuditEvent => ({
+  _id: row.id,
+  at: row.at.toISOString(),
+  actor: row.actorName === null ? null : { id: row.actorId, name: row.actorName },
+  action: row.action,
+  resource: row.resource,
+  resourceId: row.resourceId,
+  ip: row.ip,
+  userAgent: row.userAgent,
+  summary: row.summary,
+});
+
+/** The conditions of a filter: `actor` is a user's id or their exact username. */
+function matching({ actor, action, resource, from, to }: AuditFilter): SQL | undefined {
+  return and(
+    actor === undefined
+      ? undefined
+      : UUID.test(actor)
+        ? or(eq(auditEvents.actorId, actor), eq(auditEvents.actorName, actor))
+        : eq(auditEvents.actorName, actor),
+    action === undefined ? undefined : eq(auditEvents.action, action),
+    resource === undefined ? undefined : eq(auditEvents.resource, resource),
+    from === undefined ? undefined : gte(auditEvents.at, new Date(from)),
+    to === undefined ? undefined : lt(auditEvents.at, new Date(to)),
+  );
+}
+
+const newestFirst = [desc(auditEvents.at), desc(auditEvents.id)];
+
+/**
+ * A page of the audit log's events matching the filter, newest first, and how many match:
+ * counted exactly up to AUDIT_COUNT_LIMIT (so a broad filter over millions of events stays
+ * cheap), beyond which `totalIsCapped` says so.
+ */
+export async function listAuditEvents(db: Db, query: AuditQuery): Promise<AuditPage> {
+  const where = matching(query);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(auditEvents)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage),
+    db.select({ total: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql`1` })
+        .from(auditEvents)
+        .where(where)
+        .limit(AUDIT_COUNT_LIMIT + 1)
+        .as('matches'),
+    ),
+  ]);
+  const total = counted?.total ?? 0;
+  return {
+    events: rows.map(toWire),
+    total: Math.min(total, AUDIT_COUNT_LIMIT),
+    totalIsCapped: total > AUDIT_COUNT_LIMIT,
+  };
+}
+
+/** How many events each step of an export reads. */
+const EXPORT_BATCH = 1000;
+
+/**
+ * Every event matching the filter, newest first, read in batches (keyset paging on
+ * `at, id`), so an export of millions of events holds one batch in memory at a time.
+ */
+export async function* exportAuditEvents(db: Db, filter: AuditFilter): AsyncGenerator<AuditEvent> {
+  // The cursor keeps `at` as PostgreSQL's text: a JS Date would drop its microseconds.
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const rows = await db
+      .select({ row: auditEvents, cursor: sql<string>`${auditEvents.at}::text` })
+      .from(auditEvents)
+      .where(
+        and(
+          matching(filter),
+          after &&
+            sql`(${auditEvents.at}, ${auditEvents.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`,
+        ),
+      )
+      .orderBy(...newestFirst)
+      .limit(EXPORT_BATCH);
+    for (const { row } of rows) yield toWire(row);
+    const last = rows.at(-1);
+    if (!last || rows.length < EXPORT_BATCH) return;
+    after = { at: last.cursor, id: last.row.id };
+  }
+}
