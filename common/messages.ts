@@ -47,6 +47,10 @@ export const messages = {
     fetchContext: 'Error fetching entities',
     deleteContext: 'Error deleting entity',
   },
+  audit: {
+    fetchContext: 'Error fetching the audit log',
+    exportContext: 'Error exporting the audit log',
+  },
   records: {
     fetchContext: 'Error fetching records',
     saveContext: 'Error saving record',

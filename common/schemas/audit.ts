@@ -13,6 +13,31 @@ export const auditResourceSchema = z.enum([
   'route',
 ]);
 
+const VERSIONED = ['create', 'update', 'delete', 'restore'] as const;
+
+/** Every action the server records (the filter takes any text, for actions yet to come). */
+export const AUDIT_ACTIONS = [
+  'auth.login',
+  'auth.login_failed',
+  'auth.logout',
+  'auth.register',
+  'auth.refresh_reuse_detected',
+  ...VERSIONED.map((what) => `book.${what}` as const),
+  ...VERSIONED.map((what) => `entity.${what}` as const),
+  ...VERSIONED.map((what) => `record.${what}` as const),
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.password_reset',
+  'role.create',
+  'role.delete',
+  'role.assign',
+  'role.unassign',
+  'route.update',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /**
  * One event of the audit log: who (null when nobody was signed in), when, what
  * (`book.update`, `auth.login_failed`…), on which item, from where, and a sentence.

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditResource } from '@common/schemas/audit';
+import type { AuditAction, AuditResource } from '@common/schemas/audit';
 import type { Db, Tx } from '../db/client';
 import { auditEvents } from '../db/schema/auditEvents';
 
@@ -34,7 +34,7 @@ export function actorOf(
 
 /** An event of the audit log: `action` is `<resource>.<what happened>`. */
 export interface AuditEntry {
-  action: `${AuditResource}.${string}`;
+  action: AuditAction;
   resourceId?: string | null;
   summary: string;
 }

@@ -83,6 +83,7 @@ const UsersPage = privateScreen(async () => (await import('@/features/users/User
 const UserFormPage = privateScreen(
   async () => (await import('@/features/users/UserFormPage')).UserFormPage,
 );
+const AuditPage = privateScreen(async () => (await import('@/features/audit/AuditPage')).AuditPage);
 const RolesPage = privateScreen(async () => (await import('@/features/roles/RolesPage')).RolesPage);
 const RoleFormPage = privateScreen(
   async () => (await import('@/features/roles/RoleFormPage')).RoleFormPage,
@@ -118,6 +119,7 @@ export function AppRoutes() {
         <Route path="roles" element={<RolesPage />} />
         <Route path="role" element={<RoleFormPage />} />
         <Route path="role/:id/edit" element={<RoleUsersPage />} />
+        <Route path="audit" element={<AuditPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

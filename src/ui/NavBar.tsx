@@ -21,6 +21,7 @@ const loadPanels = () => import('./NavPanels');
 const NavDropdownPanel = lazy(async () => ({ default: (await loadPanels()).NavDropdownPanel }));
 const NavDrawer = lazy(async () => ({ default: (await loadPanels()).NavDrawer }));
 const preloadPanels = () => void loadPanels();
+const Permitted = lazy(async () => ({ default: (await import('./Permitted')).Permitted }));
 
 /** Links and buttons of the bar look alike: the theme's button type, a light hover. */
 const itemSx = {
@@ -212,6 +213,11 @@ export function NavBar() {
             <NavDropdown label="Entities" kind="entities" />
             <NavDropdown label="Experimental" kind="experimental" />
             <NavLink item={SIGNED_IN_LINKS.routes} />
+            <Suspense fallback={null}>
+              <Permitted verb="GET" path="/api/audit">
+                <NavLink item={SIGNED_IN_LINKS.audit} />
+              </Permitted>
+            </Suspense>
           </>
         )}
       </Box>

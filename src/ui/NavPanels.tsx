@@ -102,6 +102,11 @@ export function NavDropdownPanel(props: {
 }
 
 /** The phone's navigation: every link of the bar in a side panel. */
+/** The audit log's link, for those whose role may read it. */
+function AuditLink({ link }: { link(item: NavItem): ReactNode }) {
+  return useCan('GET', '/api/audit') ? link(SIGNED_IN_LINKS.audit) : null;
+}
+
 export function NavDrawer(props: { id: string; open: boolean; onClose(): void; onLogout(): void }) {
   const { id, open, onClose, onLogout } = props;
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
@@ -129,6 +134,9 @@ export function NavDrawer(props: { id: string; open: boolean; onClose(): void; o
               </PanelGroup>
               <PanelGroup title="Experimental">{EXPERIMENTAL_ITEMS.map(link)}</PanelGroup>
               {link(SIGNED_IN_LINKS.routes)}
+              <ApiReady>
+                <AuditLink link={link} />
+              </ApiReady>
               <ListItem disablePadding>
                 <ListItemButton
                   onClick={() => {

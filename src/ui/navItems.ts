@@ -15,4 +15,5 @@ export const SIGNED_IN_LINKS = {
   roles: { label: 'Roles', to: '/roles' },
   users: { label: 'Users', to: '/users' },
   routes: { label: 'Routes', to: '/routes' },
+  audit: { label: 'Audit', to: '/audit' },
 } satisfies Record<string, NavItem>;

@@ -63,12 +63,14 @@ export const routeTable: TableRoute[] = [
   ['PUT', '/api/routes/:id'],
   ['GET', '/api/LIMS/jobs'],
   ['GET', '/api/LIMS/jobs/:id'],
+  ['GET', '/api/audit'],
+  ['GET', '/api/audit/export.csv'],
 ].map(([routeVerb, routePath]) => ({ routeVerb: routeVerb!, routePath: routePath! }));
 
 /** The default grants (DESIGN): the same rule as the server's `defaultAllowedRoles`. */
 function allowedRoles({ routeVerb, routePath }: TableRoute): string[] {
   const entity = routePath.split('/')[2] ?? '';
-  if (routeVerb === 'GET' && !['users', 'roles', 'routes'].includes(entity)) {
+  if (routeVerb === 'GET' && !['users', 'roles', 'routes', 'audit'].includes(entity)) {
     return [ADMIN_ROLE, 'contributor', 'viewer'];
   }
   if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];

@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import type { AuditEvent } from '@common/schemas/audit';
+import { setupNetwork } from '../../helpers/network';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+const event = (n: number, overrides: Partial<AuditEvent> = {}): AuditEvent => ({
+  _id: `e${n}`,
+  at: new Date(Date.UTC(2026, 10, 24, 12, 0, n)).toISOString(),
+  actor: { id: 'u1', name: 'ada' },
+  action: 'book.create',
+  resource: 'book',
+  resourceId: `b${n}`,
+  ip: '127.0.0.1',
+  userAgent: 'Mozilla/5.0',
+  summary: `Added the book "Book ${n}"`,
+  ...overrides,
+});
+
+const network = setupNetwork(
+  http.get('/api/audit', ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    const failed = event(0, {
+      actor: null,
+      action: 'auth.login_failed',
+      resource: 'auth',
+      resourceId: null,
+      summary: 'Failed sign-in as "ada"',
+    });
+    const events = params.get('action') === 'book.create' ? [event(1), event(2)] : [failed];
+    return HttpResponse.json({ events, total: events.length, totalIsCapped: false });
+  }),
+  http.get('/api/audit/export.csv', () =>
+    HttpResponse.text('at,actorId\r\n', { headers: { 'content-type': 'text/csv' } }),
+  ),
+);
+
+const asAdmin = signedInAs('admin', ['admin']);
+const auditCalls = () =>
+  network.calls('GET /api/audit').map((request) => new URL(request.url).searchParams);
+
+describe('/audit', () => {
+  it('shows the events, filters them by action and who, and exports the same filter', async () => {
+    const created: Blob[] = [];
+    URL.createObjectURL = (blob: Blob) => {
+      created.push(blob);
+      return 'blob:audit';
+    };
+    URL.revokeObjectURL = () => undefined;
+    renderApp('/audit', asAdmin);
+    const grid = await screen.findByRole('grid', { name: 'Audit events' });
+    expect(await within(grid).findByText('Failed sign-in as "ada"')).toBeInTheDocument();
+    expect(within(grid).getByText('nobody signed in')).toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Who (username)'), 'ada');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Action' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'book.create' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(await within(grid).findByText('Added the book "Book 2"')).toBeInTheDocument();
+    const last = auditCalls().at(-1)!;
+    expect([last.get('actor'), last.get('action'), last.get('page')]).toEqual([
+      'ada',
+      'book.create',
+      '1',
+    ]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(created).toHaveLength(1));
+    const exported = new URL(network.calls('GET /api/audit/export.csv')[0]!.url).searchParams;
+    expect([exported.get('actor'), exported.get('action'), exported.get('page')]).toEqual([
+      'ada',
+      'book.create',
+      null,
+    ]);
+    // jsdom's Blob cannot be read back; the browser test reads the file itself.
+    expect([created[0]!.type, created[0]!.size]).toEqual(['text/csv', 'at,actorId\r\n'.length]);
+  });
+
+  it('sends the chosen days as whole local days, the last one included', async () => {
+    renderApp('/audit', asAdmin);
+    await screen.findByRole('grid', { name: 'Audit events' });
+    await userEvent.type(screen.getByLabelText('From'), '2026-11-01');
+    await userEvent.type(screen.getByLabelText('To (included)'), '2026-11-02');
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => expect(auditCalls().at(-1)!.get('from')).not.toBeNull());
+    const last = auditCalls().at(-1)!;
+    expect(last.get('from')).toBe(new Date('2026-11-01T00:00').toISOString());
+    expect(last.get('to')).toBe(new Date('2026-11-03T00:00').toISOString());
+  });
+
+  it('is in the navigation for an admin only, and tells others why not without asking', async () => {
+    renderApp('/audit', signedInAs('contributor', ['contributor']));
+    expect(
+      await screen.findByText(/Your role does not allow reading the audit log/),
+    ).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: /main/i });
+    expect(within(nav).getByRole('link', { name: 'Routes' })).toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Audit' })).toBeNull();
+    expect(network.calls('GET /api/audit')).toHaveLength(0);
+  });
+
+  it('links the audit log from the navigation of an admin', async () => {
+    renderApp('/books', asAdmin);
+    const nav = screen.getByRole('navigation', { name: /main/i });
+    await userEvent.click(await within(nav).findByRole('link', { name: 'Audit' }));
+    expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
+  });
+});
