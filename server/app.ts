@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { retentionPlugin } from './plugins/retention';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { booksRoutes } from './modules/books/books.routes';
@@ -90,6 +91,7 @@ export async function buildApp(
   await app.register(pgEventsPlugin);
   await app.register(authPlugin, { config, now });
   await app.register(permissionsPlugin);
+  await app.register(retentionPlugin, { policy: config.retention });
 
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api', config });

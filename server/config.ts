@@ -17,6 +17,11 @@ const isProxyAddress = (entry: string) => {
   );
 };
 
+const positiveInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be more than 0');
+
 const envSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyAsUndefined,
@@ -134,6 +139,9 @@ const envSchema = z.object({
       .min(0, 'must be 0 or more')
       .default(10_000),
   ),
+  HISTORY_RETENTION_DAYS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
+  HISTORY_MAX_VERSIONS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
+  AUDIT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   AUTH_RATE_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -181,6 +189,15 @@ export interface Config {
   seedJobs: number;
   /** The book lookup service (Google Books volumes API or one answering in its format). */
   booksApi: { url: string; apiKey: string | undefined; timeoutMs: number };
+  /** What the hourly pruning deletes; unset parts keep everything. */
+  retention: RetentionPolicy;
+}
+
+/** How long history and audit events are kept, and how many versions an item keeps. */
+export interface RetentionPolicy {
+  historyDays: number | undefined;
+  historyMaxVersions: number | undefined;
+  auditDays: number | undefined;
 }
 
 /** A configuration value that cannot be used; its message names the variable. */
@@ -230,5 +247,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: e.AUTH_RATE_LIMIT,
     seedJobs: e.SEED_JOBS,
     booksApi: { url: e.BOOKS_API_URL, apiKey: e.BOOKS_API_KEY, timeoutMs: e.BOOKS_API_TIMEOUT_MS },
+    retention: {
+      historyDays: e.HISTORY_RETENTION_DAYS,
+      historyMaxVersions: e.HISTORY_MAX_VERSIONS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
+    },
   };
 }

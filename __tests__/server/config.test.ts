@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       adminPassword: undefined,
       corsOrigins: [],
       trustProxy: false,
+      retention: { historyDays: undefined, historyMaxVersions: undefined, auditDays: undefined },
     });
     expect(config.dataDir).toBe(`${process.cwd()}/data`);
   });
@@ -26,8 +27,12 @@ describe('loadConfig', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       TRUST_PROXY: '10.0.0.0/8, 192.0.2.1, ::1, loopback',
       STATIC_DIR: '/srv/app',
+      HISTORY_RETENTION_DAYS: '365',
+      HISTORY_MAX_VERSIONS: '50',
+      AUDIT_RETENTION_DAYS: '90',
     });
     expect(config).toMatchObject({
+      retention: { historyDays: 365, historyMaxVersions: 50, auditDays: 90 },
       port: 8080,
       host: '0.0.0.0',
       dataDir: '/tmp/somewhere',
@@ -50,6 +55,9 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.1, proxy.example'],
     ['DATABASE_URL', 'mysql://db.example/app'],
     ['ADMIN_PASSWORD', 'short'],
+    ['HISTORY_RETENTION_DAYS', '0'],
+    ['HISTORY_MAX_VERSIONS', '2.5'],
+    ['AUDIT_RETENTION_DAYS', 'forever'],
   ])('rejects %s=%s with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}\\b`));

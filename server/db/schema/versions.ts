@@ -22,6 +22,8 @@ export const versions = pgTable(
   },
   (table) => [
     index().on(table.resource, table.documentId, table.versionDate.desc()),
+    // Pruning by age (HISTORY_RETENTION_DAYS) walks the oldest first.
+    index().on(table.versionDate),
     // "Recently deleted": the deletes of a resource, newest first.
     index('versions_deletes_index')
       .on(table.resource, table.versionDate.desc())

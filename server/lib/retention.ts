@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import type { RetentionPolicy } from '../config';
+import { type Db, queryRows } from '../db/client';
+
+/** Rows deleted per statement: short transactions, so pruning never holds the tables long. */
+export const PRUNE_BATCH = 1000;
+
+const DAY_MS = 86_400_000;
+
+/** Runs `deleteBatch` until it deletes fewer than a batch; answers how many it deleted. */
+async function inBatches(deleteBatch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch();
+    total += deleted;
+    if (deleted < PRUNE_BATCH) return total;
+  }
+}
+
+const deletedCount = async (db: Db, query: ReturnType<typeof sql>) =>
+  (
+    await queryRows<{ n: number }>(
+      db,
+      sql`with gone as (${query} returning 1) select count(*)::int as n from gone`,
+    )
+  )[0]!.n;
+
+/**
+ * Versions older than `cutoff`, except the one that holds an item's current state (its
+ * latest version, unless that is its delete): an unchanged item keeps its history's last
+ * entry; a deleted one leaves "Recently deleted" once its delete is that old.
+ */
+const pruneHistoryOlderThan = (db: Db, cutoff: Date) =>
+  inBatches(() =>
+    deletedCount(
+      db,
+      sql`delete from versions where id in (
+        select v.id from versions v
+        where v.version_date < ${cutoff.toISOString()}::timestamptz
+          and (v.action = 'delete' or exists (
+            select 1 from versions later
+            where later.resource = v.resource and later.document_id = v.document_id
+              and (later.version_date, later.id) > (v.version_date, v.id)))
+        order by v.version_date
+        limit ${PRUNE_BATCH})`,
+    ),
+  );
+
+/** Each item's versions beyond its newest `max`. */
+async function pruneHistoryBeyond(db: Db, max: number): Promise<number> {
+  const crowded = await queryRows<{ resource: string; document_id: string }>(
+    db,
+    sql`select resource, document_id from versions
+        group by resource, document_id having count(*) > ${max}`,
+  );
+  let total = 0;
+  for (const { resource, document_id: documentId } of crowded) {
+    total += await inBatches(() =>
+      deletedCount(
+        db,
+        sql`delete from versions where id in (
+          select id from versions where resource = ${resource} and document_id = ${documentId}
+          order by version_date desc, id desc
+          offset ${max} limit ${PRUNE_BATCH})`,
+      ),
+    );
+  }
+  return total;
+}
+
+const pruneAuditOlderThan = (db: Db, cutoff: Date) =>
+  inBatches(() =>
+    deletedCount(
+      db,
+      sql`delete from audit_events where id in (
+        select id from audit_events where at < ${cutoff.toISOString()}::timestamptz
+        order by at limit ${PRUNE_BATCH})`,
+    ),
+  );
+
+/**
+ * Deletes what the retention policy no longer keeps, in batches: versions older than
+ * `historyDays` (but each item's current state), versions beyond `historyMaxVersions` per
+ * item, audit events older than `auditDays`. Safe to run on several servers at once.
+ */
+export async function pruneRetained(db: Db, policy: RetentionPolicy, now: Date) {
+  const daysBefore = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  return {
+    versions:
+      (policy.historyDays ? await pruneHistoryOlderThan(db, daysBefore(policy.historyDays)) : 0) +
+      (policy.historyMaxVersions ? await pruneHistoryBeyond(db, policy.historyMaxVersions) : 0),
+    auditEvents: policy.auditDays ? await pruneAuditOlderThan(db, daysBefore(policy.auditDays)) : 0,
+  };
+}
