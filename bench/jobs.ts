@@ -14,21 +14,11 @@ import { JOB_CONCLUSIONS, JOB_STATUSES, VOCABULARY } from '../server/modules/job
 import { JobSearchIndex } from '../server/modules/jobs/jobSearchIndex';
 import { getJob, lastJobNumber, listJobs, loadJobs } from '../server/modules/jobs/jobs.service';
 import { signInThroughApi, startBuiltServer } from './builtServer';
+import { percentile, prng, reportApi } from './measure';
 
 const TARGET_JOBS = Number(process.env.BENCH_JOBS ?? 1_000_000);
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 30);
-
-/** A seeded PRNG, so every run sends the same mix. */
-function prng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type BenchRequest = { kind: 'list'; query: JobListQuery } | { kind: 'job'; id: string };
 
@@ -66,10 +56,6 @@ const toPath = (request: BenchRequest) =>
   request.kind === 'job'
     ? `/api/LIMS/jobs/${request.id}`
     : `/api/LIMS/jobs?${new URLSearchParams(Object.entries(request.query).map(([k, v]) => [k, String(v)]))}`;
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function main() {
   const url = process.env.BENCH_DATABASE_URL;
@@ -171,17 +157,6 @@ async function main() {
 
 /** What Chromium sends. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
-
-function reportApi(title: string, result: autocannon.Result) {
-  console.log(title);
-  console.log(
-    `  requests/s ${Math.round(result.requests.average)}   total ${result.requests.total}`,
-  );
-  console.log(
-    `  latency p50 ${result.latency.p50} ms   p97.5 ${result.latency.p97_5} ms   p99 ${result.latency.p99} ms`,
-  );
-  console.log(`  non-2xx ${result.non2xx}   errors ${result.errors}   timeouts ${result.timeouts}`);
-}
 
 const DIRECT_CONCURRENCY = 10;
 const DIRECT_SECONDS = 10;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, notExists, sql } from 'drizzle-orm';
+import { and, eq, gt, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { RECENTLY_DELETED_LIMIT } from '@common/constants';
 import type {
@@ -34,6 +34,13 @@ export async function recordVersions(tx: Tx | Db, entries: NewVersion[]): Promis
 }
 
 type VersionRow = typeof versions.$inferSelect;
+
+// NULLS LAST as the indexes have it (PostgreSQL's DESC alone is NULLS FIRST, which no
+// index would serve).
+const newestFirst = [
+  sql`${versions.versionDate} desc nulls last`,
+  sql`${versions.id} desc nulls last`,
+];
 
 /** Limits a record's versions to those of a record of `entityName` (no limit when absent). */
 const ofEntity = (entityName?: string) =>
@@ -94,7 +101,7 @@ export async function listVersions(
         ofEntity(entityName),
       ),
     )
-    .orderBy(desc(versions.versionDate), desc(versions.id));
+    .orderBy(...newestFirst);
   // One more than the page: the page's oldest version is compared with the one before it.
   const rows =
     page === undefined || perPage === undefined
@@ -143,7 +150,7 @@ export async function listDeleted(
         ),
       ),
     )
-    .orderBy(desc(versions.versionDate), desc(versions.id))
+    .orderBy(...newestFirst)
     .limit(RECENTLY_DELETED_LIMIT);
   return rows.map((row) => ({
     _id: row.documentId,

@@ -26,5 +26,7 @@ export const auditEvents = pgTable(
     index().on(table.action, table.at.desc(), table.id.desc()),
     index().on(table.resource, table.at.desc(), table.id.desc()),
     index().on(table.actorName, table.at.desc(), table.id.desc()),
+    // Who did one kind of thing (with or without dates), without reading every row of theirs.
+    index().on(table.actorName, table.action, table.at.desc(), table.id.desc()),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { AUDIT_COUNT_LIMIT } from '@common/constants';
 import type { AuditEvent, AuditFilter, AuditPage, AuditQuery } from '@common/schemas/audit';
 import type { Db } from '../../db/client';
@@ -35,7 +35,12 @@ function matching({ actor, action, resource, from, to }: AuditFilter): SQL | und
   );
 }
 
-const newestFirst = [desc(auditEvents.at), desc(auditEvents.id)];
+// NULLS LAST as the indexes have it: PostgreSQL's DESC means NULLS FIRST, and an order
+// that differs from the index's is sorted instead (a second, not a millisecond, at 1M events).
+const newestFirst = [
+  sql`${auditEvents.at} desc nulls last`,
+  sql`${auditEvents.id} desc nulls last`,
+];
 
 /**
  * A page of the audit log's events matching the filter, newest first, and how many match:

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_events_actor_name_action_at_id_index" ON "audit_events" USING btree ("actor_name","action","at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "versions_version_date_index" ON "versions" USING btree ("version_date");

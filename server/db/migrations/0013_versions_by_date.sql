@@ -1,1 +1,0 @@
-CREATE INDEX "versions_version_date_index" ON "versions" USING btree ("version_date");
