@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_PAGE_SIZE } from '../constants';
+import { pageNumberSchema, perPageSchema } from './paging';
 import { singleLineText } from './text';
 
 /** What an audit event is about: the singular noun its action starts with. */
@@ -65,13 +66,8 @@ export const auditFilterSchema = z.object({
 
 /** `GET /api/audit?page&perPage&actor&action&resource&from&to`. */
 export const auditQuerySchema = auditFilterSchema.extend({
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(1),
-  perPage: z.coerce
-    .number()
-    .int('must be a whole number')
-    .min(1, 'must be between 1 and 100')
-    .max(100, 'must be between 1 and 100')
-    .default(AUDIT_PAGE_SIZE),
+  page: pageNumberSchema.default(1),
+  perPage: perPageSchema(AUDIT_PAGE_SIZE),
 });
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOOK_PAGE_SIZE } from '../constants';
 import { isValidIsbn, normaliseIsbn } from '../isbn';
+import { pageNumberSchema, perPageSchema } from './paging';
 import { singleLineText } from './text';
 import { versionIdSchema } from './versions';
 
@@ -37,13 +38,8 @@ export const bookInputSchema = z.object({
 
 /** `GET /api/books?page&perPage`: 1-indexed pages. */
 export const bookListQuerySchema = z.object({
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').default(1),
-  perPage: z.coerce
-    .number()
-    .int('must be a whole number')
-    .min(1, 'must be between 1 and 100')
-    .max(100, 'must be between 1 and 100')
-    .default(BOOK_PAGE_SIZE),
+  page: pageNumberSchema.default(1),
+  perPage: perPageSchema(BOOK_PAGE_SIZE),
 });
 
 /** `GET /api/books/search-book?title=`. */

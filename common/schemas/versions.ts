@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VERSION_PAGE_SIZE } from '../constants';
+import { pageNumberSchema, perPageSchema } from './paging';
 
 /** What made a version: the item was created, updated, deleted, or restored from a version. */
 export const versionActionSchema = z.enum(['create', 'update', 'delete', 'restore']);
@@ -30,13 +31,8 @@ export const versionSchema = z.object({
  * history (the spec's call).
  */
 export const versionListQuerySchema = z.object({
-  page: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').optional(),
-  perPage: z.coerce
-    .number()
-    .int('must be a whole number')
-    .min(1, 'must be between 1 and 100')
-    .max(100, 'must be between 1 and 100')
-    .default(VERSION_PAGE_SIZE),
+  page: pageNumberSchema.optional(),
+  perPage: perPageSchema(VERSION_PAGE_SIZE),
 });
 
 /**

@@ -8,9 +8,10 @@ import type {
 } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { books } from '../../db/schema/books';
-import { type Actor, recordAudit } from '../../lib/audit';
+import type { Actor } from '../../lib/audit';
+import { recordChanges } from '../../lib/changes';
 import { notFound } from '../../lib/errors';
-import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
+import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
 interface BookInput {
@@ -26,30 +27,11 @@ const toWire = (row: BookRow): Book => ({
   isbn: row.isbn,
 });
 
-const SUMMARY: Record<VersionAction, string> = {
-  create: 'Added',
-  update: 'Updated',
-  delete: 'Deleted',
-  restore: 'Restored',
-};
-
 /** A book's change, in its history and in the audit log (within the change's transaction). */
-async function recordBookChange(tx: Tx, book: Book, action: VersionAction, actor: Actor) {
-  await recordVersions(tx, [
-    {
-      resource: 'books',
-      documentId: book._id,
-      action,
-      updatedBy: actor.name ?? '',
-      document: book,
-    },
+const recordBookChange = (tx: Tx, book: Book, action: VersionAction, actor: Actor) =>
+  recordChanges(tx, actor, 'books', action, [
+    { id: book._id, document: book, named: `the book "${book.title}"` },
   ]);
-  await recordAudit(tx, actor, {
-    action: `book.${action}`,
-    resourceId: book._id,
-    summary: `${SUMMARY[action]} the book "${book.title}"`,
-  });
-}
 
 /** A page of books, newest first, ties broken by id (a stable order for paging). */
 export async function listBooks(db: Db, page: number, perPage: number): Promise<Book[]> {

@@ -8,9 +8,10 @@ import type {
 } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
-import { type Actor, recordAudit } from '../../lib/audit';
+import type { Actor } from '../../lib/audit';
+import { recordChanges } from '../../lib/changes';
 import { badRequest, notFound } from '../../lib/errors';
-import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
+import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
 
 interface EntityInput {
@@ -36,36 +37,22 @@ export async function listEntities(db: Db): Promise<Entity[]> {
   return rows.map(toWire);
 }
 
-const SUMMARY: Record<VersionAction, string> = {
-  create: 'Defined',
-  update: 'Changed',
-  delete: 'Deleted',
-  restore: 'Restored',
-};
-
 /** A definition's change, in its history and in the audit log (within the change's transaction). */
-async function recordEntityChange(
+const recordEntityChange = (
   tx: Tx,
   entity: Entity,
   action: VersionAction,
   actor: Actor,
   more = '',
-) {
-  await recordVersions(tx, [
-    {
-      resource: 'entities',
-      documentId: entity._id,
-      action,
-      updatedBy: actor.name ?? '',
-      document: entity,
-    },
-  ]);
-  await recordAudit(tx, actor, {
-    action: `entity.${action}`,
-    resourceId: entity._id,
-    summary: `${SUMMARY[action]} the entity ${entity.name}${more}`,
-  });
-}
+) =>
+  recordChanges(
+    tx,
+    actor,
+    'entities',
+    action,
+    [{ id: entity._id, document: entity, named: `the entity ${entity.name}` }],
+    { more },
+  );
 
 /** One definition, by id or by name. @throws 404. */
 export async function getEntity(db: Db, idOrName: string): Promise<Entity> {

@@ -8,9 +8,10 @@ import type {
 } from '@common/schemas/versions';
 import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
-import { type Actor, recordAudit } from '../../lib/audit';
+import type { Actor } from '../../lib/audit';
+import { recordChanges } from '../../lib/changes';
 import { badRequest, notFound } from '../../lib/errors';
-import { listDeleted, listVersions, recordVersions, versionToRestore } from '../../lib/versions';
+import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
@@ -39,45 +40,29 @@ function toWire(row: typeof entityRecords.$inferSelect, fieldNames: string[]): E
   return { _id: row.id, entity_name: row.entityName, fields };
 }
 
-const SUMMARY: Record<VersionAction, string> = {
-  create: 'Added',
-  update: 'Changed',
-  delete: 'Deleted',
-  restore: 'Restored',
-};
-
 /**
  * Records' changes, in their histories and (unless the entity's own event tells it) in the
  * audit log, within the change's transaction.
  */
-async function recordRecordChanges(
+const recordRecordChanges = (
   tx: Tx,
   records: EntityRecord[],
   action: VersionAction,
   actor: Actor,
   { audited = true } = {},
-) {
-  await recordVersions(
-    tx,
-    records.map((record) => ({
-      resource: 'entity-records',
-      documentId: record._id,
-      action,
-      updatedBy: actor.name ?? '',
-      document: record,
-    })),
-  );
-  if (!audited) return;
-  await recordAudit(
+) =>
+  recordChanges(
     tx,
     actor,
-    ...records.map((record) => ({
-      action: `record.${action}` as const,
-      resourceId: record._id,
-      summary: `${SUMMARY[action]} a record of ${record.entity_name}`,
+    'entity-records',
+    action,
+    records.map((record) => ({
+      id: record._id,
+      document: record,
+      named: `a record of ${record.entity_name}`,
     })),
+    { audited },
   );
-}
 
 /** An entity's records, oldest first. @throws 404 for an unknown entity. */
 export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {

@@ -47,7 +47,7 @@ describe.each(testDbKinds)('the audit log on %s', (kind) => {
       expect(events.map((e) => [e.action, e.actor?.name, e.summary])).toEqual([
         ['book.restore', 'admin', 'Restored the book "Dune Messiah"'],
         ['book.delete', 'contributor', 'Deleted the book "Dune Messiah"'],
-        ['book.update', 'contributor', 'Updated the book "Dune Messiah"'],
+        ['book.update', 'contributor', 'Changed the book "Dune Messiah"'],
         ['book.create', 'contributor', 'Added the book "Dune"'],
       ]);
       expect(events[0]).toMatchObject({
