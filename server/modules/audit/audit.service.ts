@@ -3,10 +3,9 @@ import { AUDIT_COUNT_LIMIT } from '@common/constants';
 import type { AuditEvent, AuditFilter, AuditPage, AuditQuery } from '@common/schemas/audit';
 import type { Db } from '../../db/client';
 import { auditEvents } from '../../db/schema/auditEvents';
+import { looksLikeUuid } from '../../lib/uuid';
 
 type AuditRow = typeof auditEvents.$inferSelect;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toWire = (row: AuditRow): AuditEvent => ({
   _id: row.id,
@@ -25,7 +24,7 @@ function matching({ actor, action, resource, from, to }: AuditFilter): SQL | und
   return and(
     actor === undefined
       ? undefined
-      : UUID.test(actor)
+      : looksLikeUuid(actor)
         ? or(eq(auditEvents.actorId, actor), eq(auditEvents.actorName, actor))
         : eq(auditEvents.actorName, actor),
     action === undefined ? undefined : eq(auditEvents.action, action),

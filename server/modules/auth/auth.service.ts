@@ -11,6 +11,19 @@ import { type SessionContext, startSession } from './session.service';
 /** Checked against when the user does not exist, so both failures take the same time. */
 const decoyHash = hashPassword('decoy password that matches nothing');
 
+/** Writes an event of `user`'s own, from where `origin` says. */
+const auditAs = (
+  db: Db,
+  origin: Actor,
+  user: { id: string; username: string | null },
+  entry: Omit<AuditEntry, 'resourceId'>,
+) =>
+  recordAudit(
+    db,
+    { ...origin, id: user.id, name: user.username },
+    { ...entry, resourceId: user.id },
+  );
+
 /**
  * Writes an event of user `userId` (when they still exist) to the audit log, from where
  * `origin` says: sign-in events are written on their own, not with a change.
@@ -25,8 +38,7 @@ export async function auditUserEvent(
     .select({ username: users.username })
     .from(users)
     .where(eq(users.id, userId));
-  const actor = { ...origin, id: userId, name: user?.username ?? null };
-  await recordAudit(db, actor, { ...entry, resourceId: userId });
+  await auditAs(db, origin, { id: userId, username: user?.username ?? null }, entry);
 }
 
 /**
@@ -52,10 +64,8 @@ export async function login(
     throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
   }
   const session = await startSession(ctx, user.id);
-  const actor = { ...origin, id: user.id, name: user.username };
-  await recordAudit(ctx.db, actor, {
+  await auditAs(ctx.db, origin, user, {
     action: 'auth.login',
-    resourceId: user.id,
     summary: 'Signed in with a password',
   });
   return session;
@@ -80,11 +90,14 @@ export async function register(
     .returning({ id: users.id });
   if (!created) throw conflict('EMAIL_TAKEN', messages.server.emailTaken);
   const session = await startSession(ctx, created.id);
-  const actor = { ...origin, id: created.id, name: input.email };
-  await recordAudit(ctx.db, actor, {
-    action: 'auth.register',
-    resourceId: created.id,
-    summary: 'Registered an account (no role yet)',
-  });
+  await auditAs(
+    ctx.db,
+    origin,
+    { id: created.id, username: input.email },
+    {
+      action: 'auth.register',
+      summary: 'Registered an account (no role yet)',
+    },
+  );
   return session;
 }

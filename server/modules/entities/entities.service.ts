@@ -11,6 +11,7 @@ import { entities, type EntityField } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { badRequest, notFound } from '../../lib/errors';
+import { looksLikeUuid } from '../../lib/uuid';
 import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
 
@@ -20,8 +21,6 @@ interface EntityInput {
   category: string;
   fields: EntityField[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toWire = (row: typeof entities.$inferSelect): Entity => ({
   _id: row.id,
@@ -59,7 +58,7 @@ export async function getEntity(db: Db, idOrName: string): Promise<Entity> {
   const [row] = await db
     .select()
     .from(entities)
-    .where(UUID.test(idOrName) ? eq(entities.id, idOrName) : eq(entities.name, idOrName));
+    .where(looksLikeUuid(idOrName) ? eq(entities.id, idOrName) : eq(entities.name, idOrName));
   if (!row) throw notFound('Entity');
   return toWire(row);
 }

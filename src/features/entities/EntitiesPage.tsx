@@ -11,19 +11,18 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
+import type { DeletedItem } from '@common/schemas/versions';
 import { useListEntitiesQuery } from '@/api/entities.api';
 import { useAppDispatch } from '@/app/hooks';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
+import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
+import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
-import type { DeletedItem } from '@common/schemas/versions';
-import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
-import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
-
 import {
   useDeleteEntityMutation,
   useListDeletedEntitiesQuery,
