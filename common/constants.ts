@@ -49,3 +49,8 @@ export const COUNTDOWN_CELLS_PER_ROW = 16;
 
 /** The footer's external link to the developer's site. */
 export const DEVELOPER_SITE = { label: "Developer's site", url: 'https://example.com/' } as const;
+
+/** An editor repeats its presence this often while editing (DESIGN, Live updates). */
+export const PRESENCE_BEAT_MS = 10_000;
+/** A presence not repeated for this long has expired: the editor left without a word. */
+export const PRESENCE_TTL_MS = 30_000;

@@ -30,6 +30,11 @@ export const errorCodes = {
   ID_TAKEN: 'ID_TAKEN',
   /** 409: the change would leave no user with the admin role. */
   LAST_ADMIN: 'LAST_ADMIN',
+  /**
+   * 409: the item changed since the version the request was based on (`If-Match` or a body
+   * `_version`); `current` holds the item as it is now.
+   */
+  VERSION_CONFLICT: 'VERSION_CONFLICT',
   /** 409: the change conflicts with other data (a database constraint refused it). */
   CONFLICT: 'CONFLICT',
   /** 413: the request body is too large. */

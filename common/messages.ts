@@ -119,6 +119,8 @@ export const messages = {
     entityNameTaken: 'An entity with this name exists',
     recordIdTaken: 'A record with this id exists',
     conflict: 'This conflicts with existing data',
+    versionConflict: 'Someone else changed this item since you opened it',
+    badIfMatch: 'must be a version in quotes, such as "3"',
     adminUserProtected: 'The admin user cannot be deleted or renamed',
     lastAdmin: 'At least one user must keep the admin role',
     adminRoleProtected: 'The admin role cannot be deleted',

@@ -19,6 +19,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
 import { recordsRoutes } from './modules/records/records.routes';
 import { rolesRoutes } from './modules/roles/roles.routes';
+import { tagVersionedItem } from './lib/concurrency';
 import { logSerializers } from './lib/logSerializers';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
@@ -73,6 +74,7 @@ export async function buildApp(
   if (onRoute) app.addHook('onRoute', onRoute);
 
   await app.register(errorsPlugin);
+  app.addHook('preSerialization', tagVersionedItem);
   await app.register(securityPlugin, { config });
   // JSON answers above 1 KB go compressed when the client accepts it (the built web app's
   // files are compressed at build time instead: see the spa plugin). For answers made on

@@ -9,7 +9,8 @@ export const fieldErrorSchema = z.object({
 
 /**
  * The body of every error the API answers (DESIGN: `{ statusCode, error, code, message }`):
- * `code` from the catalogue in `common/errorCodes.ts`; a 400 also names its fields.
+ * `code` from the catalogue in `common/errorCodes.ts`; a 400 also names its fields, a
+ * VERSION_CONFLICT carries the `current` item.
  */
 export const apiErrorSchema = z.object({
   statusCode: z.number().int(),
@@ -17,6 +18,8 @@ export const apiErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
   fields: z.array(fieldErrorSchema).optional(),
+  /** VERSION_CONFLICT: the item as it is now. */
+  current: z.unknown().optional(),
 });
 
 export type FieldError = z.infer<typeof fieldErrorSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BOOK_PAGE_SIZE } from '../constants';
 import { isValidIsbn, normaliseIsbn } from '../isbn';
+import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { pageNumberSchema, perPageSchema } from './paging';
 import { singleLineText } from './text';
 import { versionIdSchema } from './versions';
@@ -11,6 +12,7 @@ export const bookSchema = z.object({
   title: z.string(),
   author: z.string().nullable(),
   isbn: z.string().nullable(),
+  _version: itemVersionSchema,
 });
 
 const emptyAsNull = (value: unknown) =>
@@ -34,6 +36,7 @@ export const bookInputSchema = z.object({
       .nullable()
       .optional(),
   ),
+  ...baseVersionField,
 });
 
 /** `GET /api/books?page&perPage`: 1-indexed pages. */

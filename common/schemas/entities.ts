@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_ENTITY_CATEGORY } from '../constants';
+import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { multiLineText, nameText, singleLineText } from './text';
 import { versionIdSchema } from './versions';
 
@@ -26,6 +27,7 @@ export const entitySchema = z.object({
   description: z.string(),
   category: z.string(),
   fields: z.array(z.object({ name: z.string(), label: z.string() })),
+  _version: itemVersionSchema,
 });
 
 /** `POST /api/entities` and `PUT /api/entities/{id}`. */
@@ -41,6 +43,7 @@ export const entityInputSchema = z
         .default(DEFAULT_ENTITY_CATEGORY),
     ),
     fields: z.array(entityFieldSchema).min(1, 'must have at least one field').max(100),
+    ...baseVersionField,
   })
   .superRefine(({ fields }, ctx) => {
     const seen = new Set<string>();
@@ -66,6 +69,7 @@ export const entityRecordSchema = z.object({
   _id: z.string(),
   entity_name: z.string(),
   fields: z.record(z.string(), z.string()),
+  _version: itemVersionSchema,
 });
 
 /** Record values by field name; the keys must be fields of the definition (checked by the server). */
@@ -82,7 +86,7 @@ export const createEntityRecordSchema = z.object({
 });
 
 /** `PUT /api/entity-records/{entityName}/{id}`. */
-export const updateEntityRecordSchema = z.object({ fields: recordFieldsSchema });
+export const updateEntityRecordSchema = z.object({ fields: recordFieldsSchema, ...baseVersionField });
 
 /** `GET /api/entities/{idOrName}`: an entity's id or its name. */
 export const entityIdOrNameParamsSchema = z.object({

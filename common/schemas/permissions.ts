@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { nameText } from './text';
 
 /** A row of the route-permission table (spec section 3: Route). */
@@ -8,11 +9,13 @@ export const routePermissionSchema = z.object({
   routeVerb: z.string(),
   routePath: z.string(),
   allowedRoles: z.array(z.string()),
+  _version: itemVersionSchema,
 });
 
 /** `PUT /api/routes/{id}`. */
 export const updateRoutePermissionSchema = z.object({
   allowedRoles: z.array(nameText().min(1, 'must not be empty')).max(100),
+  ...baseVersionField,
 });
 
 export const routeIdParamsSchema = z.object({ id: z.uuid('must be a route id') });

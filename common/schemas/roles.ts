@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { itemVersionSchema } from './itemVersion';
 import { nameText } from './text';
 
-/** A role (spec section 3). */
-export const roleSchema = z.object({
+/** A role as a user's list of roles names it. */
+export const roleRefSchema = z.object({
   _id: z.string(),
   name: z.string(),
 });
+
+/** A role (spec section 3); its version counts changes of its members. */
+export const roleSchema = roleRefSchema.extend({ _version: itemVersionSchema });
 
 /** `POST /api/roles`. */
 export const createRoleSchema = z.object({

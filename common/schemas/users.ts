@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { passwordSchema } from './auth';
-import { roleSchema } from './roles';
+import { baseVersionField, itemVersionSchema } from './itemVersion';
+import { roleRefSchema } from './roles';
 import { nameText, singleLineText } from './text';
 
 /** A user as the API shows them: never a password or its hash. */
@@ -8,7 +9,8 @@ export const userSchema = z.object({
   _id: z.string(),
   username: z.string(),
   email: z.string().nullable(),
-  roles: z.array(roleSchema),
+  roles: z.array(roleRefSchema),
+  _version: itemVersionSchema,
 });
 
 export const usernameSchema = nameText()
@@ -39,6 +41,7 @@ export const createUserSchema = z.object({
 export const updateUserSchema = z.object({
   username: usernameSchema,
   email: optionalEmailSchema,
+  ...baseVersionField,
 });
 
 /** `PUT /api/users/{id}/password`: an administrator sets a user's password. */

@@ -2,6 +2,7 @@ import type { AuditAction } from '@common/schemas/audit';
 import type { VersionAction } from '@common/schemas/versions';
 import type { Db, Tx } from '../db/client';
 import { type Actor, recordAudit } from './audit';
+import { publishChanges } from './changeEvents';
 import { type VersionedResource, recordVersions } from './versions';
 
 /** The audit log's noun for each kind of versioned item. */
@@ -18,15 +19,17 @@ const VERB: Record<VersionAction, string> = {
 /** An item a change made: its id, its snapshot, and how a sentence names it. */
 export interface ChangedItem {
   id: string;
-  document: Record<string, unknown>;
+  /** The item as the API shows it, `_version` included. */
+  document: Record<string, unknown> & { _version: number };
   /** `the book "Dune"`, `a record of Car`. */
   named: string;
 }
 
 /**
- * Writes what a change did to versioned items: a version of each (their history) and an
- * audit event of each (unless `audited` is false: a larger change's own event tells it).
- * Call it with the change's transaction, so all of it commits together or not at all.
+ * Writes what a change did to versioned items: a version of each (their history), an
+ * audit event and a change event of each (unless `audited` is false: a larger change's own
+ * events tell it). Call it with the change's transaction, so all of it commits together or
+ * not at all.
  */
 export async function recordChanges(
   tx: Tx | Db,
@@ -47,6 +50,17 @@ export async function recordChanges(
     })),
   );
   if (!audited) return;
+  await publishChanges(
+    tx,
+    actor,
+    items.map(({ id, document }) => ({
+      resource,
+      id,
+      action,
+      version: document._version,
+      entityName: typeof document.entity_name === 'string' ? document.entity_name : undefined,
+    })),
+  );
   await recordAudit(
     tx,
     actor,

@@ -4,6 +4,8 @@ import type { FieldError } from '@common/schemas/apiError';
 interface AppErrorOptions extends ErrorOptions {
   /** The fields at fault (400s). */
   fields?: FieldError[];
+  /** VERSION_CONFLICT: the item as it is now. */
+  current?: unknown;
   /** Response headers that go with the error (e.g. Retry-After). */
   headers?: Record<string, string>;
 }
@@ -15,16 +17,18 @@ interface AppErrorOptions extends ErrorOptions {
 export class AppError extends Error {
   override name = 'AppError';
   readonly fields?: FieldError[];
+  readonly current?: unknown;
   readonly headers: Record<string, string>;
 
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    { fields, headers = {}, ...options }: AppErrorOptions = {},
+    { fields, current, headers = {}, ...options }: AppErrorOptions = {},
   ) {
     super(message, options);
     this.fields = fields;
+    this.current = current;
     this.headers = headers;
   }
 }

@@ -160,3 +160,19 @@ export async function listDeleted(
     document: row.document,
   }));
 }
+
+/**
+ * The highest `_version` a document's history knows (0 for none): a deleted item that is
+ * restored goes on counting from there.
+ */
+export async function lastKnownVersion(
+  tx: Tx,
+  resource: VersionedResource,
+  documentId: string,
+): Promise<number> {
+  const [row] = await tx
+    .select({ version: sql<number | null>`max((${versions.document}->>'_version')::int)` })
+    .from(versions)
+    .where(and(eq(versions.resource, resource), eq(versions.documentId, documentId)));
+  return row?.version ?? 0;
+}

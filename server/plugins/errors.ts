@@ -14,6 +14,7 @@ function body(
   code: ErrorCode,
   message: string,
   fields?: FieldError[],
+  current?: unknown,
 ): ApiError {
   return {
     statusCode,
@@ -21,6 +22,7 @@ function body(
     code,
     message,
     ...(fields ? { fields } : {}),
+    ...(current === undefined ? {} : { current }),
   };
 }
 
@@ -75,7 +77,7 @@ function toApiError(error: FastifyError): ApiError {
     );
   }
   const known = error instanceof AppError ? error : conflictOf(error);
-  if (known) return body(known.statusCode, known.code, known.message, known.fields);
+  if (known) return body(known.statusCode, known.code, known.message, known.fields, known.current);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {
     return frameworkRefusal(status);

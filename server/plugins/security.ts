@@ -39,6 +39,8 @@ export const securityPlugin = fp(
     await app.register(cors, {
       origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
       credentials: true,
+      // A cross-origin client reads an item's version for its next If-Match.
+      exposedHeaders: ['ETag'],
     });
   },
   { name: 'security' },

@@ -6,8 +6,8 @@ import { apiError, setupNetwork } from '../helpers/network';
 import { renderApp, signedInAs } from '../helpers/render';
 
 const roles = [
-  { _id: 'role-admin', name: 'admin' },
-  { _id: 'role-auditor', name: 'auditor' },
+  { _id: 'role-admin', name: 'admin', _version: 1 },
+  { _id: 'role-auditor', name: 'auditor', _version: 1 },
 ];
 const network = setupNetwork(
   http.get('/api/roles', () => HttpResponse.json(roles)),

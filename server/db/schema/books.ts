@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const books = pgTable(
   'books',
@@ -8,6 +8,8 @@ export const books = pgTable(
     author: text(),
     /** Digits only (and a final X for ISBN-10). */
     isbn: text(),
+    /** 1 at creation, +1 per change: a save names the version it edited (optimistic concurrency). */
+    version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

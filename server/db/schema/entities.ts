@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export interface EntityField {
   name: string;
@@ -12,6 +12,7 @@ export const entities = pgTable('entities', {
   description: text().notNull().default(''),
   category: text().notNull(),
   fields: jsonb().$type<EntityField[]>().notNull(),
+  version: integer().notNull().default(1),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
@@ -26,6 +27,8 @@ export const entityRecords = pgTable(
       .notNull()
       .references(() => entities.name, { onDelete: 'cascade' }),
     fields: jsonb().$type<Record<string, string>>().notNull(),
+    /** 1 at creation, +1 per change: a save names the version it edited (optimistic concurrency). */
+    version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,4 @@
-import { pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The route-permission table: one row per API route that needs a signed-in user, synced
@@ -12,6 +12,7 @@ export const routes = pgTable(
     routeVerb: text().notNull(),
     routePath: text().notNull(),
     allowedRoles: text().array().notNull().default([]),
+    version: integer().notNull().default(1),
   },
   (table) => [unique().on(table.routeVerb, table.routePath)],
 );

@@ -31,6 +31,8 @@ export const users = pgTable(
      * time could not tell a token issued just before the change from one just after.
      */
     sessionGeneration: integer().notNull().default(0),
+    /** 1 at creation, +1 per change: a save names the version it edited (optimistic concurrency). */
+    version: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -23,8 +23,11 @@ import {
   updateBook,
 } from './books.service';
 import { actorOf } from '../../lib/audit';
+import { baseVersions } from '../../lib/concurrency';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
+/** A write based on a stale version (VERSION_CONFLICT) too. */
+const writeErrors = { ...errors, 409: apiErrorSchema };
 
 /** The book library's API. */
 export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
@@ -67,10 +70,17 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       schema: {
         params: bookIdParamsSchema,
         body: bookInputSchema,
-        response: { 200: bookSchema, ...errors },
+        response: { 200: bookSchema, ...writeErrors },
       },
     },
-    async (request) => updateBook(app.db, request.params.id, request.body, actorOf(request)),
+    async (request) =>
+      updateBook(
+        app.db,
+        request.params.id,
+        request.body,
+        actorOf(request),
+        baseVersions(request),
+      ),
   );
 
   app.delete(
@@ -102,8 +112,14 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
 
   app.post(
     '/books/:id/versions/:versionId/restore',
-    { schema: { params: bookVersionParamsSchema, response: { 200: bookSchema, ...errors } } },
+    { schema: { params: bookVersionParamsSchema, response: { 200: bookSchema, ...writeErrors } } },
     async (request) =>
-      restoreBook(app.db, request.params.id, request.params.versionId, actorOf(request)),
+      restoreBook(
+        app.db,
+        request.params.id,
+        request.params.versionId,
+        actorOf(request),
+        baseVersions(request),
+      ),
   );
 };

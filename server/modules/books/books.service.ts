@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Book } from '@common/schemas/books';
 import type {
   DeletedItem,
@@ -10,8 +10,14 @@ import type { Db, Tx } from '../../db/client';
 import { books } from '../../db/schema/books';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
+import { checkVersion } from '../../lib/concurrency';
 import { notFound } from '../../lib/errors';
-import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
+import {
+  lastKnownVersion,
+  listDeleted,
+  listVersions,
+  versionToRestore,
+} from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
 interface BookInput {
@@ -25,6 +31,7 @@ const toWire = (row: BookRow): Book => ({
   title: row.title,
   author: row.author,
   isbn: row.isbn,
+  _version: row.version,
 });
 
 /** A book's change, in its history and in the audit log (within the change's transaction). */
@@ -57,26 +64,33 @@ export async function createBook(db: Db, input: BookInput, actor: Actor): Promis
   });
 }
 
-/** Replaces a book's fields and records the new version, in one transaction. @throws 404. */
+/**
+ * Replaces a book's fields and records the new version, in one transaction.
+ * @throws 404; 409 VERSION_CONFLICT when `base` names another version than the current one.
+ */
 export async function updateBook(
   db: Db,
   id: string,
   input: BookInput,
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<Book> {
   return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(books).where(eq(books.id, id)).for('update');
+    if (!current) throw notFound('Book');
+    checkVersion(current, base, () => toWire(current));
     const [row] = await tx
       .update(books)
       .set({
         title: input.title,
         author: input.author ?? null,
         isbn: input.isbn ?? null,
+        version: sql`${books.version} + 1`,
         updatedAt: new Date(),
       })
       .where(eq(books.id, id))
       .returning();
-    if (!row) throw notFound('Book');
-    const book = toWire(row);
+    const book = toWire(row!);
     await recordBookChange(tx, book, 'update', actor);
     return book;
   });
@@ -93,21 +107,27 @@ export async function deleteBook(db: Db, id: string, actor: Actor): Promise<void
 
 /**
  * Makes version `versionId` of a book its current state again (a deleted book comes back
- * with its id) and records a `restore` version, in one transaction.
- * @throws 404 when the book has no such version.
+ * with its id, counting its versions on from the last it had) and records a `restore`
+ * version, in one transaction.
+ * @throws 404 when the book has no such version; 409 VERSION_CONFLICT when `base` names
+ * another version than the current one.
  */
 export async function restoreBook(
   db: Db,
   id: string,
   versionId: string,
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<Book> {
   return db.transaction(async (tx) => {
     const snapshot = (await versionToRestore(tx, 'books', id, versionId)) as Book;
+    const [current] = await tx.select().from(books).where(eq(books.id, id)).for('update');
+    if (current) checkVersion(current, base, () => toWire(current));
     const values = {
       title: snapshot.title,
       author: snapshot.author ?? null,
       isbn: snapshot.isbn ?? null,
+      version: (current?.version ?? (await lastKnownVersion(tx, 'books', id))) + 1,
     };
     const [row] = await tx
       .insert(books)

@@ -23,6 +23,7 @@ import {
   updateEntity,
 } from './entities.service';
 import { actorOf } from '../../lib/audit';
+import { baseVersions } from '../../lib/concurrency';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const idParams = z.object({ id: z.uuid('must be an entity id') });
@@ -60,7 +61,14 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: entitySchema, ...errors },
       },
     },
-    async (request) => updateEntity(app.db, request.params.id, request.body, actorOf(request)),
+    async (request) =>
+      updateEntity(
+        app.db,
+        request.params.id,
+        request.body,
+        actorOf(request),
+        baseVersions(request),
+      ),
   );
 
   app.delete(
@@ -100,6 +108,12 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      restoreEntity(app.db, request.params.id, request.params.versionId, actorOf(request)),
+      restoreEntity(
+        app.db,
+        request.params.id,
+        request.params.versionId,
+        actorOf(request),
+        baseVersions(request),
+      ),
   );
 };

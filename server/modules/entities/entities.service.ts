@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Entity } from '@common/schemas/entities';
 import type {
   DeletedItem,
@@ -10,9 +10,15 @@ import type { Db, Tx } from '../../db/client';
 import { entities, type EntityField } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
+import { checkVersion } from '../../lib/concurrency';
 import { badRequest, notFound } from '../../lib/errors';
 import { looksLikeUuid } from '../../lib/uuid';
-import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
+import {
+  lastKnownVersion,
+  listDeleted,
+  listVersions,
+  versionToRestore,
+} from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
 
 interface EntityInput {
@@ -28,6 +34,7 @@ const toWire = (row: typeof entities.$inferSelect): Entity => ({
   description: row.description,
   category: row.category,
   fields: row.fields,
+  _version: row.version,
 });
 
 /** Every entity definition, by category then name. */
@@ -79,17 +86,20 @@ export async function createEntity(db: Db, input: EntityInput, actor: Actor): Pr
 
 /**
  * Changes a definition's description, category and fields, and records the version.
- * @throws 404 for an unknown entity; 400 when the name differs (it never changes).
+ * @throws 404 for an unknown entity; 400 when the name differs (it never changes); 409
+ * VERSION_CONFLICT when `base` names another version than the current one.
  */
 export async function updateEntity(
   db: Db,
   id: string,
   input: EntityInput,
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<Entity> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
     if (!current) throw notFound('Entity');
+    checkVersion(current, base, () => toWire(current));
     if (current.name !== input.name) {
       throw badRequest('The name of an entity cannot change', [
         { field: 'body.name', message: 'cannot change' },
@@ -101,6 +111,7 @@ export async function updateEntity(
         description: input.description,
         category: input.category,
         fields: input.fields,
+        version: sql`${entities.version} + 1`,
         updatedAt: new Date(),
       })
       .where(eq(entities.id, id))
@@ -135,20 +146,25 @@ export async function deleteEntity(db: Db, id: string, actor: Actor): Promise<vo
  * Makes version `versionId` of a definition current again (a deleted one comes back with its
  * id and name, without its records: each can be restored from its own history) and records
  * a `restore` version, in one transaction.
- * @throws 404 when it has no such version; 409 NAME_TAKEN when another entity took its name.
+ * @throws 404 when it has no such version; 409 NAME_TAKEN when another entity took its name,
+ * VERSION_CONFLICT when `base` names another version than the current one.
  */
 export async function restoreEntity(
   db: Db,
   id: string,
   versionId: string,
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<Entity> {
   return db.transaction(async (tx) => {
     const snapshot = (await versionToRestore(tx, 'entities', id, versionId)) as Entity;
+    const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
+    if (current) checkVersion(current, base, () => toWire(current));
     const values = {
       description: snapshot.description,
       category: snapshot.category,
       fields: snapshot.fields,
+      version: (current?.version ?? (await lastKnownVersion(tx, 'entities', id))) + 1,
     };
     const [row] = await tx
       .insert(entities)

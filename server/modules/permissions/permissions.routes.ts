@@ -9,6 +9,7 @@ import {
 } from '@common/schemas/permissions';
 import { listRoutePermissions, updateRoutePermission } from './permissions.service';
 import { actorOf } from '../../lib/audit';
+import { baseVersions } from '../../lib/concurrency';
 
 /**
  * The route-permission editor's API (`GET /api/routes`, `PUT /api/routes/:id`), and what
@@ -35,7 +36,12 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         params: routeIdParamsSchema,
         body: updateRoutePermissionSchema,
-        response: { 200: routePermissionSchema, 400: apiErrorSchema, 404: apiErrorSchema },
+        response: {
+          200: routePermissionSchema,
+          400: apiErrorSchema,
+          404: apiErrorSchema,
+          409: apiErrorSchema,
+        },
       },
     },
     async (request) => {
@@ -44,6 +50,7 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.body.allowedRoles,
         actorOf(request),
+        baseVersions(request),
       );
       // Other servers reload on the NOTIFY; this one at once, before answering.
       await app.reloadPermissions();

@@ -6,6 +6,8 @@ import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
 import { type Actor, recordAudit } from '../../lib/audit';
+import { publishChanges } from '../../lib/changeEvents';
+import { checkVersion } from '../../lib/concurrency';
 import { adminProtected, badRequest, notFound } from '../../lib/errors';
 
 /** A route of the server's registry that needs a signed-in user. */
@@ -46,6 +48,7 @@ const toWire = (row: typeof routes.$inferSelect): RoutePermission => ({
   routeVerb: row.routeVerb,
   routePath: row.routePath,
   allowedRoles: row.allowedRoles,
+  _version: row.version,
 });
 
 /** Within a transaction: every server reloads its permissions once the change commits. */
@@ -126,18 +129,21 @@ export async function listRoutePermissions(db: Db): Promise<RoutePermission[]> {
 /**
  * Sets the roles allowed on a route, and tells every server.
  * @throws 404 for an unknown route; 400 for unknown role names, or for taking the admin
- * role off the routes screen's own routes.
+ * role off the routes screen's own routes; 409 VERSION_CONFLICT when `base` names another
+ * version than the current one.
  */
 export async function updateRoutePermission(
   db: Db,
   id: string,
   allowedRoles: string[],
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<RoutePermission> {
   const wanted = [...new Set(allowedRoles)].sort();
   return db.transaction(async (tx) => {
     const [route] = await tx.select().from(routes).where(eq(routes.id, id)).for('update');
     if (!route) throw notFound('Route');
+    checkVersion(route, base, () => toWire(route));
     const known = wanted.length
       ? await tx.select({ name: roles.name }).from(roles).where(inArray(roles.name, wanted))
       : [];
@@ -155,7 +161,7 @@ export async function updateRoutePermission(
 
     const [updated] = await tx
       .update(routes)
-      .set({ allowedRoles: wanted })
+      .set({ allowedRoles: wanted, version: sql`${routes.version} + 1` })
       .where(eq(routes.id, id))
       .returning();
     await recordAudit(tx, actor, {
@@ -164,6 +170,9 @@ export async function updateRoutePermission(
       summary: `${route.routeVerb} ${route.routePath}: ${wanted.join(', ') || 'no role'} (was ${route.allowedRoles.join(', ') || 'no role'})`,
     });
     await notifyPermissionsChanged(tx);
+    await publishChanges(tx, actor, [
+      { resource: 'routes', id, action: 'update', version: updated!.version },
+    ]);
     return toWire(updated!);
   });
 }

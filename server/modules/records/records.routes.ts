@@ -20,6 +20,7 @@ import {
   updateRecord,
 } from './records.service';
 import { actorOf } from '../../lib/audit';
+import { baseVersions } from '../../lib/concurrency';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -69,6 +70,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.body.fields,
         actorOf(request),
+        baseVersions(request),
       ),
   );
 
@@ -120,6 +122,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.id,
         request.params.versionId,
         actorOf(request),
+        baseVersions(request),
       ),
   );
 };

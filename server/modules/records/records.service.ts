@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { EntityRecord } from '@common/schemas/entities';
 import type {
   DeletedItem,
@@ -10,8 +10,14 @@ import type { Db, Tx } from '../../db/client';
 import { entities, entityRecords } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
+import { checkVersion } from '../../lib/concurrency';
 import { badRequest, notFound } from '../../lib/errors';
-import { listDeleted, listVersions, versionToRestore } from '../../lib/versions';
+import {
+  lastKnownVersion,
+  listDeleted,
+  listVersions,
+  versionToRestore,
+} from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
@@ -37,7 +43,7 @@ function checkKeys(fields: Record<string, string>, allowed: string[]) {
 function toWire(row: typeof entityRecords.$inferSelect, fieldNames: string[]): EntityRecord {
   const fields: Record<string, string> = {};
   for (const name of fieldNames) if (name in row.fields) fields[name] = row.fields[name]!;
-  return { _id: row.id, entity_name: row.entityName, fields };
+  return { _id: row.id, entity_name: row.entityName, fields, _version: row.version };
 }
 
 /**
@@ -100,7 +106,8 @@ export async function createRecord(
 
 /**
  * Replaces a record's field values and records the version.
- * @throws 404 for an unknown entity or record; 400 for keys that are not its fields.
+ * @throws 404 for an unknown entity or record; 400 for keys that are not its fields; 409
+ * VERSION_CONFLICT when `base` names another version than the current one.
  */
 export async function updateRecord(
   db: Db,
@@ -108,17 +115,24 @@ export async function updateRecord(
   id: string,
   fields: Record<string, string>,
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
     checkKeys(fields, fieldNames);
+    const [current] = await tx
+      .select()
+      .from(entityRecords)
+      .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
+      .for('update');
+    if (!current) throw notFound('Record');
+    checkVersion(current, base, () => toWire(current, fieldNames));
     const [row] = await tx
       .update(entityRecords)
-      .set({ fields, updatedAt: new Date() })
-      .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
+      .set({ fields, version: sql`${entityRecords.version} + 1`, updatedAt: new Date() })
+      .where(eq(entityRecords.id, id))
       .returning();
-    if (!row) throw notFound('Record');
-    const record = toWire(row, fieldNames);
+    const record = toWire(row!, fieldNames);
     await recordRecordChanges(tx, [record], 'update', actor);
     return record;
   });
@@ -165,7 +179,8 @@ export async function deleteRecordsOf(
  * Makes version `versionId` of a record of `entityName` current again (a deleted one comes
  * back with its id) and records a `restore` version, in one transaction. Values of fields
  * the definition no longer has stay in the history only.
- * @throws 404 for an unknown entity, or when the record has no such version there.
+ * @throws 404 for an unknown entity, or when the record has no such version there; 409
+ * VERSION_CONFLICT when `base` names another version than the current one.
  */
 export async function restoreRecord(
   db: Db,
@@ -173,15 +188,26 @@ export async function restoreRecord(
   id: string,
   versionId: string,
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
     const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
     const fields = (snapshot.fields ?? {}) as Record<string, string>;
+    const [current] = await tx
+      .select()
+      .from(entityRecords)
+      .where(eq(entityRecords.id, id))
+      .for('update');
+    if (current) checkVersion(current, base, () => toWire(current, fieldNames));
+    const version = (current?.version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
     const [row] = await tx
       .insert(entityRecords)
-      .values({ id, entityName, fields })
-      .onConflictDoUpdate({ target: entityRecords.id, set: { fields, updatedAt: new Date() } })
+      .values({ id, entityName, fields, version })
+      .onConflictDoUpdate({
+        target: entityRecords.id,
+        set: { fields, version, updatedAt: new Date() },
+      })
       .returning();
     const record = toWire(row!, fieldNames);
     await recordRecordChanges(tx, [record], 'restore', actor);

@@ -7,11 +7,16 @@ import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
 import { userRoles, users } from '../../db/schema/users';
 import { type Actor, recordAudit } from '../../lib/audit';
+import { publishChanges } from '../../lib/changeEvents';
 import { adminProtected, conflict, notFound } from '../../lib/errors';
 import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
 
-const toWire = (row: typeof roles.$inferSelect): Role => ({ _id: row.id, name: row.name });
+const toWire = (row: typeof roles.$inferSelect): Role => ({
+  _id: row.id,
+  name: row.name,
+  _version: row.version,
+});
 
 /** Every role, by name. */
 export async function listRoles(db: Db): Promise<Role[]> {
@@ -39,6 +44,9 @@ export async function createRole(db: Db, name: string, actor: Actor): Promise<Ro
       resourceId: created!.id,
       summary: `Added the role ${name}`,
     });
+    await publishChanges(tx, actor, [
+      { resource: 'roles', id: created!.id, action: 'create', version: created!.version },
+    ]);
     return toWire(created!);
   });
 }
@@ -53,16 +61,33 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
     const [role] = await tx.select().from(roles).where(eq(roles.id, id)).for('update');
     if (!role) throw notFound('Role');
     if (role.name === ADMIN_ROLE) throw adminProtected(messages.server.adminRoleProtected);
-    await tx
+    const regranted = await tx
       .update(routes)
-      .set({ allowedRoles: sql`array_remove(${routes.allowedRoles}, ${role.name})` })
-      .where(sql`${role.name} = any(${routes.allowedRoles})`);
+      .set({
+        allowedRoles: sql`array_remove(${routes.allowedRoles}, ${role.name})`,
+        version: sql`${routes.version} + 1`,
+      })
+      .where(sql`${role.name} = any(${routes.allowedRoles})`)
+      .returning({ id: routes.id, version: routes.version });
+    // Its holders' role lists change too.
+    const holders = await tx
+      .update(users)
+      .set({ version: sql`${users.version} + 1` })
+      .where(
+        sql`${users.id} in (select ${userRoles.userId} from ${userRoles} where ${userRoles.roleId} = ${id})`,
+      )
+      .returning({ id: users.id, version: users.version });
     await tx.delete(roles).where(eq(roles.id, id)); // user_roles rows cascade
     await recordAudit(tx, actor, {
       action: 'role.delete',
       resourceId: id,
       summary: `Deleted the role ${role.name}`,
     });
+    await publishChanges(tx, actor, [
+      { resource: 'roles', id, action: 'delete', version: role.version },
+      ...regranted.map((route) => ({ resource: 'routes' as const, action: 'update' as const, ...route })),
+      ...holders.map((user) => ({ resource: 'users' as const, action: 'update' as const, ...user })),
+    ]);
     await notifyPermissionsChanged(tx);
   });
 }
@@ -99,27 +124,43 @@ export async function toggleRoleUser(
       .from(users)
       .where(eq(users.id, userId));
     if (!user) throw notFound('User');
-    const audit = (assigned: boolean) =>
-      recordAudit(tx, actor, {
+    // A membership is a change of both the role and the user (their role list).
+    const record = async (assigned: boolean) => {
+      await recordAudit(tx, actor, {
         action: assigned ? 'role.assign' : 'role.unassign',
         resourceId: roleId,
         summary: assigned
           ? `Gave the role ${role.name} to ${user.username}`
           : `Took the role ${role.name} from ${user.username}`,
       });
+      const [roleAfter] = await tx
+        .update(roles)
+        .set({ version: sql`${roles.version} + 1` })
+        .where(eq(roles.id, roleId))
+        .returning({ version: roles.version });
+      const [userAfter] = await tx
+        .update(users)
+        .set({ version: sql`${users.version} + 1` })
+        .where(eq(users.id, userId))
+        .returning({ version: users.version });
+      await publishChanges(tx, actor, [
+        { resource: 'roles', id: roleId, action: 'update', version: roleAfter!.version },
+        { resource: 'users', id: userId, action: 'update', version: userAfter!.version },
+      ]);
+    };
     const [removed] = await tx
       .delete(userRoles)
       .where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, roleId)))
       .returning();
     if (!removed) {
       await tx.insert(userRoles).values({ userId, roleId });
-      await audit(true);
+      await record(true);
       return { hasRole: true };
     }
     if (role.name === ADMIN_ROLE && (await countAdmins(tx)) === 0) {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin); // rolls the removal back
     }
-    await audit(false);
+    await record(false);
     return { hasRole: false };
   });
 }

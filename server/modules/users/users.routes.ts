@@ -10,6 +10,7 @@ import {
 } from '@common/schemas/users';
 import { createUser, deleteUser, listUsers, setUserPassword, updateUser } from './users.service';
 import { actorOf } from '../../lib/audit';
+import { baseVersions } from '../../lib/concurrency';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -39,7 +40,14 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...errors },
       },
     },
-    async (request) => updateUser(app.db, request.params.id, request.body, actorOf(request)),
+    async (request) =>
+      updateUser(
+        app.db,
+        request.params.id,
+        request.body,
+        actorOf(request),
+        baseVersions(request),
+      ),
   );
 
   app.delete(

@@ -7,6 +7,8 @@ import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
 import { type Actor, recordAudit } from '../../lib/audit';
+import { publishChanges } from '../../lib/changeEvents';
+import { checkVersion } from '../../lib/concurrency';
 import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 
@@ -17,6 +19,7 @@ async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
       id: users.id,
       username: users.username,
       email: users.email,
+      version: users.version,
       roleId: roles.id,
       roleName: roles.name,
     })
@@ -32,6 +35,7 @@ async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
       username: row.username,
       email: row.email,
       roles: [],
+      _version: row.version,
     };
     if (row.roleId && row.roleName) user.roles.push({ _id: row.roleId, name: row.roleName });
     byId.set(row.id, user);
@@ -89,6 +93,7 @@ export async function createUser(
       resourceId: userId,
       summary: `Added the user ${user.username}${held ? ` with the roles ${held}` : ''}`,
     });
+    await publishChanges(tx, actor, [{ resource: 'users', id: userId, action: 'create', version: 1 }]);
     return user;
   });
 }
@@ -96,23 +101,34 @@ export async function createUser(
 /**
  * Changes a user's username and email.
  * @throws 404 for an unknown user; 409 USERNAME_TAKEN or EMAIL_TAKEN (unique constraints); 400
- * when renaming the admin user (the protections below are keyed by that name).
+ * when renaming the admin user (the protections below are keyed by that name); 409
+ * VERSION_CONFLICT when `base` names another version than the current one.
  */
 export async function updateUser(
   db: Db,
   id: string,
   input: { username: string; email?: string | null },
   actor: Actor,
+  base: readonly number[] = [],
 ): Promise<User> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
     if (!current) throw notFound('User');
+    if (base.length > 0) {
+      const [user] = await selectUsers(tx, id);
+      checkVersion(current, base, () => user!);
+    }
     if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
       throw adminProtected(messages.server.adminUserProtected);
     }
     await tx
       .update(users)
-      .set({ username: input.username, email: input.email ?? null, updatedAt: new Date() })
+      .set({
+        username: input.username,
+        email: input.email ?? null,
+        version: sql`${users.version} + 1`,
+        updatedAt: new Date(),
+      })
       .where(eq(users.id, id));
     const renamed = current.username === input.username ? '' : ` (was ${current.username})`;
     await recordAudit(tx, actor, {
@@ -120,7 +136,11 @@ export async function updateUser(
       resourceId: id,
       summary: `Changed the user ${input.username}${renamed}`,
     });
-    return (await selectUsers(tx, id))[0]!;
+    const user = (await selectUsers(tx, id))[0]!;
+    await publishChanges(tx, actor, [
+      { resource: 'users', id, action: 'update', version: user._version },
+    ]);
+    return user;
   });
 }
 
@@ -144,6 +164,9 @@ export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void
       resourceId: id,
       summary: `Deleted the user ${user.username}`,
     });
+    await publishChanges(tx, actor, [
+      { resource: 'users', id, action: 'delete', version: user._version },
+    ]);
   });
 }
 

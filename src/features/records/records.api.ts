@@ -40,7 +40,7 @@ export const recordsApi = api.injectEndpoints({
         }
         dispatch(
           recordsApi.util.updateQueryData('listRecords', entityName, (draft) => {
-            draft.push({ _id: created._id, entity_name: entityName, fields });
+            draft.push({ _id: created._id, entity_name: entityName, fields, _version: 1 });
           }),
         );
       },

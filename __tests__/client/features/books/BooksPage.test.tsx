@@ -8,6 +8,7 @@ import { renderApp, signedInAs } from '../../helpers/render';
 
 const library: Book[] = Array.from({ length: 23 }, (_, i) => ({
   _id: `b${i}`,
+  _version: 1,
   title: `Book ${i}`,
   author: `Author ${i}`,
   isbn: null,
@@ -37,6 +38,7 @@ const network = setupNetwork(
   http.put('/api/books/b0', async ({ request }) =>
     HttpResponse.json({
       _id: 'b0',
+      _version: 1,
       author: null,
       isbn: null,
       ...((await request.json()) as object),
@@ -286,6 +288,7 @@ describe('/books', () => {
     let deleted = [
       {
         _id: 'b99',
+        _version: 1,
         versionId: 'v9',
         deletedBy: 'ada',
         deletedAt: '2026-01-02T10:00:00.000Z',
@@ -318,6 +321,7 @@ describe('/books', () => {
         HttpResponse.json([
           {
             _id: 'b99',
+            _version: 1,
             versionId: 'v9',
             deletedBy: 'ada',
             deletedAt: '2026-01-02T10:00:00.000Z',

@@ -14,6 +14,7 @@ let library: Book[];
 beforeEach(() => {
   library = ['Emma', 'Persuasion'].map((title, i) => ({
     _id: `b${i}`,
+    _version: 1,
     title,
     author: 'Jane Austen',
     isbn: null,

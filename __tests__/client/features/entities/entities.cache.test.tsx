@@ -13,6 +13,7 @@ import { renderApp, signedInAs } from '../../helpers/render';
 
 const entity = (name: string, category: string): Entity => ({
   _id: `id-${name}`,
+  _version: 1,
   name,
   description: `About ${name}`,
   category,
@@ -28,7 +29,7 @@ const network = setupNetwork(
   http.get('/api/entities', () => HttpResponse.json(defined)),
   http.get('/api/entities/id-Car', () => HttpResponse.json(defined[0])),
   http.post('/api/entities', async ({ request }) => {
-    const created = { _id: 'id-Boat', ...(await body(request)) } as Entity;
+    const created = { _id: 'id-Boat', _version: 1, ...(await body(request)) } as Entity;
     defined = [...defined, created];
     return HttpResponse.json(created, { status: 201 });
   }),

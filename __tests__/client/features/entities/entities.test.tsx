@@ -10,6 +10,7 @@ import { renderApp, signedInAs } from '../../helpers/render';
 
 const entity = (name: string, category: string): Entity => ({
   _id: `id-${name}`,
+  _version: 1,
   name,
   description: `About ${name}`,
   category,
@@ -188,7 +189,7 @@ describe('/entities/add', () => {
   it('strips the name and field names as they are typed, and sends the definition', async () => {
     network.use(
       http.post('/api/entities', async ({ request }) =>
-        HttpResponse.json({ _id: 'new', ...(await body(request)) }, { status: 201 }),
+        HttpResponse.json({ _id: 'new', _version: 1, ...(await body(request)) }, { status: 201 }),
       ),
     );
     renderApp('/entities/add', asAdmin);
@@ -370,6 +371,7 @@ describe('/entities/edit/:entityId', () => {
         const sent = await body(request);
         return HttpResponse.json({
           _id: 'id-Car',
+          _version: 1,
           ...sent,
           category: `${String(sent.category)} (stored)`,
         });
@@ -403,7 +405,7 @@ describe('/entities/edit/:entityId', () => {
     network.use(
       http.get('/api/entities/id-Car', () => HttpResponse.json(twoFields)),
       http.put('/api/entities/id-Car', async ({ request }) =>
-        HttpResponse.json({ _id: 'id-Car', ...(await body(request)) }),
+        HttpResponse.json({ _id: 'id-Car', _version: 2, ...(await body(request)) }),
       ),
     );
     renderApp('/entities/edit/id-Car', asAdmin);

@@ -9,6 +9,7 @@ import { renderApp, signedInAs } from '../../helpers/render';
 const routes: RoutePermission[] = [
   {
     _id: 'r1',
+    _version: 1,
     routeEntity: 'books',
     routeVerb: 'GET',
     routePath: '/api/books',
@@ -16,6 +17,7 @@ const routes: RoutePermission[] = [
   },
   {
     _id: 'r2',
+    _version: 1,
     routeEntity: 'books',
     routeVerb: 'DELETE',
     routePath: '/api/books/:id',
@@ -23,13 +25,14 @@ const routes: RoutePermission[] = [
   },
   {
     _id: 'r3',
+    _version: 1,
     routeEntity: 'routes',
     routeVerb: 'GET',
     routePath: '/api/routes',
     allowedRoles: ['admin'],
   },
 ];
-const roles = ['admin', 'contributor', 'viewer'].map((name) => ({ _id: name, name }));
+const roles = ['admin', 'contributor', 'viewer'].map((name) => ({ _id: name, name, _version: 1 }));
 
 describe('/routes', () => {
   const network = setupNetwork(
@@ -213,6 +216,7 @@ describe('what each role sees on /routes', () => {
     ];
     const editRoutes: RoutePermission = {
       _id: 'r4',
+      _version: 1,
       routeEntity: 'routes',
       routeVerb: 'PUT',
       routePath: '/api/routes/:id',
@@ -220,7 +224,7 @@ describe('what each role sees on /routes', () => {
     };
     network.use(
       http.get('/api/routes', () => HttpResponse.json([...routes, editRoutes])),
-      http.get('/api/roles', () => HttpResponse.json([...roles, { _id: 'ops', name: 'ops' }])),
+      http.get('/api/roles', () => HttpResponse.json([...roles, { _id: 'ops', name: 'ops', _version: 1 }])),
       http.get('/api/auth/permissions', () => HttpResponse.json({ roles: ['ops'], allowed: ops })),
       http.put('/api/routes/r4', async ({ request }) => {
         const body = (await request.json()) as { allowedRoles: string[] };

@@ -11,12 +11,13 @@ import { renderApp, signedInAs } from '../../helpers/render';
 
 const deleteBooks: RoutePermission = {
   _id: 'r2',
+  _version: 1,
   routeEntity: 'books',
   routeVerb: 'DELETE',
   routePath: '/api/books/:id',
   allowedRoles: ['admin'],
 };
-const roles = ['admin', 'contributor', 'viewer'].map((name) => ({ _id: name, name }));
+const roles = ['admin', 'contributor', 'viewer'].map((name) => ({ _id: name, name, _version: 1 }));
 
 const network = setupNetwork(
   http.get('/api/routes', () => HttpResponse.json([deleteBooks])),

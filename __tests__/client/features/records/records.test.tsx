@@ -26,6 +26,7 @@ describe('the record-row edit rules', () => {
 describe('/entities/:entityName', () => {
   const car = {
     _id: 'id-Car',
+    _version: 1,
     name: 'Car',
     description: '',
     category: 'Vehicles',
@@ -39,15 +40,15 @@ describe('/entities/:entityName', () => {
     http.get('/api/entities/Car', () => HttpResponse.json(car)),
     http.get('/api/entity-records/Car', () =>
       HttpResponse.json([
-        { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
-        { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' } },
+        { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' }, _version: 1 },
+        { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' }, _version: 1 },
       ]),
     ),
     http.post('/api/entity-records/Car', async ({ request }) =>
       HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
     ),
     http.put('/api/entity-records/Car/:id', async ({ request, params }) =>
-      HttpResponse.json({ _id: params.id, entity_name: 'Car', ...(await body(request)) }),
+      HttpResponse.json({ _id: params.id, entity_name: 'Car', _version: 2, ...(await body(request)) }),
     ),
   );
 

@@ -8,19 +8,23 @@ import { http, HttpResponse } from 'msw';
 import { setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
-let roles: { _id: string; name: string }[];
+let roles: { _id: string; name: string; _version: number }[];
 let hasRole: Record<string, boolean>;
 beforeEach(() => {
   roles = [
-    { _id: 'role-admin', name: 'admin' },
-    { _id: 'role-auditor', name: 'auditor' },
+    { _id: 'role-admin', name: 'admin', _version: 1 },
+    { _id: 'role-auditor', name: 'auditor', _version: 1 },
   ];
   hasRole = { 'u-ada': false };
 });
 const network = setupNetwork(
   http.get('/api/roles', () => HttpResponse.json(roles)),
   http.post('/api/roles', async ({ request }) => {
-    const created = { _id: 'role-editors', ...((await request.json()) as { name: string }) };
+    const created = {
+      _id: 'role-editors',
+      _version: 1,
+      ...((await request.json()) as { name: string }),
+    };
     roles = [...roles, created];
     return HttpResponse.json(created, { status: 201 });
   }),

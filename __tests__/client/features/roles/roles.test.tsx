@@ -6,8 +6,8 @@ import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const roles = [
-  { _id: 'role-admin', name: 'admin' },
-  { _id: 'role-auditor', name: 'auditor' },
+  { _id: 'role-admin', name: 'admin', _version: 1 },
+  { _id: 'role-auditor', name: 'auditor', _version: 1 },
 ];
 const asAdmin = signedInAs('admin', ['admin']);
 
@@ -184,7 +184,7 @@ describe('/role', () => {
   it('adds the role and goes back to the list', async () => {
     network.use(
       http.post('/api/roles', () =>
-        HttpResponse.json({ _id: 'role-new', name: 'editors' }, { status: 201 }),
+        HttpResponse.json({ _id: 'role-new', name: 'editors', _version: 1 }, { status: 201 }),
       ),
     );
     const { router } = renderApp('/role', asAdmin);

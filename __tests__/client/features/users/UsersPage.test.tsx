@@ -10,12 +10,14 @@ import { renderApp, signedInAs } from '../../helpers/render';
 const users: User[] = [
   {
     _id: 'u-admin',
+    _version: 1,
     username: 'admin',
     email: null,
     roles: [{ _id: '00000000-0000-4000-8000-000000000001', name: 'admin' }],
   },
   {
     _id: 'u-ada',
+    _version: 1,
     username: 'ada',
     email: 'ada@example.com',
     roles: [{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }],
@@ -296,7 +298,7 @@ describe('/users/add', () => {
       http.get('/api/roles', () => HttpResponse.json([])),
       http.post('/api/users', () =>
         HttpResponse.json(
-          { _id: 'u9', username: 'grace', email: null, roles: [] },
+          { _id: 'u9', username: 'grace', email: null, roles: [], _version: 1 },
           { status: 201 },
         ),
       ),
@@ -349,6 +351,7 @@ describe('/users/add', () => {
         return HttpResponse.json(
           {
             _id: 'u9',
+            _version: 1,
             username,
             email,
             roles: [{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }],

@@ -12,12 +12,14 @@ import { renderApp, signedInAs } from '../../helpers/render';
 const users: User[] = [
   {
     _id: 'u-admin',
+    _version: 1,
     username: 'admin',
     email: null,
     roles: [{ _id: '00000000-0000-4000-8000-000000000001', name: 'admin' }],
   },
   {
     _id: 'u-ada',
+    _version: 1,
     username: 'ada',
     email: 'ada@example.com',
     roles: [{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }],

@@ -45,6 +45,7 @@ describe.each(testDbKinds)('books on %s', (kind) => {
         title: SEED_BOOKS[0]!.title,
         author: SEED_BOOKS[0]!.author,
         isbn: SEED_BOOKS[0]!.isbn,
+        _version: 1,
       });
       const all = [...first, ...(await page(2)), ...(await page(3))];
       expect(all.map((b) => b.title)).toEqual(SEED_BOOKS.map((b) => b.title));
@@ -116,6 +117,7 @@ describe.each(testDbKinds)('books on %s', (kind) => {
         title: 'Final title',
         author: 'Someone',
         isbn: '0306406152',
+        _version: 2,
       });
 
       const history = await versionsOf(_id);
@@ -319,7 +321,7 @@ describe.each(testDbKinds)('books on %s', (kind) => {
       const first = (await versionsOf(_id)).at(-1)!;
       const res = await restore(_id, first._id);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ _id, title: 'First', author: 'A', isbn: null });
+      expect(res.json()).toEqual({ _id, title: 'First', author: 'A', isbn: null, _version: 3 });
       expect((await page(1, 100)).find((b) => b._id === _id)?.title).toBe('First');
       const [latest] = await versionsOf(_id);
       expect(latest).toMatchObject({ action: 'restore', updatedBy: 'contributor' });

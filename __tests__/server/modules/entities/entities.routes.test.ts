@@ -41,7 +41,7 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       const res = await request('POST', '/api/entities', carDefinition('Car'));
       expect(res.statusCode).toBe(201);
       const car: Entity = res.json();
-      expect(car).toEqual({ _id: expect.any(String), ...carDefinition('Car') });
+      expect(car).toEqual({ _id: expect.any(String), ...carDefinition('Car'), _version: 1 });
       expect((await request('GET', `/api/entities/${car._id}`)).json()).toEqual(car);
       expect((await request('GET', '/api/entities/Car', undefined, viewer)).json()).toEqual(car);
       const all: Entity[] = (await request('GET', '/api/entities', undefined, viewer)).json();
@@ -93,7 +93,7 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       };
       const res = await request('PUT', `/api/entities/${car._id}`, changed);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ _id: car._id, ...changed });
+      expect(res.json()).toEqual({ _id: car._id, ...changed, _version: 2 });
       const renamed = await request('PUT', `/api/entities/${car._id}`, {
         ...changed,
         name: 'Other',
@@ -146,8 +146,8 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
 
       const listed: EntityRecord[] = (await request('GET', base, undefined, viewer)).json();
       expect(listed).toEqual([
-        { _id, entity_name: car.name, fields: { make: 'Ford' } },
-        { _id: chosenId, entity_name: car.name, fields: { make: 'Fiat', colour: 'red' } },
+        { _id, entity_name: car.name, fields: { make: 'Ford' }, _version: 1 },
+        { _id: chosenId, entity_name: car.name, fields: { make: 'Fiat', colour: 'red' }, _version: 1 },
       ]);
 
       const updated = await request(
@@ -160,6 +160,7 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         _id,
         entity_name: car.name,
         fields: { make: 'Ford', colour: 'blue' },
+        _version: 2,
       });
       const versions: Version[] = (
         await request('GET', `${base}/${_id}/versions`, undefined, viewer)
@@ -268,8 +269,9 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       ).json() as Version[];
       const res = await request('POST', restorePath('/api/entities', car._id, deleted!._id));
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual(car);
-      expect((await request('GET', `/api/entities/${car.name}`)).json()).toEqual(car);
+      // Deleted at version 1, it comes back as version 2.
+      expect(res.json()).toEqual({ ...car, _version: 2 });
+      expect((await request('GET', `/api/entities/${car.name}`)).json()).toEqual(res.json());
 
       await request('DELETE', `/api/entities/${car._id}`);
       await request('POST', '/api/entities', carDefinition(car.name));
@@ -298,7 +300,12 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         contributor,
       );
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ _id, entity_name: car.name, fields: { make: 'Ford' } });
+      expect(res.json()).toEqual({
+        _id,
+        entity_name: car.name,
+        fields: { make: 'Ford' },
+        _version: 3,
+      });
       expect((await history())[0]).toMatchObject({
         action: 'restore',
         changes: [{ field: 'make', from: 'Fiat', to: 'Ford' }],
@@ -324,7 +331,12 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         fields: [{ name: 'make', label: 'Make' }],
       });
       const res = await request('POST', restorePath(base, _id, version!._id));
-      expect(res.json()).toEqual({ _id, entity_name: car.name, fields: { make: 'Ford' } });
+      expect(res.json()).toEqual({
+        _id,
+        entity_name: car.name,
+        fields: { make: 'Ford' },
+        _version: 2,
+      });
 
       const truck = await request('POST', '/api/entities', carDefinition());
       const truckBase = `/api/entity-records/${(truck.json() as Entity).name}`;

@@ -48,6 +48,7 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
         routeVerb: 'GET',
         routePath: '/api/routes',
         allowedRoles: ['admin'],
+        _version: 1,
       });
       expect(rows.some((r) => r.routePath === '/api/routes/:id' && r.routeVerb === 'PUT')).toBe(
         true,
@@ -144,7 +145,11 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
 
       const res = await putRoute(route._id, ['admin', 'contributor', 'contributor']);
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ ...route, allowedRoles: ['admin', 'contributor'] });
+      expect(res.json()).toEqual({
+        ...route,
+        allowedRoles: ['admin', 'contributor'],
+        _version: route._version + 1,
+      });
       expect((await asContributor()).statusCode).toBe(200);
 
       await putRoute(route._id, ['admin']);

@@ -38,6 +38,7 @@ describe.each(testDbKinds)('users on %s', (kind) => {
         username: 'viewer',
         email: null,
         roles: [{ _id: roleIds.viewer, name: 'viewer' }],
+        _version: 1,
       });
       expect(res.body).not.toMatch(/password|argon2/i);
     });
