@@ -9,7 +9,9 @@ export function comparedValues(document: Record<string, unknown>): Record<string
   const { fields } = document;
   if (fields && typeof fields === 'object' && !Array.isArray(fields) && 'entity_name' in document)
     return fields as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(document).filter(([key]) => key !== '_id' && key !== '_version'));
+  return Object.fromEntries(
+    Object.entries(document).filter(([key]) => key !== '_id' && key !== '_version'),
+  );
 }
 
 /** A missing field, a null and an empty text all say the same: no value. */

@@ -167,7 +167,12 @@ describe.each(testDbKinds)('optimistic concurrency on %s', (kind) => {
     it('answers 400 to an If-Match that is not one quoted version, and saves without one', async () => {
       const book = await addBook('Sanditon');
       for (const tag of ['2', '"x"', '"1", "2"']) {
-        const res = await call('PUT', `/api/books/${book._id}`, { title: 'S' }, { 'if-match': tag });
+        const res = await call(
+          'PUT',
+          `/api/books/${book._id}`,
+          { title: 'S' },
+          { 'if-match': tag },
+        );
         expect(res.statusCode).toBe(400);
         expect(res.json().fields).toEqual([
           { field: 'headers.if-match', message: expect.any(String) },

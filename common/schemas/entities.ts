@@ -86,7 +86,10 @@ export const createEntityRecordSchema = z.object({
 });
 
 /** `PUT /api/entity-records/{entityName}/{id}`. */
-export const updateEntityRecordSchema = z.object({ fields: recordFieldsSchema, ...baseVersionField });
+export const updateEntityRecordSchema = z.object({
+  fields: recordFieldsSchema,
+  ...baseVersionField,
+});
 
 /** `GET /api/entities/{idOrName}`: an entity's id or its name. */
 export const entityIdOrNameParamsSchema = z.object({

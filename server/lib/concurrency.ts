@@ -56,6 +56,7 @@ export async function tagVersionedItem(
   payload: unknown,
 ): Promise<unknown> {
   const version = (payload as { _version?: unknown } | null)?._version;
-  if (typeof version === 'number' && !Array.isArray(payload)) void reply.header('etag', `"${version}"`);
+  if (typeof version === 'number' && !Array.isArray(payload))
+    void reply.header('etag', `"${version}"`);
   return payload;
 }

@@ -14,7 +14,9 @@ const network = setupNetwork(
   http.get('/api/books', () => HttpResponse.json([])),
   http.get('/api/routes', () => HttpResponse.json([])),
   http.get('/api/roles', () =>
-    HttpResponse.json([{ _id: '00000000-0000-4000-8000-000000000001', name: 'admin', _version: 1 }]),
+    HttpResponse.json([
+      { _id: '00000000-0000-4000-8000-000000000001', name: 'admin', _version: 1 },
+    ]),
   ),
 );
 

@@ -74,13 +74,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       },
     },
     async (request) =>
-      updateBook(
-        app.db,
-        request.params.id,
-        request.body,
-        actorOf(request),
-        baseVersions(request),
-      ),
+      updateBook(app.db, request.params.id, request.body, actorOf(request), baseVersions(request)),
   );
 
   app.delete(

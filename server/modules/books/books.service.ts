@@ -12,12 +12,7 @@ import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
 import { notFound } from '../../lib/errors';
-import {
-  lastKnownVersion,
-  listDeleted,
-  listVersions,
-  versionToRestore,
-} from '../../lib/versions';
+import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
 interface BookInput {

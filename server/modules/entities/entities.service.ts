@@ -13,12 +13,7 @@ import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
 import { badRequest, notFound } from '../../lib/errors';
 import { looksLikeUuid } from '../../lib/uuid';
-import {
-  lastKnownVersion,
-  listDeleted,
-  listVersions,
-  versionToRestore,
-} from '../../lib/versions';
+import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 import { deleteRecordsOf } from '../records/records.service';
 
 interface EntityInput {

@@ -12,12 +12,7 @@ import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
 import { badRequest, notFound } from '../../lib/errors';
-import {
-  lastKnownVersion,
-  listDeleted,
-  listVersions,
-  versionToRestore,
-} from '../../lib/versions';
+import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {

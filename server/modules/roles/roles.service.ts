@@ -85,8 +85,16 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
     });
     await publishChanges(tx, actor, [
       { resource: 'roles', id, action: 'delete', version: role.version },
-      ...regranted.map((route) => ({ resource: 'routes' as const, action: 'update' as const, ...route })),
-      ...holders.map((user) => ({ resource: 'users' as const, action: 'update' as const, ...user })),
+      ...regranted.map((route) => ({
+        resource: 'routes' as const,
+        action: 'update' as const,
+        ...route,
+      })),
+      ...holders.map((user) => ({
+        resource: 'users' as const,
+        action: 'update' as const,
+        ...user,
+      })),
     ]);
     await notifyPermissionsChanged(tx);
   });

@@ -41,13 +41,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      updateUser(
-        app.db,
-        request.params.id,
-        request.body,
-        actorOf(request),
-        baseVersions(request),
-      ),
+      updateUser(app.db, request.params.id, request.body, actorOf(request), baseVersions(request)),
   );
 
   app.delete(

@@ -93,7 +93,9 @@ export async function createUser(
       resourceId: userId,
       summary: `Added the user ${user.username}${held ? ` with the roles ${held}` : ''}`,
     });
-    await publishChanges(tx, actor, [{ resource: 'users', id: userId, action: 'create', version: 1 }]);
+    await publishChanges(tx, actor, [
+      { resource: 'users', id: userId, action: 'create', version: 1 },
+    ]);
     return user;
   });
 }

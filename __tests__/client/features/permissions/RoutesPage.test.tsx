@@ -224,7 +224,9 @@ describe('what each role sees on /routes', () => {
     };
     network.use(
       http.get('/api/routes', () => HttpResponse.json([...routes, editRoutes])),
-      http.get('/api/roles', () => HttpResponse.json([...roles, { _id: 'ops', name: 'ops', _version: 1 }])),
+      http.get('/api/roles', () =>
+        HttpResponse.json([...roles, { _id: 'ops', name: 'ops', _version: 1 }]),
+      ),
       http.get('/api/auth/permissions', () => HttpResponse.json({ roles: ['ops'], allowed: ops })),
       http.put('/api/routes/r4', async ({ request }) => {
         const body = (await request.json()) as { allowedRoles: string[] };

@@ -48,7 +48,12 @@ describe('/entities/:entityName', () => {
       HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
     ),
     http.put('/api/entity-records/Car/:id', async ({ request, params }) =>
-      HttpResponse.json({ _id: params.id, entity_name: 'Car', _version: 2, ...(await body(request)) }),
+      HttpResponse.json({
+        _id: params.id,
+        entity_name: 'Car',
+        _version: 2,
+        ...(await body(request)),
+      }),
     ),
   );
 

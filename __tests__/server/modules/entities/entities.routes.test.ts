@@ -147,7 +147,12 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       const listed: EntityRecord[] = (await request('GET', base, undefined, viewer)).json();
       expect(listed).toEqual([
         { _id, entity_name: car.name, fields: { make: 'Ford' }, _version: 1 },
-        { _id: chosenId, entity_name: car.name, fields: { make: 'Fiat', colour: 'red' }, _version: 1 },
+        {
+          _id: chosenId,
+          entity_name: car.name,
+          fields: { make: 'Fiat', colour: 'red' },
+          _version: 1,
+        },
       ]);
 
       const updated = await request(
