@@ -14,6 +14,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { booksRoutes } from './modules/books/books.routes';
 import { entitiesRoutes } from './modules/entities/entities.routes';
+import { eventsRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { permissionsRoutes } from './modules/permissions/permissions.routes';
@@ -105,6 +106,7 @@ export async function buildApp(
   await app.register(recordsRoutes, { prefix: '/api' });
   await app.register(jobsRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
+  await app.register(eventsRoutes, { prefix: '/api', config });
 
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();

@@ -142,6 +142,7 @@ const envSchema = z.object({
   HISTORY_RETENTION_DAYS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   HISTORY_MAX_VERSIONS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   AUDIT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
+  EVENTS_HEARTBEAT_SECONDS: z.preprocess(emptyAsUndefined, positiveInt.default(15)),
   AUTH_RATE_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -191,6 +192,8 @@ export interface Config {
   booksApi: { url: string; apiKey: string | undefined; timeoutMs: number };
   /** What the hourly pruning deletes; unset parts keep everything. */
   retention: RetentionPolicy;
+  /** How often an idle event stream sends a comment, so proxies keep it open. */
+  eventsHeartbeatMs: number;
 }
 
 /** How long history and audit events are kept, and how many versions an item keeps. */
@@ -252,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       historyMaxVersions: e.HISTORY_MAX_VERSIONS,
       auditDays: e.AUDIT_RETENTION_DAYS,
     },
+    eventsHeartbeatMs: e.EVENTS_HEARTBEAT_SECONDS * 1000,
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifySchema, HTTPMethods } from 'fastify';
 import { z } from 'zod';
@@ -230,6 +231,12 @@ const endpoints: Endpoint[] = [
       fields: [{ at: 'params.entityName', kind: 'name' }],
     }),
   ),
+  {
+    method: 'POST',
+    path: '/api/events/presence',
+    body: { resource: 'entity-records', id: randomUUID(), entityName: 'Car', editing: true },
+    fields: [{ at: 'body.entityName', kind: 'name' }],
+  },
   {
     method: 'GET',
     path: '/api/LIMS/jobs',

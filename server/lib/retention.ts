@@ -79,9 +79,26 @@ const pruneAuditOlderThan = (db: Db, cutoff: Date) =>
   );
 
 /**
+ * How long change events are kept for event streams that reconnect: one that was away
+ * longer refetches everything instead.
+ */
+export const CHANGE_EVENTS_KEEP_HOURS = 24;
+
+const pruneChangeEventsOlderThan = (db: Db, cutoff: Date) =>
+  inBatches(() =>
+    deletedCount(
+      db,
+      sql`delete from change_events where id in (
+        select id from change_events where at < ${cutoff.toISOString()}::timestamptz
+        order by id limit ${PRUNE_BATCH})`,
+    ),
+  );
+
+/**
  * Deletes what the retention policy no longer keeps, in batches: versions older than
  * `historyDays` (but each item's current state), versions beyond `historyMaxVersions` per
- * item, audit events older than `auditDays`. Safe to run on several servers at once.
+ * item, audit events older than `auditDays`; and change events older than
+ * CHANGE_EVENTS_KEEP_HOURS whatever the policy. Safe to run on several servers at once.
  */
 export async function pruneRetained(db: Db, policy: RetentionPolicy, now: Date) {
   const daysBefore = (days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -90,5 +107,6 @@ export async function pruneRetained(db: Db, policy: RetentionPolicy, now: Date) 
       (policy.historyDays ? await pruneHistoryOlderThan(db, daysBefore(policy.historyDays)) : 0) +
       (policy.historyMaxVersions ? await pruneHistoryBeyond(db, policy.historyMaxVersions) : 0),
     auditEvents: policy.auditDays ? await pruneAuditOlderThan(db, daysBefore(policy.auditDays)) : 0,
+    changeEvents: await pruneChangeEventsOlderThan(db, daysBefore(CHANGE_EVENTS_KEEP_HOURS / 24)),
   };
 }

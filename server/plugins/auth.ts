@@ -7,7 +7,7 @@ import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
 import { AccessTokens, loadSigningKey } from '../lib/tokens';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
-import type { SessionContext } from '../modules/auth/session.service';
+import type { IdentityRecord, SessionContext } from '../modules/auth/session.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +22,11 @@ declare module 'fastify' {
      * @throws 401 when there is no token, or it is invalid or expired, or its user is gone.
      */
     authenticate(request: FastifyRequest, token?: string): Promise<Identity>;
+    /**
+     * Who the user is now, and their session generation (from this server's cache); undefined
+     * once they are deleted.
+     */
+    identityOf(userId: string): Promise<IdentityRecord | undefined>;
   }
   interface FastifyContextConfig {
     /**
@@ -73,6 +78,7 @@ export const authPlugin = fp(
       if (request.routeOptions.config.changesIdentities) forget();
     });
 
+    app.decorate('identityOf', (userId: string) => identities.find(userId));
     app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
       const header = request.headers.authorization;
       const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);

@@ -29,6 +29,8 @@ declare module 'fastify' {
     reloadPermissions(): Promise<void>;
     /** What the user may call, by this server's copy of the route-permission table. */
     permissionsOf(user: Identity): Permissions;
+    /** Whether the user may call `VERB /path` (the path as registered), by that same copy. */
+    mayCall(user: Identity, verb: string, path: string): boolean;
   }
 }
 
@@ -72,6 +74,10 @@ export const permissionsPlugin = fp(
     };
     app.decorate('reloadPermissions', reload);
     app.decorate('permissionsOf', (user: Identity) => permissionsOf(allowed, user.roles));
+    app.decorate('mayCall', (user: Identity, verb: string, path: string) => {
+      const route = allowed.get(`${verb} ${path}`);
+      return user.roles.some((role) => route?.allowedRoles.has(role));
+    });
 
     // A change from another server arrives as a NOTIFY; after the connection was lost, one
     // may have been missed.
@@ -90,9 +96,7 @@ export const permissionsPlugin = fp(
       const user = await app.authenticate(request);
       if (!config.signedIn) {
         const verb = request.method === 'HEAD' ? 'GET' : request.method;
-        const route = allowed.get(`${verb} ${url}`);
-        if (!user.roles.some((role) => route?.allowedRoles.has(role)))
-          throw forbidden(messages.server.forbidden);
+        if (!app.mayCall(user, verb, url)) throw forbidden(messages.server.forbidden);
       }
       request.user = user;
     });

@@ -1,0 +1,202 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Book } from '@common/schemas/books';
+import type { ChangeEvent } from '@common/schemas/events';
+import type { RoutePermission } from '@common/schemas/permissions';
+import type { User } from '@common/schemas/users';
+import { bearer, login, registerUser } from '../../helpers/auth';
+import { changeOf, type OpenStream, openEventStream } from '../../helpers/eventStream';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('the event stream on %s', (kind) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const tokens: Record<string, string> = {};
+  const streams: OpenStream[] = [];
+  beforeAll(async () => {
+    t = await startTestApp(kind, { EVENTS_HEARTBEAT_SECONDS: '1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    for (const who of ['admin', 'contributor', 'viewer'])
+      tokens[who] = (await login(t.app, who)).jwt;
+  });
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.close();
+  });
+  afterAll(() => t.close());
+
+  /** A stream, open and listening once this resolves. */
+  const open = async (token: string | undefined, lastEventId?: string) => {
+    const stream = await openEventStream(baseUrl, token, lastEventId);
+    streams.push(stream);
+    if (stream.status === 200) await stream.waitFor((frame) => frame.event === 'ready');
+    return stream;
+  };
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: object,
+    who = 'admin',
+    app: FastifyInstance = t.app,
+  ) => app.inject({ method, url, payload, headers: bearer(tokens[who]!) });
+  const dataOf = (frame: { data?: unknown }) => frame.data as ChangeEvent;
+
+  it('answers 401 without a signed-in user', async () => {
+    expect((await open(undefined)).status).toBe(401);
+  });
+
+  it('tells each kind of change: what, which, its version and who', async () => {
+    const stream = await open(tokens.admin);
+    const book: Book = (await call('POST', '/api/books/add', { title: 'Dune' })).json();
+    expect(dataOf(await stream.waitFor(changeOf('books', 'create', book._id)))).toMatchObject({
+      resource: 'books',
+      id: book._id,
+      action: 'create',
+      version: 1,
+      actor: 'admin',
+      eventId: expect.any(Number),
+    });
+    await call('PUT', `/api/books/${book._id}`, { title: 'Dune II' });
+    expect(dataOf(await stream.waitFor(changeOf('books', 'update', book._id))).version).toBe(2);
+    await call('DELETE', `/api/books/${book._id}`);
+    await stream.waitFor(changeOf('books', 'delete', book._id));
+    const [deleted] = (await call('GET', `/api/books/${book._id}/versions`)).json();
+    await call('POST', `/api/books/${book._id}/versions/${deleted._id}/restore`);
+    expect(dataOf(await stream.waitFor(changeOf('books', 'restore', book._id))).version).toBe(3);
+
+    const user: User = (
+      await call('POST', '/api/users', { username: 'ada', password: 'a-good-password' })
+    ).json();
+    await stream.waitFor(changeOf('users', 'create', user._id));
+    const role = (await call('POST', '/api/roles', { name: 'editors' })).json();
+    await stream.waitFor(changeOf('roles', 'create', role._id));
+    await call('PUT', `/api/roles/${role._id}/users/${user._id}`);
+    await stream.waitFor(changeOf('roles', 'update', role._id));
+    await stream.waitFor(changeOf('users', 'update', user._id));
+    await call('DELETE', `/api/users/${user._id}`);
+    await stream.waitFor(changeOf('users', 'delete', user._id));
+
+    const car = (
+      await call('POST', '/api/entities', { name: 'Car', fields: [{ name: 'make' }] })
+    ).json();
+    await stream.waitFor(changeOf('entities', 'create', car._id));
+    const record = (
+      await call('POST', '/api/entity-records/Car', { fields: { make: 'Ford' } })
+    ).json();
+    expect(
+      dataOf(await stream.waitFor(changeOf('entity-records', 'create', record._id))),
+    ).toMatchObject({ entityName: 'Car', version: 1 });
+    await call('PUT', `/api/entity-records/Car/${record._id}`, { fields: { make: 'Fiat' } });
+    await stream.waitFor(changeOf('entity-records', 'update', record._id));
+
+    const routes: RoutePermission[] = (await call('GET', '/api/routes')).json();
+    const route = routes.find((r) => r.routeVerb === 'GET' && r.routePath === '/api/LIMS/jobs')!;
+    await call('PUT', `/api/routes/${route._id}`, { allowedRoles: ['admin'] });
+    await stream.waitFor(changeOf('routes', 'update', route._id));
+    await call('PUT', `/api/routes/${route._id}`, { allowedRoles: route.allowedRoles });
+
+    // Ids only grow along a stream.
+    const ids = stream.frames.filter((frame) => frame.id).map((frame) => Number(frame.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('sends only what the user may read, checked at each event', async () => {
+    const viewer = await open(tokens.viewer);
+    const routes: RoutePermission[] = (await call('GET', '/api/routes')).json();
+    const listBooks = routes.find((r) => r.routeVerb === 'GET' && r.routePath === '/api/books')!;
+    try {
+      const seen = (await call('POST', '/api/books/add', { title: 'Seen' })).json();
+      await viewer.waitFor(changeOf('books', 'create', seen._id));
+
+      await call('PUT', `/api/routes/${listBooks._id}`, { allowedRoles: ['admin', 'contributor'] });
+      // A route the viewer may not read: only that permissions changed.
+      await viewer.waitFor((frame) => frame.event === 'permissions');
+      const unseen = (await call('POST', '/api/books/add', { title: 'Unseen' })).json();
+      const user = (
+        await call('POST', '/api/users', { username: 'grace', password: 'a-good-password' })
+      ).json();
+      // Events go out in order: once a later one arrives, an earlier one would have.
+      const car = (
+        await call('POST', '/api/entities', { name: 'Boat', fields: [{ name: 'hull' }] })
+      ).json();
+      await viewer.waitFor(changeOf('entities', 'create', car._id));
+      expect(viewer.frames.some(changeOf('books', 'create', unseen._id))).toBe(false);
+      expect(viewer.frames.some(changeOf('users', 'create', user._id))).toBe(false);
+      expect(viewer.frames.some(changeOf('routes'))).toBe(false);
+    } finally {
+      await call('PUT', `/api/routes/${listBooks._id}`, { allowedRoles: listBooks.allowedRoles });
+    }
+  });
+
+  it('carries a change made through another server on the same database', async () => {
+    const stream = await open(tokens.contributor);
+    const other = await t.startAnother();
+    const book = (
+      await call('POST', '/api/books/add', { title: 'From elsewhere' }, 'contributor', other)
+    ).json();
+    expect(dataOf(await stream.waitFor(changeOf('books', 'create', book._id))).actor).toBe(
+      'contributor',
+    );
+  });
+
+  it('resumes after the last event id, and says when it cannot', async () => {
+    const first = await open(tokens.admin);
+    const book = (await call('POST', '/api/books/add', { title: 'Before' })).json();
+    const seen = await first.waitFor(changeOf('books', 'create', book._id));
+    first.close();
+    await call('PUT', `/api/books/${book._id}`, { title: 'While away' });
+    await call('DELETE', `/api/books/${book._id}`);
+
+    const resumed = await open(tokens.admin, seen.id);
+    const ready = resumed.frames.findIndex((frame) => frame.event === 'ready');
+    const missed = resumed.frames.slice(0, ready).filter((frame) => frame.event === 'change');
+    expect(missed.map((frame) => dataOf(frame).action)).toEqual(['update', 'delete']);
+
+    // An id older than what is kept: the client must refetch.
+    await t.database.db.execute('delete from change_events where id <= ' + Number(seen.id));
+    const tooLate = await open(tokens.admin, String(Number(seen.id) - 1));
+    expect(tooLate.frames.some((frame) => frame.event === 'reset')).toBe(true);
+  });
+
+  it('tells a deleted user so, then ends their stream', async () => {
+    const { jwt } = await registerUser(t.app);
+    const stream = await open(jwt);
+    const { sub } = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
+    await call('DELETE', `/api/users/${sub}`);
+    await stream.waitFor(changeOf('users', 'delete', sub));
+    await stream.ended;
+  });
+
+  it('sends heartbeats while idle', async () => {
+    const stream = await open(tokens.viewer);
+    await stream.waitFor((frame) => frame.event === 'comment', 3000);
+  });
+
+  it('passes on who is editing an item to those who may read it', async () => {
+    const viewer = await open(tokens.viewer);
+    const id = '00000000-0000-4000-8000-00000000000a';
+    const res = await call(
+      'POST',
+      '/api/events/presence',
+      { resource: 'entity-records', id, entityName: 'Car', editing: true },
+      'contributor',
+    );
+    expect(res.statusCode).toBe(204);
+    const presence = await viewer.waitFor((frame) => frame.event === 'presence');
+    expect(presence.data).toMatchObject({
+      resource: 'entity-records',
+      id,
+      editing: true,
+      actor: 'contributor',
+    });
+    const roleless = await registerUser(t.app);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/events/presence',
+      headers: bearer(roleless.jwt),
+      payload: { resource: 'books', id, editing: true },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+});

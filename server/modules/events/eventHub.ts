@@ -1,0 +1,164 @@
+import type { Identity } from '@common/schemas/auth';
+import type { ChangeEvent, ChangeResource, PresenceEvent } from '@common/schemas/events';
+import type { IdentityRecord } from '../auth/session.service';
+
+/** The route whose GET lets a user hear of changes to each kind of item. */
+export const READ_ROUTE: Record<ChangeResource, string> = {
+  books: '/api/books',
+  users: '/api/users',
+  roles: '/api/roles',
+  entities: '/api/entities',
+  'entity-records': '/api/entity-records/:entityName',
+  routes: '/api/routes',
+};
+
+/** A client's open event stream. */
+export interface EventStream {
+  userId: string;
+  /** The session generation its token was issued in: a later one (password set) ends it. */
+  sessionGeneration: number;
+  /** Writes SSE text; answers false once the client is too far behind (then it is closed). */
+  write(text: string): boolean;
+  close(): void;
+}
+
+interface EventHubDeps {
+  identityOf(userId: string): Promise<IdentityRecord | undefined>;
+  mayCall(user: Identity, verb: string, path: string): boolean;
+  onError(error: unknown): void;
+}
+
+/** One SSE message. */
+export const sseFrame = (event: string, data: unknown, id?: number) =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * The server's open event streams, and who may hear what (DESIGN, Live updates). Each
+ * change is checked against each stream's user as it is sent: their roles now (the
+ * identity cache, cleared by NOTIFY on any user or role change) and the route permissions
+ * now, so a permission taken away applies to the very next event.
+ */
+export class EventHub {
+  private readonly streams = new Set<EventStream>();
+  /** Events go out one after another, in the order heard, so ids only grow on a stream. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: EventHubDeps) {}
+
+  get size(): number {
+    return this.streams.size;
+  }
+
+  add(stream: EventStream): void {
+    this.streams.add(stream);
+  }
+
+  remove(stream: EventStream): void {
+    this.streams.delete(stream);
+  }
+
+  /**
+   * What `user` hears of a change: the change itself when they may read that kind of item
+   * (their own account always: a deletion signs them out); for a route they may not read,
+   * only that permissions changed; nothing otherwise.
+   */
+  frameFor(user: Identity, event: ChangeEvent): string | undefined {
+    const own = event.resource === 'users' && event.id === user._id;
+    if (own || this.deps.mayCall(user, 'GET', READ_ROUTE[event.resource]))
+      return sseFrame('change', event, event.eventId);
+    if (event.resource === 'routes') return sseFrame('permissions', {}, event.eventId);
+    return undefined;
+  }
+
+  /**
+   * Sends a change to every stream whose user may hear it. A user whose account it deletes
+   * hears it before their streams close.
+   */
+  publishChange(event: ChangeEvent): Promise<void> {
+    const frame = sseFrame('change', event, event.eventId);
+    return this.inOrder(() =>
+      this.each(
+        (stream, user) => this.frameFor(user, event),
+        (stream) => (event.resource === 'users' && event.id === stream.userId ? frame : undefined),
+      ),
+    );
+  }
+
+  /** Tells each stream whose user may read the item that someone is (or stopped) editing it. */
+  publishPresence(event: PresenceEvent): Promise<void> {
+    return this.inOrder(() =>
+      this.each((stream, user) =>
+        user._id !== event.actorId && this.deps.mayCall(user, 'GET', READ_ROUTE[event.resource])
+          ? sseFrame('presence', event)
+          : undefined,
+      ),
+    );
+  }
+
+  /** Runs `send` once every event heard before has gone out. */
+  inOrder(send: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(send, send);
+    return this.queue;
+  }
+
+  /** Tells every stream that events may have been missed: its client refetches everything. */
+  reset(): void {
+    for (const stream of this.streams) this.send(stream, sseFrame('reset', {}));
+  }
+
+  /** A comment on every stream: proxies close connections that stay silent. */
+  heartbeat(): void {
+    for (const stream of this.streams) this.send(stream, ': heartbeat\n\n');
+  }
+
+  closeAll(): void {
+    for (const stream of this.streams) stream.close();
+    this.streams.clear();
+  }
+
+  /** The stream's user as they are now; undefined once they are gone or their sessions ended. */
+  async userOf(stream: EventStream): Promise<Identity | undefined> {
+    const record = await this.deps.identityOf(stream.userId);
+    return record?.sessionGeneration === stream.sessionGeneration ? record.identity : undefined;
+  }
+
+  /**
+   * Sends each stream what `frameOf` makes for it, looking each user up once. A stream whose
+   * user is gone gets `lastWord` (if any) and is closed.
+   */
+  private async each(
+    frameOf: (stream: EventStream, user: Identity) => string | undefined,
+    lastWord: (stream: EventStream) => string | undefined = () => undefined,
+  ) {
+    const byUser = new Map<string, EventStream[]>();
+    for (const stream of this.streams) {
+      const key = `${stream.userId}/${stream.sessionGeneration}`;
+      const group = byUser.get(key);
+      if (group) group.push(stream);
+      else byUser.set(key, [stream]);
+    }
+    await Promise.all(
+      [...byUser.values()].map(async (streams) => {
+        try {
+          const user = await this.userOf(streams[0]!);
+          for (const stream of streams) {
+            const frame = user ? frameOf(stream, user) : lastWord(stream);
+            if (frame) this.send(stream, frame);
+            if (!user) this.end(stream);
+          }
+        } catch (error) {
+          this.deps.onError(error);
+        }
+      }),
+    );
+  }
+
+  private send(stream: EventStream, frame: string) {
+    if (!stream.write(frame)) this.end(stream);
+  }
+
+  private end(stream: EventStream) {
+    this.streams.delete(stream);
+    stream.close();
+  }
+}

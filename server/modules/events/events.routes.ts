@@ -1,0 +1,132 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { messages } from '@common/messages';
+import { apiErrorSchema } from '@common/schemas/apiError';
+import { type ChangeEvent, presenceInputSchema } from '@common/schemas/events';
+import type { Config } from '../../config';
+import { forbidden } from '../../lib/errors';
+import { EventHub, type EventStream, READ_ROUTE, sseFrame } from './eventHub';
+import {
+  announcePresence,
+  CHANGES_CHANNEL,
+  changesSince,
+  PRESENCE_CHANNEL,
+} from './events.service';
+
+/** Past this much unsent text, a client is too slow: its stream closes, and it catches up on reconnecting. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+/** How soon a client reconnects after a drop (the SSE `retry`); ours backs off further. */
+const RETRY_MS = 1000;
+/** `Last-Event-ID`: an event id. */
+const EVENT_ID = /^\d{1,15}$/;
+
+/**
+ * `GET /api/events`, the live event stream (Server-Sent Events, DESIGN: Live updates), and
+ * `POST /api/events/presence`. Changes come from the change_events trigger's NOTIFY, so a
+ * change made through any server reaches every stream.
+ */
+export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  const hub = new EventHub({
+    identityOf: (userId) => app.identityOf(userId),
+    mayCall: (user, verb, path) => app.mayCall(user, verb, path),
+    onError: (error) => app.log.error({ err: error }, 'Sending an event failed'),
+  });
+  const heard = (publish: (payload: string) => Promise<void>) => (payload: string) => {
+    publish(payload).catch((error: unknown) =>
+      app.log.error({ err: error }, 'A notification could not be sent on'),
+    );
+  };
+  // After the listening connection dropped, events may have been missed.
+  const onReconnect = () => hub.reset();
+  await app.pgEvents.subscribe(CHANGES_CHANNEL, {
+    onNotify: heard((payload) => hub.publishChange(JSON.parse(payload) as ChangeEvent)),
+    onReconnect,
+  });
+  await app.pgEvents.subscribe(PRESENCE_CHANNEL, {
+    onNotify: heard((payload) => hub.publishPresence(JSON.parse(payload))),
+    onReconnect: () => {},
+  });
+  const heartbeat = setInterval(() => hub.heartbeat(), config.eventsHeartbeatMs);
+  heartbeat.unref();
+  // Open streams would keep the server from closing.
+  app.addHook('preClose', async () => {
+    clearInterval(heartbeat);
+    hub.closeAll();
+  });
+
+  app.get(
+    '/events',
+    {
+      config: { signedIn: true },
+      schema: { response: { 400: apiErrorSchema, 401: apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const record = await app.identityOf(user._id);
+      const lastHeader = request.headers['last-event-id'];
+      const lastEventId =
+        typeof lastHeader === 'string' && EVENT_ID.test(lastHeader)
+          ? Number(lastHeader)
+          : undefined;
+
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-store, no-transform',
+        connection: 'keep-alive',
+        // nginx: pass each event on at once.
+        'x-accel-buffering': 'no',
+      });
+      raw.write(`retry: ${RETRY_MS}\n\n`);
+      const stream: EventStream = {
+        userId: user._id,
+        sessionGeneration: record?.sessionGeneration ?? -1,
+        write: (text) => {
+          raw.write(text);
+          return raw.writableLength < MAX_BUFFERED_BYTES;
+        },
+        close: () => raw.end(),
+      };
+      raw.on('close', () => hub.remove(stream));
+
+      // In the hub's order: what the client missed, then it hears what comes next.
+      await hub.inOrder(async () => {
+        if (raw.destroyed) return;
+        if (lastEventId !== undefined) {
+          const missed = await changesSince(app.db, lastEventId);
+          if (!missed) stream.write(sseFrame('reset', {}));
+          for (const event of missed ?? []) {
+            const frame = hub.frameFor(user, event);
+            if (frame) stream.write(frame);
+          }
+        }
+        hub.add(stream);
+        stream.write(sseFrame('ready', {}));
+      });
+    },
+  );
+
+  app.post(
+    '/events/presence',
+    {
+      config: { signedIn: true },
+      schema: {
+        body: presenceInputSchema,
+        response: { 204: z.null(), 400: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = request.user!;
+      const { resource } = request.body;
+      if (!app.mayCall(user, 'GET', READ_ROUTE[resource]))
+        throw forbidden(messages.server.forbidden);
+      await announcePresence(app.db, {
+        ...request.body,
+        actorId: user._id,
+        actor: user.username,
+      });
+      return reply.status(204).send(null);
+    },
+  );
+};
