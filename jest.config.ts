@@ -16,8 +16,9 @@ const esmOnly = [
   'oidc-provider',
 ];
 
-// msw's dependencies that ship only ES modules; the client tests load msw as CommonJS.
-const mswEsmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise'];
+// Packages that ship only ES modules (msw's dependencies, eventsource-parser); the client
+// tests load them as CommonJS.
+const mswEsmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise', 'eventsource-parser'];
 
 const config: Config = {
   // Server tests open real databases; a loaded machine needs the headroom.

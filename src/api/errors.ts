@@ -111,6 +111,8 @@ const SAYS_WHAT_TO_DO = new Set<ErrorCode>([
 /** The toast a failed request shows (spec section 8), or undefined for one to stay quiet about. */
 export function toastForError(error: FetchBaseQueryError): string | undefined {
   if (isRequestCanceled(error)) return undefined;
+  // A stale save: the screen that sent the version shows what changed (ConflictDialog).
+  if (errorCode(error) === 'VERSION_CONFLICT') return undefined;
   // The spec's toasts, word for word, for the statuses it names.
   if (error.status === 401) return messages.toast.sessionExpired;
   if (error.status === 403) return messages.toast.notAllowed;

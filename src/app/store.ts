@@ -5,6 +5,7 @@ import {
   type WithSlice,
 } from '@reduxjs/toolkit';
 import type { api } from '@/api/api';
+import type { liveSlice } from '@/api/live.slice';
 import { addAuthListeners } from '@/auth/auth.listeners';
 import { authSlice, loadAuthState } from '@/auth/auth.slice';
 import { uiSlice } from '@/ui/ui.slice';
@@ -13,10 +14,10 @@ import { listenerMiddleware, startAppListening } from './listeners';
 /**
  * The store's reducer: the auth and ui slices from the start; the API slice joins when the
  * first screen that talks to the API loads (`api/api.ts` injects itself), so the home
- * page's first load carries no RTK Query.
+ * page's first load carries no RTK Query; the live slice with the first private screen.
  */
 export const rootReducer = combineSlices(authSlice, uiSlice).withLazyLoadedSlices<
-  WithSlice<typeof api>
+  WithSlice<typeof api> & WithSlice<typeof liveSlice>
 >();
 export type RootState = ReturnType<typeof rootReducer>;
 

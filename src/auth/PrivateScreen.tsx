@@ -1,15 +1,17 @@
 import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
 import { messages } from '@common/messages';
+import { useLiveUpdates } from '@/api/liveUpdates';
 import { useHasNoRole } from './useCan';
 
 /**
  * A private screen for a signed-in user (RequireAuth let them in). A user with no role at
  * all (a new registration or Google sign-in) is told, once per page, that an administrator
- * must give them one.
+ * must give them one. Its data stays current: the event stream is open meanwhile.
  */
 export function PrivateScreen({ children }: { children: ReactNode }) {
   const hasNoRole = useHasNoRole();
+  useLiveUpdates();
   return (
     <>
       {hasNoRole && (

@@ -96,6 +96,7 @@ describe('the permissions follow', () => {
             routeVerb: 'GET',
             routePath: '/api/books',
             allowedRoles: ['admin'],
+            _version: 1,
           },
         ]),
       ),
@@ -106,6 +107,7 @@ describe('the permissions follow', () => {
           routeVerb: 'GET',
           routePath: '/api/books',
           allowedRoles: ['admin'],
+          _version: 2,
         }),
       ),
     );

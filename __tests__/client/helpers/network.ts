@@ -11,6 +11,7 @@
  *   expect(network.calls('GET /api/books')).toHaveLength(1);
  * });
  */
+import { waitFor } from '@testing-library/react';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { ADMIN_ROLE } from '@common/constants';
@@ -126,10 +127,39 @@ function rolesOf(request: Request): string[] | undefined {
 }
 
 /**
+ * The event stream's stand-in: every open `GET /api/events` (it answers `ready` at once)
+ * gets what `send` pushes, as the server's SSE would carry it.
+ */
+export const liveEvents = {
+  streams: new Set<ReadableStreamDefaultController<Uint8Array>>(),
+  /** Resolves once the app under test has its stream open: what `send` pushes, it hears. */
+  opened: () => waitFor(() => expect(liveEvents.streams.size).toBe(1)),
+  send(event: string, data: unknown, id?: number) {
+    const frame = `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const stream of liveEvents.streams) stream.enqueue(new TextEncoder().encode(frame));
+  },
+};
+
+/**
  * What every test gets unless it says otherwise: the navigation's entity list (empty),
- * the permissions of the token's roles under the default grants, and logout.
+ * the permissions of the token's roles under the default grants, logout, and an event
+ * stream that carries what `liveEvents.send` pushes.
  */
 export const defaultHandlers: RequestHandler[] = [
+  http.get('/api/events', ({ request }) => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        liveEvents.streams.add(controller);
+        controller.enqueue(new TextEncoder().encode('event: ready\ndata: {}\n\n'));
+        request.signal.addEventListener('abort', () => {
+          liveEvents.streams.delete(controller);
+          controller.error(new DOMException('Aborted', 'AbortError'));
+        });
+      },
+    });
+    return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+  }),
+  http.post('/api/events/presence', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/entities', () => HttpResponse.json([])),
   http.get('/api/auth/permissions', ({ request }) => {
     const roles = rolesOf(request);
@@ -167,6 +197,8 @@ export function setupNetwork(...handlers: RequestHandler[]) {
   );
   afterEach(() => {
     server.resetHandlers();
+    // The next test's app cancels this one's stream; its events go to the next one only.
+    liveEvents.streams.clear();
     requests.length = 0;
     const missed = unhandled.splice(0);
     if (missed.length > 0) {

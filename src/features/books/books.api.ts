@@ -15,13 +15,9 @@ import {
 } from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import { bookVersionsTag, deletedBooksTag } from '@/api/tags';
 import { versionPageQuery, versionPages } from '@/lib/versions';
 import { nextBookPage } from './bookRules';
-
-/** The tag of one book's versions (the book's own tag is provided by the list). */
-const bookVersionsTag = (id: string) => ({ type: 'Book', id: `${id}/versions` }) as const;
-/** The tag of the books deleted and not restored since. */
-const deletedBooksTag = { type: 'Book', id: 'DELETED' } as const;
 
 export const booksApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -9,13 +9,13 @@ import {
 import { api } from '@/api/api';
 import { entitiesApi } from '@/api/entities.api';
 import { responseSchema } from '@/api/responseSchema';
-import { deletedRecordsTag, recordListTag } from '@/api/tags';
+import {
+  deletedEntitiesTag,
+  deletedRecordsTag,
+  entityVersionsTag,
+  recordListTag,
+} from '@/api/tags';
 import { versionPageQuery, versionPages } from '@/lib/versions';
-
-/** The tag of one definition's versions (the definition's own tag is the list's too). */
-const entityVersionsTag = (id: string) => ({ type: 'Entity', id: `${id}/versions` }) as const;
-/** The tag of the definitions deleted and not restored since. */
-const deletedEntitiesTag = { type: 'Entity', id: 'DELETED' } as const;
 
 export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({

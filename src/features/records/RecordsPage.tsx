@@ -13,6 +13,7 @@ import {
   GridRowEditStopReasons,
   type GridRowModesModel,
   GridRowModes,
+  useGridApiRef,
 } from '@mui/x-data-grid';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
@@ -20,10 +21,13 @@ import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { DeletedItem, Version } from '@common/schemas/versions';
 import { useGetEntityQuery } from '@/api/entities.api';
-import { errorCode, reportError } from '@/api/errors';
+import { apiErrorBody, errorCode, reportError } from '@/api/errors';
+import { itemKey } from '@/api/live.slice';
+import { useAppSelector } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ConflictDialog } from '@/components/ConflictDialog';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
@@ -31,6 +35,7 @@ import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
 import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import { randomUuid } from '@/lib/uuid';
@@ -45,18 +50,34 @@ import {
   useUpdateRecordMutation,
 } from './records.api';
 
-/** A grid row: a record's values, and whether it is new (not saved yet). */
+/** A grid row: a record's values and version, and whether it is new (not saved yet). */
 interface RecordRow {
   _id: string;
   isNew: boolean;
   values: Record<string, string>;
+  version: number;
 }
 
 const toRow = (record: EntityRecord): RecordRow => ({
   _id: record._id,
   isNew: false,
   values: record.fields,
+  version: record._version,
 });
+
+/** What an edit of a saved record started from: its save names that version. */
+interface EditBase {
+  version: number;
+  values: Record<string, string>;
+}
+
+/** A save that met a newer version: what it started from, tried, and found. */
+interface Conflict {
+  id: string;
+  base: EditBase;
+  mine: Record<string, string>;
+  theirs: EntityRecord;
+}
 
 const RESTORE_PATH = '/api/entity-records/:entityName/:id/versions/:versionId/restore';
 
@@ -158,6 +179,46 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   const [historyOf, setHistoryOf] = useState<string>();
   // Rows whose last save failed (the grid is about to put them back in edit mode).
   const failedSaves = useRef(new Set<string>());
+  const apiRef = useGridApiRef();
+  // What each saved row being edited started from (kept until it is saved or cancelled:
+  // a failed save comes back to edit mode with the same base).
+  const [bases, setBases] = useState<Record<string, EditBase>>({});
+  const remember = useCallback(
+    (id: string) => {
+      const row = rows.find((r) => r._id === id);
+      if (row && !row.isNew)
+        setBases((known) =>
+          known[id] ? known : { ...known, [id]: { version: row.version, values: row.values } },
+        );
+    },
+    [rows],
+  );
+  const forget = useCallback((id: string) => {
+    setBases((known) => Object.fromEntries(Object.entries(known).filter(([key]) => key !== id)));
+  }, []);
+  const [conflict, setConflict] = useState<Conflict>();
+  const [resolving, setResolving] = useState(false);
+  const conflictBy = useAppSelector((state) =>
+    conflict ? state.live?.changes[itemKey('entity-records', conflict.id)]?.actor : undefined,
+  );
+  const editingId = Object.keys(modes).find((id) => modes[id]?.mode === GridRowModes.Edit);
+  const editingSaved = editingId && !rows.find((r) => r._id === editingId)?.isNew;
+  useAnnounceEditing(
+    editingSaved ? { resource: 'entity-records', id: editingId, entityName } : undefined,
+  );
+  const editors = useEditors('entity-records');
+  const me = useAppSelector((state) => state.auth.user?._id);
+  // Another person's save of the row being edited: it may now differ from the edit's base.
+  const heard = useAppSelector((state) =>
+    editingId ? state.live?.changes[itemKey('entity-records', editingId)] : undefined,
+  );
+  const changedMeanwhile =
+    editingId &&
+    heard &&
+    heard.actorId !== me &&
+    heard.version > (bases[editingId]?.version ?? Infinity)
+      ? heard
+      : undefined;
 
   // Add record and Edit put the keyboard in the row's first cell (the grid's field name).
   const firstField = entity.fields[0] && `value:${entity.fields[0].name}`;
@@ -165,7 +226,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   const addRecord = useCallback(() => {
     const id = randomUuid();
     const values = Object.fromEntries(entity.fields.map((field) => [field.name, '']));
-    setNewRows((current) => [...current, { _id: id, isNew: true, values }]);
+    setNewRows((current) => [...current, { _id: id, isNew: true, values, version: 0 }]);
     setModes((current) => startEditing(current, id, firstField));
   }, [entity.fields, firstField]);
 
@@ -176,11 +237,80 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
       // The cache gains the record (createRecord), and the draft row goes.
       await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
       setNewRows((current) => current.filter((r) => r._id !== row._id));
-      return { ...row, isNew: false };
+      return { ...row, isNew: false, version: 1 };
     }
     // The server's stored record replaces the cached one (updateRecord).
-    return toRow(await updateRecord({ entityName, id: row._id, fields: row.values }).unwrap());
+    const base = bases[row._id] ?? {
+      version: previous.version,
+      values: previous.values,
+    };
+    try {
+      const stored = await updateRecord({
+        entityName,
+        id: row._id,
+        fields: row.values,
+        version: base.version,
+      }).unwrap();
+      forget(row._id);
+      return toRow(stored);
+    } catch (failure) {
+      const current = apiErrorBody(failure)?.current as EntityRecord | undefined;
+      if (errorCode(failure) === 'VERSION_CONFLICT' && current)
+        setConflict({ id: row._id, base, mine: row.values, theirs: current });
+      throw failure;
+    }
   }
+
+  /** Leaves a row's edit, dropping what was typed: the row shows the cached record. */
+  const endEdit = (id: string) => {
+    forget(id);
+    setModes((current) => cancelRow(current, id));
+  };
+
+  const conflictChoices = conflict && {
+    onKeepTheirs: () => {
+      endEdit(conflict.id);
+      setConflict(undefined);
+    },
+    onEditFurther: () => {
+      // The next save builds on their version; the row keeps what was typed.
+      setBases((known) => ({
+        ...known,
+        [conflict.id]: { version: conflict.theirs._version, values: conflict.theirs.fields },
+      }));
+      setConflict(undefined);
+    },
+    onApplyMine: async () => {
+      setResolving(true);
+      try {
+        await updateRecord({
+          entityName,
+          id: conflict.id,
+          fields: conflict.mine,
+          version: conflict.theirs._version,
+        }).unwrap();
+        endEdit(conflict.id);
+        setConflict(undefined);
+      } catch (failure) {
+        const current = apiErrorBody(failure)?.current as EntityRecord | undefined;
+        if (errorCode(failure) === 'VERSION_CONFLICT' && current)
+          setConflict({ ...conflict, base: conflict.base, theirs: current });
+        else reportError(messages.records.saveContext, failure);
+      } finally {
+        setResolving(false);
+      }
+    },
+  };
+
+  /** The row being edited against its newest version, as a save would meet it. */
+  const review = () => {
+    if (!editingId) return;
+    const base = bases[editingId];
+    const theirs = records.find((record) => record._id === editingId);
+    if (!base || !theirs) return;
+    const edited = apiRef.current?.getRowWithUpdatedValues(editingId, '') as RecordRow | undefined;
+    setConflict({ id: editingId, base, mine: edited?.values ?? base.values, theirs });
+  };
 
   const removal = useConfirmedAction(async (row: RecordRow) => {
     if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
@@ -212,6 +342,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     }));
     if (!mayAdd && !mayEdit && !mayDelete && !mayReadVersions) return fieldColumns;
     const cancel = (row: RecordRow) => {
+      forget(row._id);
       setModes((current) => cancelRow(current, row._id));
       if (row.isNew) setNewRows((current) => current.filter((r) => r._id !== row._id));
     };
@@ -245,9 +376,10 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
                   <GridActionsCellItem
                     icon={<EditIcon />}
                     label={`Edit record ${n}`}
-                    onClick={() =>
-                      setModes((current) => startEditing(current, row._id, firstField))
-                    }
+                    onClick={() => {
+                      remember(row._id);
+                      setModes((current) => startEditing(current, row._id, firstField));
+                    }}
                   />
                 )}
                 {mayReadVersions && (
@@ -273,6 +405,8 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     return [...fieldColumns, actions];
   }, [
     entity.fields,
+    remember,
+    forget,
     mayAdd,
     mayEdit,
     mayDelete,
@@ -306,8 +440,32 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           {entity.description}
         </Alert>
       )}
+      <Box role="status" sx={{ mb: 1 }}>
+        {rows.flatMap((row, index) =>
+          (editors[row._id] ?? []).map((name) => (
+            <Typography key={`${row._id}/${name}`} variant="body2" color="text.secondary">
+              {name} is editing record {index + 1}.
+            </Typography>
+          )),
+        )}
+      </Box>
+      {changedMeanwhile && editingId && (
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={review}>
+              Review
+            </Button>
+          }
+        >
+          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: record{' '}
+          {rows.findIndex((row) => row._id === editingId) + 1} was saved by them while you edit it.
+        </Alert>
+      )}
       <Box sx={{ height: 520 }}>
         <DataGrid
+          apiRef={apiRef}
           aria-label={`${entity.name} records`}
           rows={rows}
           columns={columns}
@@ -325,6 +483,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
                 modes[id]?.mode !== GridRowModes.Edit &&
                 !failedSaves.current.delete(id),
             );
+            if (started.length === 1) remember(started[0]!);
             setModes(started.length === 1 ? startEditing(modes, started[0]!) : next);
           }}
           processRowUpdate={async (row: RecordRow, previous: RecordRow) => {
@@ -355,6 +514,19 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
         />
       )}
       <ConfirmDialog {...removal.dialog} title="Delete record" message="Delete this record?" />
+      {conflict && conflictChoices && (
+        <ConflictDialog
+          what={`record ${rows.findIndex((row) => row._id === conflict.id) + 1}`}
+          changedBy={conflictBy}
+          base={conflict.base.values}
+          theirs={conflict.theirs.fields}
+          mine={conflict.mine}
+          labelOf={(name) => entity.fields.find((field) => field.name === name)?.label ?? name}
+          busy={resolving}
+          {...conflictChoices}
+          onApplyMine={() => void conflictChoices.onApplyMine()}
+        />
+      )}
     </Box>
   );
 }

@@ -8,7 +8,7 @@ import {
 } from '@common/schemas/versions';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
-import { deletedRecordsTag, recordListTag } from '@/api/tags';
+import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
 import { versionPageQuery, versionPages } from '@/lib/versions';
 
 interface RecordKey {
@@ -45,16 +45,21 @@ export const recordsApi = api.injectEndpoints({
         );
       },
     }),
-    /** Answers the stored record, which replaces the cached one: no refetch. */
-    updateRecord: build.mutation<EntityRecord, RecordKey & { fields: Record<string, string> }>({
-      query: ({ entityName, id, fields }) => ({
+    /**
+     * Answers the stored record, which replaces the cached one: no refetch. `version` is the
+     * one the edit started from: a newer one on the server answers VERSION_CONFLICT.
+     */
+    updateRecord: build.mutation<
+      EntityRecord,
+      RecordKey & { fields: Record<string, string>; version: number }
+    >({
+      query: ({ entityName, id, fields, version }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
         method: 'PUT',
-        body: { fields },
+        body: { fields, _version: version },
       }),
       ...responseSchema(entityRecordSchema),
-      invalidatesTags: (_result, error, { id }) =>
-        error ? [] : [{ type: 'Record', id: `${id}/versions` }],
+      invalidatesTags: (_result, error, { id }) => (error ? [] : [recordVersionsTag(id)]),
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
         let stored: EntityRecord;
         try {
@@ -77,7 +82,7 @@ export const recordsApi = api.injectEndpoints({
       }),
       ...responseSchema(entityRecordSchema),
       invalidatesTags: (_result, error, { entityName, id }) =>
-        error ? [] : [{ type: 'Record', id: `${id}/versions` }, deletedRecordsTag(entityName)],
+        error ? [] : [recordVersionsTag(id), deletedRecordsTag(entityName)],
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
         let restored: EntityRecord;
         try {
@@ -100,7 +105,7 @@ export const recordsApi = api.injectEndpoints({
         method: 'DELETE',
       }),
       invalidatesTags: (_result, error, { entityName, id }) =>
-        error ? [] : [{ type: 'Record', id: `${id}/versions` }, deletedRecordsTag(entityName)],
+        error ? [] : [recordVersionsTag(id), deletedRecordsTag(entityName)],
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
         try {
           await queryFulfilled;
@@ -118,7 +123,7 @@ export const recordsApi = api.injectEndpoints({
       infiniteQueryOptions: versionPages,
       query: ({ queryArg: { entityName, id }, pageParam }) =>
         `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions${versionPageQuery(pageParam)}`,
-      providesTags: (_result, _error, { id }) => [{ type: 'Record', id: `${id}/versions` }],
+      providesTags: (_result, _error, { id }) => [recordVersionsTag(id)],
       ...responseSchema(z.array(versionSchema)),
     }),
     listDeletedRecords: build.query<DeletedItem[], string>({

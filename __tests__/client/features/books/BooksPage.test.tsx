@@ -227,7 +227,7 @@ describe('/books', () => {
     network.use(
       http.get('/api/books/b2/versions', () => HttpResponse.json(versions)),
       http.post('/api/books/b2/versions/v1/restore', () =>
-        HttpResponse.json({ _id: 'b2', title: 'Old', author: null, isbn: null }),
+        HttpResponse.json({ _id: 'b2', title: 'Old', author: null, isbn: null, _version: 3 }),
       ),
     );
     renderApp('/books', asContributor);
@@ -299,7 +299,13 @@ describe('/books', () => {
       http.get('/api/books/recently-deleted', () => HttpResponse.json(deleted)),
       http.post('/api/books/b99/versions/v9/restore', () => {
         deleted = [];
-        return HttpResponse.json({ _id: 'b99', title: 'Lost book', author: null, isbn: null });
+        return HttpResponse.json({
+          _id: 'b99',
+          title: 'Lost book',
+          author: null,
+          isbn: null,
+          _version: 2,
+        });
       }),
     );
     renderApp('/books', asContributor);
@@ -582,7 +588,10 @@ describe('/book', () => {
   it('adds the book and goes to the list', async () => {
     network.use(
       http.post('/api/books/add', async ({ request }) =>
-        HttpResponse.json({ _id: 'new', ...((await request.json()) as object) }, { status: 201 }),
+        HttpResponse.json(
+          { _id: 'new', _version: 1, ...((await request.json()) as object) },
+          { status: 201 },
+        ),
       ),
     );
     const { router } = renderApp('/book', asContributor);

@@ -26,7 +26,7 @@ const network = setupNetwork(
   // One short page: the whole list.
   http.get('/api/books', () => HttpResponse.json(library)),
   http.post('/api/books/add', async ({ request }) => {
-    const created = { _id: 'b-new', isbn: null, ...(await body(request)) } as Book;
+    const created = { _id: 'b-new', _version: 1, isbn: null, ...(await body(request)) } as Book;
     library = [created, ...library];
     return HttpResponse.json(created, { status: 201 });
   }),

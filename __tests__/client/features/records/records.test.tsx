@@ -97,6 +97,8 @@ describe('/entities/:entityName', () => {
     await waitFor(() => expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1));
     expect(await network.calls('PUT /api/entity-records/Car/r1')[0]!.json()).toEqual({
       fields: { make: 'Ford Motor', colour: 'red' },
+      // The version the edit started from: a newer one on the server is a conflict.
+      _version: 1,
     });
     expect(await within(grid).findByDisplayValue('Fiat')).toBeInTheDocument();
     expect(within(grid).getByRole('button', { name: 'Edit record 1' })).toBeInTheDocument();

@@ -33,8 +33,8 @@ const network = setupNetwork(
   http.delete('/api/users/u-ada', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/roles', () =>
     HttpResponse.json([
-      { _id: '00000000-0000-4000-8000-000000000001', name: 'admin' },
-      { _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' },
+      { _id: '00000000-0000-4000-8000-000000000001', name: 'admin', _version: 1 },
+      { _id: '00000000-0000-4000-8000-000000000002', name: 'viewer', _version: 1 },
     ]),
   ),
 );
@@ -268,7 +268,9 @@ describe('/users/add', () => {
     network.use(
       http.get('/api/roles', async () => {
         await answered;
-        return HttpResponse.json([{ _id: '00000000-0000-4000-8000-000000000002', name: 'viewer' }]);
+        return HttpResponse.json([
+          { _id: '00000000-0000-4000-8000-000000000002', name: 'viewer', _version: 1 },
+        ]);
       }),
     );
     renderApp('/users/add', signedInAs('admin', ['admin']));

@@ -1,0 +1,193 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import type { EntityRecord } from '@common/schemas/entities';
+import { apiError, liveEvents, setupNetwork } from '../../helpers/network';
+import { renderApp, signedInAs } from '../../helpers/render';
+
+/** The record grid while others work: conflicts, their saves and their edits. */
+describe('/entities/:entityName with others at work', () => {
+  const car = {
+    _id: 'id-Car',
+    _version: 1,
+    name: 'Car',
+    description: '',
+    category: 'Vehicles',
+    fields: [
+      { name: 'make', label: 'Make' },
+      { name: 'colour', label: 'Colour' },
+    ],
+  };
+  let stored: EntityRecord[];
+  const network = setupNetwork(
+    http.get('/api/entities/Car', () => HttpResponse.json(car)),
+    http.get('/api/entity-records/Car', () => HttpResponse.json(stored)),
+  );
+  beforeEach(() => {
+    stored = [
+      { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' }, _version: 1 },
+      { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' }, _version: 1 },
+    ];
+  });
+
+  /** Another person saves record 1 as `make` (version 2). */
+  const theySave = (make: string) => {
+    stored = stored.map((record) =>
+      record._id === 'r1' ? { ...record, fields: { make, colour: 'red' }, _version: 2 } : record,
+    );
+  };
+  /** A PUT that refuses a stale version, as the server does, and stores a current one. */
+  const versionCheckingPut = http.put('/api/entity-records/Car/r1', async ({ request }) => {
+    const body = (await request.json()) as { fields: Record<string, string>; _version: number };
+    if (body._version !== stored[0]!._version)
+      return HttpResponse.json(
+        {
+          statusCode: 409,
+          error: 'Conflict',
+          code: 'VERSION_CONFLICT',
+          message: 'Someone else changed this item since you opened it',
+          current: stored[0],
+        },
+        { status: 409 },
+      );
+    stored = [
+      { ...stored[0]!, fields: body.fields, _version: stored[0]!._version + 1 },
+      stored[1]!,
+    ];
+    return HttpResponse.json(stored[0]);
+  });
+
+  const openGrid = async () => {
+    renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    await within(grid).findByText('Ford');
+    await liveEvents.opened();
+    return grid;
+  };
+  const editMake = async (grid: HTMLElement, make: string) => {
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
+    const input = await within(grid).findByDisplayValue('Ford');
+    await userEvent.clear(input);
+    await userEvent.type(input, make);
+  };
+
+  it('shows their change against mine when a save meets a newer version, and Apply mine saves on top', async () => {
+    network.use(versionCheckingPut);
+    const grid = await openGrid();
+    await editMake(grid, 'Ford Motor');
+    theySave('Ford GT');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Someone else changed record 1 while you were editing',
+    });
+    const make = within(dialog).getByRole('row', { name: /^Make/ });
+    expect(within(make).getByText('Ford → Ford GT')).toBeInTheDocument();
+    expect(within(make).getByText('Ford → Ford Motor')).toBeInTheDocument();
+    // The row stays in edit mode meanwhile, with what was typed.
+    expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply mine' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const puts = network.calls('PUT /api/entity-records/Car/r1');
+    expect(await puts.at(-1)!.json()).toEqual({
+      fields: { make: 'Ford Motor', colour: 'red' },
+      _version: 2,
+    });
+    expect(await within(grid).findByText('Ford Motor')).toBeInTheDocument();
+    expect(within(grid).queryByDisplayValue('Ford Motor')).not.toBeInTheDocument();
+  });
+
+  it('Keep theirs drops my edit and shows their values', async () => {
+    network.use(versionCheckingPut);
+    const grid = await openGrid();
+    await editMake(grid, 'Ford Motor');
+    theySave('Ford GT');
+    liveEvents.send('change', {
+      eventId: 7,
+      resource: 'entity-records',
+      id: 'r1',
+      entityName: 'Car',
+      action: 'update',
+      version: 2,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'ada changed record 1 while you were editing',
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep theirs' }));
+    expect(await within(grid).findByText('Ford GT')).toBeInTheDocument();
+    expect(within(grid).queryByDisplayValue('Ford Motor')).not.toBeInTheDocument();
+    expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1);
+  });
+
+  it("shows another person's save of the list at once, and flags the row being edited", async () => {
+    network.use(http.put('/api/entity-records/Car/r1', () => apiError(500, 'INTERNAL')));
+    const grid = await openGrid();
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
+    await within(grid).findByDisplayValue('Ford');
+    stored = [...stored, { _id: 'r3', entity_name: 'Car', fields: { make: 'Saab' }, _version: 1 }];
+    theySave('Ford GT');
+    liveEvents.send('change', {
+      eventId: 8,
+      resource: 'entity-records',
+      id: 'r1',
+      entityName: 'Car',
+      action: 'update',
+      version: 2,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    expect(await within(grid).findByText('Saab')).toBeInTheDocument();
+    expect(await screen.findByText(/Changed by ada — review/)).toBeInTheDocument();
+    // The row being edited keeps its edit.
+    expect(within(grid).getByDisplayValue('Ford')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'ada changed record 1 while you were editing',
+    });
+    expect(within(dialog).getByText('Ford → Ford GT')).toBeInTheDocument();
+  });
+
+  it('says who else is editing a row, and tells others while this user edits one', async () => {
+    const grid = await openGrid();
+    liveEvents.send('presence', {
+      resource: 'entity-records',
+      id: 'r2',
+      entityName: 'Car',
+      editing: true,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    expect(await screen.findByText('ada is editing record 2.')).toBeInTheDocument();
+
+    const lastPresence = async () =>
+      (await network.calls('POST /api/events/presence').at(-1)?.clone().json()) as unknown;
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
+    await waitFor(async () =>
+      expect(await lastPresence()).toEqual({
+        resource: 'entity-records',
+        id: 'r1',
+        entityName: 'Car',
+        editing: true,
+      }),
+    );
+    await userEvent.click(within(grid).getByRole('button', { name: 'Cancel record 1' }));
+    await waitFor(async () => expect(await lastPresence()).toMatchObject({ editing: false }));
+
+    liveEvents.send('presence', {
+      resource: 'entity-records',
+      id: 'r2',
+      entityName: 'Car',
+      editing: false,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    await waitFor(() =>
+      expect(screen.queryByText('ada is editing record 2.')).not.toBeInTheDocument(),
+    );
+  });
+});
