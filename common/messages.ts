@@ -11,6 +11,8 @@ export const messages = {
     sessionExpired: 'Session expired',
     notAllowed: 'You are not allowed to perform this action',
     notFound: 'Whatever you requested is not here.',
+    /** A save or restore based on a version someone else has replaced meanwhile. */
+    versionConflict: 'Someone else changed this item meanwhile: look at it again, then retry.',
   },
   requestCanceled: 'Request canceled',
 

@@ -52,6 +52,8 @@ const isSignInCall = (args: string | FetchArgs) =>
 export interface BaseQueryOptions {
   quiet?: boolean;
   shownInForm?: boolean;
+  /** The screen shows a VERSION_CONFLICT itself (ConflictDialog): no toast for it. */
+  conflictShown?: boolean;
 }
 
 /**
@@ -83,8 +85,11 @@ export const baseQuery: BaseQueryFn<
     if (errorCode(result.error) === 'FORBIDDEN' && api.endpoint !== 'getPermissions') {
       api.dispatch(requestForbidden());
     }
-    const { quiet, shownInForm } = extraOptions ?? {};
-    if (result.error && !quiet && !(shownInForm && isFormError(result.error))) {
+    const { quiet, shownInForm, conflictShown } = extraOptions ?? {};
+    const shownOnScreen = (error: FetchBaseQueryError) =>
+      (shownInForm && isFormError(error)) ||
+      (conflictShown && errorCode(error) === 'VERSION_CONFLICT');
+    if (result.error && !quiet && !shownOnScreen(result.error)) {
       const toast = toastForError(result.error);
       if (toast) api.dispatch(toastQueued(toast, 'error'));
     }

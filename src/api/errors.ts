@@ -111,8 +111,7 @@ const SAYS_WHAT_TO_DO = new Set<ErrorCode>([
 /** The toast a failed request shows (spec section 8), or undefined for one to stay quiet about. */
 export function toastForError(error: FetchBaseQueryError): string | undefined {
   if (isRequestCanceled(error)) return undefined;
-  // A stale save: the screen that sent the version shows what changed (ConflictDialog).
-  if (errorCode(error) === 'VERSION_CONFLICT') return undefined;
+  if (errorCode(error) === 'VERSION_CONFLICT') return messages.toast.versionConflict;
   // The spec's toasts, word for word, for the statuses it names.
   if (error.status === 401) return messages.toast.sessionExpired;
   if (error.status === 403) return messages.toast.notAllowed;
@@ -131,4 +130,11 @@ export function toastForError(error: FetchBaseQueryError): string | undefined {
 export function reportError(context: string, error: unknown): void {
   if (isRequestCanceled(error)) return;
   console.error(context, error);
+}
+
+/** The item a 409 VERSION_CONFLICT carries as it is now, or undefined for any other failure. */
+export function conflictCurrent<Item>(error: unknown): Item | undefined {
+  return errorCode(error) === 'VERSION_CONFLICT'
+    ? (apiErrorBody(error)?.current as Item | undefined)
+    : undefined;
 }

@@ -39,7 +39,11 @@ interface VersionHistoryDialogProps {
   history: VersionHistory;
   onClose(): void;
   /** Makes a version current again; absent when the user may not restore. */
-  onRestore?(version: Version): Promise<unknown>;
+  /**
+   * Restores `version`; `current` is the version number the history shows as current (none
+   * once deleted), which the restore names so that a newer one is a conflict.
+   */
+  onRestore?(version: Version, current?: number): Promise<unknown>;
 }
 
 /** One field's change: old → new, or added, or removed. */
@@ -98,7 +102,8 @@ export function VersionHistoryDialog({
   async function restore(version: Version) {
     setRestoring(version._id);
     try {
-      await onRestore?.(version);
+      const shown = latest?.action === 'delete' ? undefined : latest?.document._version;
+      await onRestore?.(version, typeof shown === 'number' ? shown : undefined);
     } finally {
       setRestoring(undefined);
     }

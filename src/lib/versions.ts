@@ -41,3 +41,7 @@ export function versionValue(version: Version, field: string): string {
   const values = shownValues(version);
   return field in values ? displayValue(values[field]) : NO_CHANGES;
 }
+
+/** The `If-Match` of a write based on version `version` of an item (none: last write wins). */
+export const ifMatch = (version?: number) =>
+  version === undefined ? undefined : { 'if-match': `"${version}"` };

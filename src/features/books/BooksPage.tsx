@@ -15,10 +15,11 @@ import { useCallback, useRef, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
 import type { DeletedItem, Version } from '@common/schemas/versions';
-import { errorMessage, isRequestCanceled, reportError } from '@/api/errors';
+import { conflictCurrent, errorMessage, isRequestCanceled, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ConflictDialog } from '@/components/ConflictDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
@@ -46,8 +47,8 @@ function BookVersions({ book, onClose }: { book: Book; onClose(): void }) {
   const history = useListBookVersionsInfiniteQuery(book._id);
   const mayRestore = useCan('POST', RESTORE_PATH);
   const [restoreVersion] = useRestoreBookVersionMutation();
-  const restore = (version: Version) =>
-    restoreVersion({ id: book._id, versionId: version._id })
+  const restore = (version: Version, current?: number) =>
+    restoreVersion({ id: book._id, versionId: version._id, version: current })
       .unwrap()
       .catch((error: unknown) => reportError(messages.books.restoreContext, error));
   return (
@@ -123,6 +124,10 @@ function LookupResults({
     </Stack>
   );
 }
+
+/** A book's values, as a save sends them and a comparison shows them. */
+type BookFields = Pick<Book, 'title' | 'author' | 'isbn'>;
+const fieldsOf = ({ title, author, isbn }: Book): BookFields => ({ title, author, isbn });
 
 /** What the signed-in user may do to the books, from the permissions call. */
 function useBookPermissions() {
@@ -260,22 +265,31 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   useNearBottom(loadMore, hasNextPage && !isFetching && !nextPageFailed, data?.pages.length);
 
-  async function use(book: Book, result: BookLookupResult): Promise<boolean> {
+  // A Use This that met a newer version of the book: theirs against the lookup's values.
+  const [conflict, setConflict] = useState<{ base: Book; mine: BookFields; theirs: Book }>();
+
+  /** Saves `fields` over version `base._version` of the book; resolves whether it was saved. */
+  async function save(base: Book, fields: BookFields, version = base._version): Promise<boolean> {
     try {
-      await updateBook({
-        id: book._id,
-        title: result.title,
-        author: joinAuthors(result.authors),
-        isbn: result.isbn ?? undefined,
-      }).unwrap();
+      await updateBook({ id: base._id, ...fields, _version: version }).unwrap();
       setOpenLookups(new Set());
-      dispatch(toastQueued(`Updated ${result.title}`, 'success'));
+      setConflict(undefined);
+      dispatch(toastQueued(`Updated ${fields.title}`, 'success'));
       return true;
     } catch (failure) {
-      reportError(messages.books.updateContext, failure);
+      const theirs = conflictCurrent<Book>(failure);
+      if (theirs) setConflict({ base, mine: fields, theirs });
+      else reportError(messages.books.updateContext, failure);
       return false;
     }
   }
+
+  const use = (book: Book, result: BookLookupResult) =>
+    save(book, {
+      title: result.title,
+      author: joinAuthors(result.authors),
+      isbn: result.isbn ?? null,
+    });
 
   const listRef = useRef<HTMLUListElement>(null);
   const removal = useConfirmedAction(async (book: Book) => {
@@ -345,6 +359,18 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
         }}
       </QueryState>
       {historyOf && <BookVersions book={historyOf} onClose={() => setHistoryOf(undefined)} />}
+      {conflict && (
+        <ConflictDialog
+          what={`the book ${conflict.base.title}`}
+          base={fieldsOf(conflict.base)}
+          theirs={fieldsOf(conflict.theirs)}
+          mine={conflict.mine}
+          labelOf={(field) => ({ title: 'Title', author: 'Author', isbn: 'ISBN' })[field] ?? field}
+          onKeepTheirs={() => setConflict(undefined)}
+          onEditFurther={() => setConflict(undefined)}
+          onApplyMine={() => void save(conflict.base, conflict.mine, conflict.theirs._version)}
+        />
+      )}
       <ConfirmDialog
         {...removal.dialog}
         title="Delete book"

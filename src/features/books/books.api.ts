@@ -16,7 +16,7 @@ import {
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 import { bookVersionsTag, deletedBooksTag } from '@/api/tags';
-import { versionPageQuery, versionPages } from '@/lib/versions';
+import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
 import { nextBookPage } from './bookRules';
 
 export const booksApi = api.injectEndpoints({
@@ -48,6 +48,8 @@ export const booksApi = api.injectEndpoints({
     /** The list reloads after an update (spec section 4); the book's versions changed. */
     updateBook: build.mutation<Book, BookInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/books/${id}`, method: 'PUT', body }),
+      // A stale `_version` opens the list's ConflictDialog.
+      extraOptions: { conflictShown: true },
       invalidatesTags: (_result, error, { id }) =>
         error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id)],
       ...responseSchema(bookSchema),
@@ -72,10 +74,11 @@ export const booksApi = api.injectEndpoints({
       },
     }),
     /** The restored book may be anywhere in the pages (or back from a delete): they reload. */
-    restoreBookVersion: build.mutation<Book, { id: string; versionId: string }>({
-      query: ({ id, versionId }) => ({
+    restoreBookVersion: build.mutation<Book, { id: string; versionId: string; version?: number }>({
+      query: ({ id, versionId, version }) => ({
         url: `/api/books/${id}/versions/${versionId}/restore`,
         method: 'POST',
+        headers: ifMatch(version),
       }),
       invalidatesTags: (_result, error, { id }) =>
         error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id), deletedBooksTag],

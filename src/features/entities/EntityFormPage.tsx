@@ -11,14 +11,18 @@ import type { Entity } from '@common/schemas/entities';
 import type { Version } from '@common/schemas/versions';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
-import { errorMessage, reportError } from '@/api/errors';
+import { conflictCurrent, errorMessage, reportError } from '@/api/errors';
+import { itemKey } from '@/api/live.slice';
+import { useAppSelector } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ConflictDialog } from '@/components/ConflictDialog';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
@@ -41,6 +45,13 @@ const blankForm = (): EntityFormValues => ({
   fields: [blankField()],
 });
 
+/** What a comparison of two definitions looks at. */
+const comparable = ({ description, category, fields }: EntityFormValues) => ({
+  description,
+  category,
+  fields: fields.map(({ name, label }) => ({ name, label })),
+});
+
 const fromEntity = (entity: Entity): EntityFormValues => ({
   name: entity.name,
   description: entity.description,
@@ -61,8 +72,8 @@ function EntityVersions({
   const history = useListEntityVersionsInfiniteQuery(entity._id);
   const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
   const [restoreVersion] = useRestoreEntityVersionMutation();
-  const restore = (version: Version) =>
-    restoreVersion({ id: entity._id, name: entity.name, versionId: version._id })
+  const restore = (version: Version, current?: number) =>
+    restoreVersion({ id: entity._id, name: entity.name, versionId: version._id, version: current })
       .unwrap()
       .then(onRestored)
       .catch((error: unknown) => reportError(messages.entities.restoreContext, error));
@@ -97,11 +108,38 @@ function EntityForm({ entity }: { entity?: Entity }) {
   const fieldsProblem =
     form.formState.errors.fields?.root?.message ?? form.formState.errors.fields?.message;
 
+  // The definition as this edit started from it: a save names its version, and a newer one
+  // on the server (someone else saved) is a conflict to resolve, not a silent overwrite.
+  const [base, setBase] = useState(entity);
+  const [conflict, setConflict] = useState<{ mine: CheckedEntity; theirs: Entity }>();
+  useAnnounceEditing(entity && { resource: 'entities', id: entity._id });
+  const otherEditors = useEditors('entities')[entity?._id ?? ''] ?? [];
+  const me = useAppSelector((state) => state.auth.user?._id);
+  const heard = useAppSelector((state) =>
+    entity ? state.live?.changes[itemKey('entities', entity._id)] : undefined,
+  );
+  const changedMeanwhile =
+    entity && base && entity._version > base._version && heard?.actorId !== me ? heard : undefined;
+
+  /** Saves `input` over version `version`; a newer one opens the conflict dialog. */
+  async function update(input: CheckedEntity, version: number) {
+    try {
+      const stored = await updateEntity({ id: entity!._id, ...input, _version: version }).unwrap();
+      // The form shows what was stored (an empty category became the default one).
+      form.reset(fromEntity(stored));
+      setBase(stored);
+      setConflict(undefined);
+      setSuccess(messages.entities.saved);
+    } catch (failure) {
+      const current = conflictCurrent<Entity>(failure);
+      if (!current) throw failure;
+      setConflict({ mine: input, theirs: current });
+    }
+  }
+
   async function save(input: CheckedEntity) {
     if (entity) {
-      // The form shows what was stored (an empty category became the default one).
-      form.reset(fromEntity(await updateEntity({ id: entity._id, ...input }).unwrap()));
-      setSuccess(messages.entities.saved);
+      await update(input, base!._version);
     } else {
       await createEntity(input).unwrap();
       form.reset(blankForm());
@@ -143,6 +181,34 @@ function EntityForm({ entity }: { entity?: Entity }) {
         {success && (
           <Alert severity="success" role="alert">
             {success}
+          </Alert>
+        )}
+        {otherEditors.length > 0 && (
+          <Typography role="status" variant="body2" color="text.secondary">
+            {otherEditors.join(', ')} {otherEditors.length === 1 ? 'is' : 'are'} editing this entity
+            too.
+          </Typography>
+        )}
+        {changedMeanwhile && entity && (
+          <Alert
+            severity="warning"
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  // What a save would send: the form's own rules say what is not valid yet.
+                  const mine = entityInputSchema.safeParse(form.getValues());
+                  if (mine.success) setConflict({ mine: mine.data, theirs: entity });
+                  else void form.trigger();
+                }}
+              >
+                Review
+              </Button>
+            }
+          >
+            Changed by {changedMeanwhile.actor ?? 'someone else'} — review: it was saved by them
+            while you edit it.
           </Alert>
         )}
         {form.failure && (
@@ -228,8 +294,31 @@ function EntityForm({ entity }: { entity?: Entity }) {
           onClose={() => setShowVersions(false)}
           onRestored={(restored) => {
             form.reset(fromEntity(restored));
+            setBase(restored);
             setSuccess(messages.entities.restored);
           }}
+        />
+      )}
+      {conflict && base && (
+        <ConflictDialog
+          what={`the entity ${base.name}`}
+          changedBy={heard?.actor}
+          base={comparable(fromEntity(base))}
+          theirs={comparable(fromEntity(conflict.theirs))}
+          mine={comparable(conflict.mine)}
+          busy={isUpdating}
+          onKeepTheirs={() => {
+            form.reset(fromEntity(conflict.theirs));
+            setBase(conflict.theirs);
+            setConflict(undefined);
+          }}
+          onEditFurther={() => {
+            setBase(conflict.theirs);
+            setConflict(undefined);
+          }}
+          onApplyMine={() =>
+            void form.attempt(() => update(conflict.mine, conflict.theirs._version))
+          }
         />
       )}
       <ConfirmDialog

@@ -15,7 +15,7 @@ import {
   entityVersionsTag,
   recordListTag,
 } from '@/api/tags';
-import { versionPageQuery, versionPages } from '@/lib/versions';
+import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
 
 export const entityDefinitionsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -86,10 +86,14 @@ export const entityDefinitionsApi = api.injectEndpoints({
      * The restored definition may be back from a delete or have other fields: the list and
      * the definition reload, and so do its records and what is listed as deleted.
      */
-    restoreEntityVersion: build.mutation<Entity, { id: string; name: string; versionId: string }>({
-      query: ({ id, versionId }) => ({
+    restoreEntityVersion: build.mutation<
+      Entity,
+      { id: string; name: string; versionId: string; version?: number }
+    >({
+      query: ({ id, versionId, version }) => ({
         url: `/api/entities/${id}/versions/${versionId}/restore`,
         method: 'POST',
+        headers: ifMatch(version),
       }),
       invalidatesTags: (_result, error, { id, name }) =>
         error

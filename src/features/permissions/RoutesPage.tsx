@@ -15,11 +15,12 @@ import {
 import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { RoutePermission } from '@common/schemas/permissions';
-import { reportError } from '@/api/errors';
+import { conflictCurrent, reportError } from '@/api/errors';
 import { useListRolesQuery } from '@/api/roles.api';
 import { useAppDispatch } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
+import { ConflictDialog } from '@/components/ConflictDialog';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { toastQueued } from '@/ui/ui.slice';
@@ -35,6 +36,9 @@ interface RouteItemProps {
 function useRouteEditor(route: RoutePermission) {
   const [editing, setEditing] = useState(false);
   const [selected, setSelected] = useState(route.allowedRoles);
+  // The route as the edit started: its save names that version.
+  const [base, setBase] = useState(route);
+  const [theirs, setTheirs] = useState<RoutePermission>();
   const [updateRoute, { isLoading }] = useUpdateRouteMutation();
   const dispatch = useAppDispatch();
 
@@ -43,21 +47,47 @@ function useRouteEditor(route: RoutePermission) {
       current.includes(name) ? current.filter((n) => n !== name) : [...current, name],
     );
 
-  async function save() {
+  async function save(version = base._version) {
     try {
-      await updateRoute({ id: route._id, allowedRoles: selected }).unwrap();
+      await updateRoute({ id: route._id, allowedRoles: selected, version }).unwrap();
       dispatch(toastQueued(`Saved ${route.routeVerb} ${route.routePath}`, 'success'));
+      setTheirs(undefined);
       setEditing(false);
     } catch (error) {
-      reportError(messages.permissions.editContext, error);
+      const current = conflictCurrent<RoutePermission>(error);
+      if (current) setTheirs(current);
+      else reportError(messages.permissions.editContext, error);
     }
   }
 
   const edit = (on: boolean) => {
     setSelected(route.allowedRoles);
+    setBase(route);
     setEditing(on);
   };
-  return { editing, selected, toggle, save, edit, isLoading };
+
+  /** A save that met a newer version: their grants against mine. */
+  const conflict = theirs && (
+    <ConflictDialog
+      what={routeLabel(route)}
+      base={{ allowedRoles: [...base.allowedRoles].sort() }}
+      theirs={{ allowedRoles: [...theirs.allowedRoles].sort() }}
+      mine={{ allowedRoles: [...selected].sort() }}
+      labelOf={() => 'Allowed roles'}
+      busy={isLoading}
+      onKeepTheirs={() => {
+        setSelected(theirs.allowedRoles);
+        setTheirs(undefined);
+        setEditing(false);
+      }}
+      onEditFurther={() => {
+        setBase(theirs);
+        setTheirs(undefined);
+      }}
+      onApplyMine={() => void save(theirs._version)}
+    />
+  );
+  return { editing, selected, toggle, save: () => save(), edit, isLoading, conflict };
 }
 
 type RouteEditor = ReturnType<typeof useRouteEditor>;
@@ -103,6 +133,7 @@ function RouteActions({ route, editor }: { route: RoutePermission; editor: Route
       <Button onClick={() => editor.edit(false)} aria-label={`Cancel ${label}`}>
         Cancel
       </Button>
+      {editor.conflict}
     </>
   ) : (
     <Button onClick={() => editor.edit(true)} aria-label={`Edit ${label}`}>

@@ -14,12 +14,17 @@ export const permissionsApi = api.injectEndpoints({
       ...responseSchema(z.array(routePermissionSchema)),
     }),
     /** The stored route replaces the cached one; its grants may be the user's own. */
-    updateRoute: build.mutation<RoutePermission, { id: string; allowedRoles: string[] }>({
-      query: ({ id, allowedRoles }) => ({
+    /** `version`: the one the edit started from (a newer one answers VERSION_CONFLICT). */
+    updateRoute: build.mutation<
+      RoutePermission,
+      { id: string; allowedRoles: string[]; version: number }
+    >({
+      query: ({ id, allowedRoles, version }) => ({
         url: `/api/routes/${id}`,
         method: 'PUT',
-        body: { allowedRoles },
+        body: { allowedRoles, _version: version },
       }),
+      extraOptions: { conflictShown: true },
       invalidatesTags: (_result, error) => (error ? [] : ['Permissions']),
       ...responseSchema(routePermissionSchema),
       async onQueryStarted({ id }, { dispatch, queryFulfilled }) {

@@ -21,7 +21,7 @@ import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { DeletedItem, Version } from '@common/schemas/versions';
 import { useGetEntityQuery } from '@/api/entities.api';
-import { apiErrorBody, errorCode, reportError } from '@/api/errors';
+import { conflictCurrent, errorCode, reportError } from '@/api/errors';
 import { itemKey } from '@/api/live.slice';
 import { useAppSelector } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
@@ -35,6 +35,7 @@ import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
 import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useEditBases } from '@/hooks/useEditBases';
 import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
@@ -93,8 +94,8 @@ function RecordVersions({
   const history = useListRecordVersionsInfiniteQuery({ entityName, id });
   const mayRestore = useCan('POST', RESTORE_PATH);
   const [restoreVersion] = useRestoreRecordVersionMutation();
-  const restore = (version: Version) =>
-    restoreVersion({ entityName, id, versionId: version._id })
+  const restore = (version: Version, current?: number) =>
+    restoreVersion({ entityName, id, versionId: version._id, version: current })
       .unwrap()
       .catch((error: unknown) => reportError(messages.records.restoreContext, error));
   return (
@@ -182,20 +183,14 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   const apiRef = useGridApiRef();
   // What each saved row being edited started from (kept until it is saved or cancelled:
   // a failed save comes back to edit mode with the same base).
-  const [bases, setBases] = useState<Record<string, EditBase>>({});
+  const { bases, remember: rememberBase, rebase, forget } = useEditBases<EditBase>();
   const remember = useCallback(
     (id: string) => {
       const row = rows.find((r) => r._id === id);
-      if (row && !row.isNew)
-        setBases((known) =>
-          known[id] ? known : { ...known, [id]: { version: row.version, values: row.values } },
-        );
+      if (row && !row.isNew) rememberBase(id, { version: row.version, values: row.values });
     },
-    [rows],
+    [rows, rememberBase],
   );
-  const forget = useCallback((id: string) => {
-    setBases((known) => Object.fromEntries(Object.entries(known).filter(([key]) => key !== id)));
-  }, []);
   const [conflict, setConflict] = useState<Conflict>();
   const [resolving, setResolving] = useState(false);
   const conflictBy = useAppSelector((state) =>
@@ -254,9 +249,8 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
       forget(row._id);
       return toRow(stored);
     } catch (failure) {
-      const current = apiErrorBody(failure)?.current as EntityRecord | undefined;
-      if (errorCode(failure) === 'VERSION_CONFLICT' && current)
-        setConflict({ id: row._id, base, mine: row.values, theirs: current });
+      const current = conflictCurrent<EntityRecord>(failure);
+      if (current) setConflict({ id: row._id, base, mine: row.values, theirs: current });
       throw failure;
     }
   }
@@ -274,10 +268,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     },
     onEditFurther: () => {
       // The next save builds on their version; the row keeps what was typed.
-      setBases((known) => ({
-        ...known,
-        [conflict.id]: { version: conflict.theirs._version, values: conflict.theirs.fields },
-      }));
+      rebase(conflict.id, { version: conflict.theirs._version, values: conflict.theirs.fields });
       setConflict(undefined);
     },
     onApplyMine: async () => {
@@ -292,9 +283,8 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
         endEdit(conflict.id);
         setConflict(undefined);
       } catch (failure) {
-        const current = apiErrorBody(failure)?.current as EntityRecord | undefined;
-        if (errorCode(failure) === 'VERSION_CONFLICT' && current)
-          setConflict({ ...conflict, base: conflict.base, theirs: current });
+        const current = conflictCurrent<EntityRecord>(failure);
+        if (current) setConflict({ ...conflict, theirs: current });
         else reportError(messages.records.saveContext, failure);
       } finally {
         setResolving(false);
@@ -440,15 +430,17 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           {entity.description}
         </Alert>
       )}
-      <Box role="status" sx={{ mb: 1 }}>
-        {rows.flatMap((row, index) =>
-          (editors[row._id] ?? []).map((name) => (
-            <Typography key={`${row._id}/${name}`} variant="body2" color="text.secondary">
-              {name} is editing record {index + 1}.
-            </Typography>
-          )),
-        )}
-      </Box>
+      {Object.keys(editors).length > 0 && (
+        <Box role="status" sx={{ mb: 1 }}>
+          {rows.flatMap((row, index) =>
+            (editors[row._id] ?? []).map((name) => (
+              <Typography key={`${row._id}/${name}`} variant="body2" color="text.secondary">
+                {name} is editing record {index + 1}.
+              </Typography>
+            )),
+          )}
+        </Box>
+      )}
       {changedMeanwhile && editingId && (
         <Alert
           severity="warning"

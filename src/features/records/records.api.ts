@@ -9,7 +9,7 @@ import {
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
-import { versionPageQuery, versionPages } from '@/lib/versions';
+import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
 
 interface RecordKey {
   entityName: string;
@@ -58,6 +58,7 @@ export const recordsApi = api.injectEndpoints({
         method: 'PUT',
         body: { fields, _version: version },
       }),
+      extraOptions: { conflictShown: true },
       ...responseSchema(entityRecordSchema),
       invalidatesTags: (_result, error, { id }) => (error ? [] : [recordVersionsTag(id)]),
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
@@ -75,10 +76,14 @@ export const recordsApi = api.injectEndpoints({
       },
     }),
     /** Answers the restored record, which replaces (or, once deleted, rejoins) the cached one. */
-    restoreRecordVersion: build.mutation<EntityRecord, RecordKey & { versionId: string }>({
-      query: ({ entityName, id, versionId }) => ({
+    restoreRecordVersion: build.mutation<
+      EntityRecord,
+      RecordKey & { versionId: string; version?: number }
+    >({
+      query: ({ entityName, id, versionId, version }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions/${versionId}/restore`,
         method: 'POST',
+        headers: ifMatch(version),
       }),
       ...responseSchema(entityRecordSchema),
       invalidatesTags: (_result, error, { entityName, id }) =>

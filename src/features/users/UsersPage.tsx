@@ -3,7 +3,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
-import { Box, Chip, Stack } from '@mui/material';
+import { Box, Chip, Stack, Typography } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -18,13 +18,16 @@ import { useState } from 'react';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
-import { reportError } from '@/api/errors';
+import { conflictCurrent, reportError } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ConflictDialog } from '@/components/ConflictDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
+import { useEditBases } from '@/hooks/useEditBases';
+import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useReportedError } from '@/hooks/useReportedError';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
@@ -55,6 +58,23 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const setMode = (id: GridRowId, mode: GridRowModesModel[GridRowId]) =>
     setRowModes((current) => ({ ...current, [id]: mode }));
 
+  // What each row's edit started from; a save over a newer version opens the dialog.
+  const { bases, remember, rebase, forget } = useEditBases<User>();
+  const [conflict, setConflict] = useState<{ base: User; mine: User; theirs: User }>();
+  const startEdit = (user: User) => {
+    remember(user._id, user);
+    setMode(user._id, { mode: GridRowModes.Edit, fieldToFocus: 'username' });
+  };
+  const endEdit = (id: string) => {
+    forget(id);
+    setMode(id, { mode: GridRowModes.View, ignoreModifications: true });
+  };
+  const editingId = Object.keys(rowModes).find((id) => rowModes[id]?.mode === GridRowModes.Edit);
+  useAnnounceEditing(editingId ? { resource: 'users', id: editingId } : undefined);
+  const editors = useEditors('users');
+  const nameOf = (id: string) =>
+    usersQuery.data?.find((user) => user._id === id)?.username ?? 'a user';
+
   function askToDelete(user: User) {
     if (user.username === ADMIN_USERNAME) {
       console.log(messages.users.cannotDeleteAdmin);
@@ -67,13 +87,43 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   async function saveRow(row: User, previous: User): Promise<User> {
     if (row.username === previous.username && row.email === previous.email) return row;
     clearRefusal();
-    const updated = await updateUser({
-      id: row._id,
-      username: row.username,
-      email: row.email,
-    }).unwrap();
-    dispatch(toastQueued(`Saved ${updated.username}`, 'success'));
-    return updated;
+    const base = bases[row._id] ?? previous;
+    try {
+      const updated = await updateUser({
+        id: row._id,
+        username: row.username,
+        email: row.email,
+        _version: base._version,
+      }).unwrap();
+      forget(row._id);
+      dispatch(toastQueued(`Saved ${updated.username}`, 'success'));
+      return updated;
+    } catch (failure) {
+      const theirs = conflictCurrent<User>(failure);
+      if (theirs) setConflict({ base, mine: row, theirs });
+      throw failure;
+    }
+  }
+
+  async function applyMine(mine: User, theirs: User) {
+    try {
+      const updated = await updateUser({
+        id: mine._id,
+        username: mine.username,
+        email: mine.email,
+        _version: theirs._version,
+      }).unwrap();
+      endEdit(mine._id);
+      setConflict(undefined);
+      dispatch(toastQueued(`Saved ${updated.username}`, 'success'));
+    } catch (failure) {
+      const current = conflictCurrent<User>(failure);
+      if (current) setConflict((open) => open && { ...open, theirs: current });
+      else {
+        explain(failure);
+        reportError(messages.users.editContext, failure);
+      }
+    }
   }
 
   const columns: GridColDef<User>[] = [
@@ -128,9 +178,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
                 <GridActionsCellItem
                   icon={<CancelIcon />}
                   label={`Cancel editing ${row.username}`}
-                  onClick={() =>
-                    setMode(id, { mode: GridRowModes.View, ignoreModifications: true })
-                  }
+                  onClick={() => endEdit(row._id)}
                 />
               </>
             ) : (
@@ -139,9 +187,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
                   <GridActionsCellItem
                     icon={<EditIcon />}
                     label={`Edit ${row.username}`}
-                    onClick={() =>
-                      setMode(id, { mode: GridRowModes.Edit, fieldToFocus: 'username' })
-                    }
+                    onClick={() => startEdit(row)}
                   />
                 )}
                 {canSetPassword && row._id !== myId && (
@@ -206,7 +252,14 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
               editMode="row"
               isCellEditable={() => mayEdit}
               rowModesModel={rowModes}
-              onRowModesModelChange={setRowModes}
+              onRowModesModelChange={(next) => {
+                // An edit the grid starts itself (double click) starts from the row as shown.
+                for (const [id, mode] of Object.entries(next)) {
+                  const row = users.find((user) => user._id === id);
+                  if (mode.mode === GridRowModes.Edit && row) remember(id, row);
+                }
+                setRowModes(next);
+              }}
               processRowUpdate={saveRow}
               onProcessRowUpdateError={(failure) => {
                 explain(failure);
@@ -219,6 +272,33 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
         )}
       </QueryState>
       {rowEditHint.hint}
+      {Object.keys(editors).length > 0 && (
+        <Box role="status">
+          {Object.entries(editors).map(([id, names]) => (
+            <Typography key={id} variant="body2" color="text.secondary">
+              {names.join(', ')} {names.length === 1 ? 'is' : 'are'} editing {nameOf(id)}.
+            </Typography>
+          ))}
+        </Box>
+      )}
+      {conflict && (
+        <ConflictDialog
+          what={`the user ${conflict.base.username}`}
+          base={{ username: conflict.base.username, email: conflict.base.email }}
+          theirs={{ username: conflict.theirs.username, email: conflict.theirs.email }}
+          mine={{ username: conflict.mine.username, email: conflict.mine.email }}
+          labelOf={(field) => (field === 'username' ? 'Username' : 'Email')}
+          onKeepTheirs={() => {
+            endEdit(conflict.mine._id);
+            setConflict(undefined);
+          }}
+          onEditFurther={() => {
+            rebase(conflict.mine._id, conflict.theirs);
+            setConflict(undefined);
+          }}
+          onApplyMine={() => void applyMine(conflict.mine, conflict.theirs)}
+        />
+      )}
       <ConfirmDialog
         {...removal.dialog}
         title="Delete user"

@@ -32,6 +32,8 @@ export const usersApi = api.injectEndpoints({
     /** The stored user replaces the cached one: no refetch of the list. */
     updateUser: build.mutation<User, UpdateUserInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/users/${id}`, method: 'PUT', body }),
+      // A stale `_version` opens the grid's ConflictDialog.
+      extraOptions: { conflictShown: true },
       invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
       ...responseSchema(userSchema),
       async onQueryStarted({ id }, { dispatch, queryFulfilled }) {

@@ -70,6 +70,7 @@ describe('/routes', () => {
     await waitFor(() => expect(network.calls('PUT /api/routes/r2')).toHaveLength(1));
     expect(await network.calls('PUT /api/routes/r2')[0]!.json()).toEqual({
       allowedRoles: ['admin', 'contributor'],
+      _version: 1,
     });
     expect(
       await screen.findByRole('button', { name: 'Edit DELETE /api/books/:id' }),

@@ -65,6 +65,8 @@ describe('/users', () => {
     expect(await network.calls('PUT /api/users/u-ada')[0]!.json()).toEqual({
       username: 'ada2',
       email: 'ada@example.com',
+      // The version the edit started from.
+      _version: 1,
     });
     expect(await screen.findByRole('button', { name: 'Edit ada2' })).toBeInTheDocument();
   });
