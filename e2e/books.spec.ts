@@ -1,4 +1,12 @@
-import { expect, expectUsable, logOut, registerWithoutRole, signIn, test } from './fixtures';
+import {
+  expect,
+  expectUsable,
+  logOut,
+  registerWithoutRole,
+  signIn,
+  test,
+  waitForNetworkQuiet,
+} from './fixtures';
 import { expectFocusShows, tabTo } from './keyboard';
 
 test('the book library: scroll for more, add, look up, Use This, versions, delete', async ({
@@ -147,7 +155,7 @@ test.describe('the book screens, at 1280 and 390 px', () => {
         .or(page.getByRole('main').getByRole('status'))
         .first(),
     ).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     await expectUsable(page, '/books for a user with no role');
   });
 });

@@ -8,6 +8,7 @@ import {
   registerWithoutRole,
   signIn,
   test,
+  waitForNetworkQuiet,
 } from './fixtures';
 
 /** Creates an entity through the API as the signed-in user; its name and _id. */
@@ -233,7 +234,7 @@ test.describe('the entity and record screens, at 1280 and 390 px', () => {
     await registerWithoutRole(page);
     await page.goto('/entities');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     await expectUsable(page, '/entities for a user with no role');
   });
 });

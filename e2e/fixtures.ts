@@ -1,5 +1,37 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Request } from '@playwright/test';
+
+/** Each page's requests on their way, but the event stream's, which stays open. */
+const pendingRequests = new WeakMap<Page, Set<Request>>();
+
+/** Counts `page`'s requests on their way (for waitForNetworkQuiet). */
+export function trackRequests(page: Page) {
+  const pending = new Set<Request>();
+  pendingRequests.set(page, pending);
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname !== '/api/events') pending.add(request);
+  });
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+}
+
+/**
+ * Resolves once `page` has had no request on its way for 500 ms: Playwright's
+ * `networkidle`, but for the event stream, which a signed-in page keeps open.
+ */
+export async function waitForNetworkQuiet(page: Page) {
+  const pending = pendingRequests.get(page)!;
+  let quietSince = Date.now();
+  await expect
+    .poll(
+      () => {
+        if (pending.size > 0) quietSince = Date.now();
+        return Date.now() - quietSince;
+      },
+      { intervals: [100] },
+    )
+    .toBeGreaterThanOrEqual(500);
+}
 
 /**
  * The tests' `test`: its baseURL is the server that globalSetup started, and it fails a
@@ -11,6 +43,7 @@ export const test = base.extend<{ consoleErrors: string[] }>({
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
   consoleErrors: [
     async ({ page }, use) => {
+      trackRequests(page);
       const errors: string[] = [];
       page.on('console', (message) => {
         // Only our own pages count: the stand-in sign-in provider's pages are not ours.

@@ -9,6 +9,7 @@ import {
   registerWithoutRole,
   signIn,
   test,
+  waitForNetworkQuiet,
 } from './fixtures';
 
 test.describe('screens that know what the user may do', () => {
@@ -28,7 +29,7 @@ test.describe('screens that know what the user may do', () => {
     await page.goto('/books');
     await expect(page.getByText(messages.client.needsRole)).toHaveCount(1);
     // Every request the page makes has answered by now: none was refused with a toast.
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     await expect(page.getByText(messages.toast.notAllowed)).toHaveCount(0);
   });
 });
@@ -84,7 +85,7 @@ test('/entities/NoSuchEntity shows its one "not here" toast once', async ({
   await page.goto('/entities/NoSuchEntity');
   await expect(page.getByText(messages.toast.notFound).first()).toBeVisible();
   // Every request of the page has answered by now: a second toast would be showing.
-  await page.waitForLoadState('networkidle');
+  await waitForNetworkQuiet(page);
   await expect(page.getByText(messages.toast.notFound)).toHaveCount(1);
   // Spec section 8: entity and record fetch errors are logged (with their context).
   expect(consoleErrors.splice(0).every((e) => e.startsWith('Error fetching'))).toBe(true);
@@ -139,7 +140,7 @@ test.describe('the routes editor', () => {
     await signIn(page, 'viewer', 'viewer123');
     await page.goto('/routes');
     await expect(page.getByRole('heading', { name: 'Routes' })).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     await atBothWidths(page, async () => {
       await expectNoAxeViolations(page, '/routes as a viewer');
       await expectFitsWidth(page, '/routes as a viewer');

@@ -1,6 +1,6 @@
 import { E2E_ADMIN_PASSWORD } from './accounts';
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectUsable, signIn, test } from './fixtures';
+import { expect, expectUsable, signIn, test, waitForNetworkQuiet } from './fixtures';
 import { expectFocusShows, tabTo } from './keyboard';
 
 /** The users grid's row of `username`. */
@@ -108,7 +108,7 @@ test('a viewer is told on /users that their role does not allow reading the user
   await expect(page.getByText('Your role does not allow reading the users.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add User' })).toHaveCount(0);
   // Every request the page makes has answered by now: the users were never asked for.
-  await page.waitForLoadState('networkidle');
+  await waitForNetworkQuiet(page);
   expect(usersAsked).toEqual([]);
   // The pointer away from the link it clicked: the refusal is what is checked here.
   await page.mouse.move(0, 400);
@@ -169,7 +169,7 @@ test.describe('the user and role screens, at 1280 and 390 px', () => {
 
     await page.getByRole('link', { name: 'Edit viewer' }).click();
     await expect(page.getByRole('switch').first()).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     await expectUsable(page, "a role's users");
 
     await page.goto('/role');

@@ -1,3 +1,4 @@
+import { PRESENCE_TTL_MS } from '@common/constants';
 import type { Identity } from '@common/schemas/auth';
 import type { ChangeEvent, ChangeResource, PresenceEvent } from '@common/schemas/events';
 import type { IdentityRecord } from '../auth/session.service';
@@ -40,6 +41,11 @@ export const sseFrame = (event: string, data: unknown, id?: number) =>
  */
 export class EventHub {
   private readonly streams = new Set<EventStream>();
+  /**
+   * Who is editing what, as heard from every server (by item and editor), until their
+   * presence expires: a stream that opens hears it at once, not at the next repeat.
+   */
+  private readonly editing = new Map<string, { event: PresenceEvent; until: number }>();
   /** Events go out one after another, in the order heard, so ids only grow on a stream. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -86,13 +92,29 @@ export class EventHub {
 
   /** Tells each stream whose user may read the item that someone is (or stopped) editing it. */
   publishPresence(event: PresenceEvent): Promise<void> {
-    return this.inOrder(() =>
-      this.each((stream, user) =>
-        user._id !== event.actorId && this.deps.mayCall(user, 'GET', READ_ROUTE[event.resource])
-          ? sseFrame('presence', event)
-          : undefined,
-      ),
-    );
+    const key = `${event.resource}/${event.id}/${event.actorId}`;
+    if (event.editing) this.editing.set(key, { event, until: Date.now() + PRESENCE_TTL_MS });
+    else this.editing.delete(key);
+    return this.inOrder(() => this.each((stream, user) => this.presenceFrame(user, event)));
+  }
+
+  /** The presence frames of everyone editing now, as `user` may hear them. */
+  presenceNow(user: Identity): string[] {
+    this.forgetExpiredPresence();
+    return [...this.editing.values()]
+      .map(({ event }) => this.presenceFrame(user, event))
+      .filter((frame) => frame !== undefined);
+  }
+
+  private presenceFrame(user: Identity, event: PresenceEvent) {
+    return user._id !== event.actorId && this.deps.mayCall(user, 'GET', READ_ROUTE[event.resource])
+      ? sseFrame('presence', event)
+      : undefined;
+  }
+
+  private forgetExpiredPresence() {
+    const now = Date.now();
+    for (const [key, { until }] of this.editing) if (until < now) this.editing.delete(key);
   }
 
   /** Runs `send` once every event heard before has gone out. */
@@ -108,6 +130,7 @@ export class EventHub {
 
   /** A comment on every stream: proxies close connections that stay silent. */
   heartbeat(): void {
+    this.forgetExpiredPresence();
     for (const stream of this.streams) this.send(stream, ': heartbeat\n\n');
   }
 

@@ -103,6 +103,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         }
         hub.add(stream);
         stream.write(sseFrame('ready', {}));
+        for (const frame of hub.presenceNow(user)) stream.write(frame);
       });
     },
   );

@@ -190,6 +190,24 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
       editing: true,
       actor: 'contributor',
     });
+    // A stream opened later hears who is editing at once, not at the next repeat.
+    const later = await open(tokens.admin);
+    await later.waitFor((frame) => frame.event === 'presence');
+    await call(
+      'POST',
+      '/api/events/presence',
+      { resource: 'entity-records', id, entityName: 'Car', editing: false },
+      'contributor',
+    );
+    await viewer.waitFor(
+      (frame) =>
+        frame.event === 'presence' && (frame.data as { editing: boolean }).editing === false,
+    );
+    const afterStop = await open(tokens.admin);
+    // Frames go out in order: once a later change arrives, a presence would have.
+    const book = (await call('POST', '/api/books/add', { title: 'After the edit' })).json();
+    await afterStop.waitFor(changeOf('books', 'create', book._id));
+    expect(afterStop.frames.some((frame) => frame.event === 'presence')).toBe(false);
     const roleless = await registerUser(t.app);
     const refused = await t.app.inject({
       method: 'POST',

@@ -1,0 +1,138 @@
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { messages } from '../common/messages';
+import { E2E_ADMIN_PASSWORD } from './accounts';
+import { expect, signIn, test, trackRequests } from './fixtures';
+
+const PASSWORDS: Record<string, string> = {
+  admin: E2E_ADMIN_PASSWORD,
+  contributor: 'contributor123',
+  viewer: 'viewer123',
+};
+
+/** The bearer header of `username`, signed in through the API. */
+async function bearer(request: APIRequestContext, username: string) {
+  const login = await request.post('/api/auth/login', {
+    data: { username, password: PASSWORDS[username] },
+  });
+  return { authorization: `Bearer ${(await login.json()).jwt}` };
+}
+
+/** A second person: their own browser context (own storage, own session), signed in. */
+async function secondPerson(browser: Browser, username: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const page = await context.newPage();
+  trackRequests(page);
+  await signIn(page, username, PASSWORDS[username]!);
+  return page;
+}
+
+test.describe('screens that follow what others do', () => {
+  test("a contributor renames a book: the viewer's /books shows the new title without a reload", async ({
+    page,
+    request,
+  }) => {
+    const admin = await bearer(request, 'admin');
+    const title = `Live ${Date.now().toString(36)}`;
+    const book = await (
+      await request.post('/api/books/add', { headers: admin, data: { title } })
+    ).json();
+
+    await signIn(page, 'viewer', 'viewer123');
+    await page.goto('/books');
+    await expect(page.getByRole('listitem', { name: title })).toBeVisible();
+
+    const contributor = await bearer(request, 'contributor');
+    const renamed = await request.put(`/api/books/${book._id}`, {
+      headers: contributor,
+      data: { title: `${title} (renamed)` },
+    });
+    expect(renamed.status()).toBe(200);
+    await expect(page.getByRole('listitem', { name: `${title} (renamed)` })).toBeVisible({
+      timeout: 2000,
+    });
+  });
+
+  test('two people edit one record: the second save shows both changes, and Apply mine saves', async ({
+    page,
+    request,
+    browser,
+  }) => {
+    const admin = await bearer(request, 'admin');
+    const name = `Live_${Date.now().toString(36)}`;
+    await request.post('/api/entities', {
+      headers: admin,
+      data: { name, description: '', fields: [{ name: 'label', label: 'Label' }] },
+    });
+    await request.post(`/api/entity-records/${name}`, {
+      headers: admin,
+      data: { fields: { label: 'first' } },
+    });
+
+    await signIn(page, 'contributor', 'contributor123');
+    const other = await secondPerson(browser, 'admin');
+    const grids = [page, other].map((person) =>
+      person.getByRole('grid', { name: `${name} records` }),
+    );
+    for (const [index, person] of [page, other].entries()) {
+      await person.goto(`/entities/${name}`);
+      await expect(grids[index]!.getByText('first')).toBeVisible();
+      await grids[index]!.getByRole('button', { name: 'Edit record 1' }).click();
+    }
+    // Each sees that the other is editing the row.
+    await expect(page.getByText('admin is editing record 1.')).toBeVisible();
+    await expect(other.getByText('contributor is editing record 1.')).toBeVisible();
+
+    await grids[0]!.getByRole('textbox', { name: /Label/ }).fill('theirs');
+    await grids[0]!.getByRole('button', { name: 'Save record 1' }).click();
+    await expect(grids[0]!.getByText('theirs')).toBeVisible();
+    // The other's row stays in edit mode, and says someone saved it meanwhile.
+    await expect(other.getByText(/Changed by contributor — review/)).toBeVisible({ timeout: 2000 });
+
+    await grids[1]!.getByRole('textbox', { name: /Label/ }).fill('mine');
+    await grids[1]!.getByRole('button', { name: 'Save record 1' }).click();
+    const dialog = other.getByRole('dialog', {
+      name: 'contributor changed record 1 while you were editing',
+    });
+    const row = dialog.getByRole('row', { name: /^Label/ });
+    await expect(row.getByText('first → theirs')).toBeVisible();
+    await expect(row.getByText('first → mine')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Apply mine' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(grids[1]!.getByText('mine')).toBeVisible();
+    // And the first person's grid follows.
+    await expect(grids[0]!.getByText('mine')).toBeVisible({ timeout: 2000 });
+    await other.context().close();
+  });
+
+  test("an admin takes GET /api/books from viewers: the viewer's page says so without a reload", async ({
+    page,
+    request,
+  }) => {
+    const admin = await bearer(request, 'admin');
+    const routes = await (await request.get('/api/routes', { headers: admin })).json();
+    const listBooks = routes.find(
+      (route: { routeVerb: string; routePath: string }) =>
+        route.routeVerb === 'GET' && route.routePath === '/api/books',
+    );
+    await signIn(page, 'viewer', 'viewer123');
+    await page.goto('/books');
+    await expect(page.getByRole('list', { name: 'Books' })).toBeVisible();
+    try {
+      await request.put(`/api/routes/${listBooks._id}`, {
+        headers: admin,
+        data: { allowedRoles: ['admin', 'contributor'] },
+      });
+      await expect(
+        page.getByText(messages.client.roleDoesNotAllow('reading the books')),
+      ).toBeVisible({ timeout: 2000 });
+      await expect(page.getByRole('list', { name: 'Books' })).toHaveCount(0);
+    } finally {
+      await request.put(`/api/routes/${listBooks._id}`, {
+        headers: admin,
+        data: { allowedRoles: listBooks.allowedRoles },
+      });
+    }
+    // Given back, the books come back too.
+    await expect(page.getByRole('list', { name: 'Books' })).toBeVisible({ timeout: 2000 });
+  });
+});
