@@ -11,7 +11,7 @@ import {
   ListItemText,
   Typography,
 } from '@mui/material';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { DeletedItem } from '@common/schemas/versions';
 import { reportError } from '@/api/errors';
 
@@ -53,11 +53,16 @@ export function RecentlyDeletedDialog({
   const [restoring, setRestoring] = useState<string>();
   // Said in the dialog: a toast outside it is hidden from screen readers while it is open.
   const [restored, setRestored] = useState<string>();
+  const status = useRef<HTMLElement>(null);
 
   async function restore(item: DeletedItem) {
     setRestoring(item._id);
     try {
-      if (await onRestore?.(item)) setRestored(nameOf(item));
+      if (await onRestore?.(item)) {
+        setRestored(nameOf(item));
+        // Its Restore button leaves with it: the focus stays in the dialog, on what happened.
+        status.current?.focus();
+      }
     } finally {
       setRestoring(undefined);
     }
@@ -69,7 +74,13 @@ export function RecentlyDeletedDialog({
       <DialogContent tabIndex={0}>
         {isLoading && <LinearProgress aria-label="Loading deleted items" />}
         {isError && <Alert severity="error">The deleted items could not be loaded.</Alert>}
-        <Typography role="status" color="success.main" sx={{ fontWeight: 500 }}>
+        <Typography
+          ref={status}
+          role="status"
+          tabIndex={-1}
+          color="success.main"
+          sx={{ fontWeight: 500, outline: 'none' }}
+        >
           {restored && `Restored ${restored}.`}
         </Typography>
         {!isLoading && !isError && items.length === 0 && (
