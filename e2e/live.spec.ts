@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { messages } from '../common/messages';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, signIn, test, trackRequests } from './fixtures';
+import { DESKTOP, expect, expectUsable, signIn, test, trackRequests } from './fixtures';
 
 const PASSWORDS: Record<string, string> = {
   admin: E2E_ADMIN_PASSWORD,
@@ -81,6 +81,8 @@ test.describe('screens that follow what others do', () => {
     // Each sees that the other is editing the row.
     await expect(page.getByText('admin is editing record 1.')).toBeVisible();
     await expect(other.getByText('contributor is editing record 1.')).toBeVisible();
+    await expectUsable(page, 'the record grid while someone else edits a row');
+    await page.setViewportSize(DESKTOP);
 
     await grids[0]!.getByRole('textbox', { name: /Label/ }).fill('theirs');
     await grids[0]!.getByRole('button', { name: 'Save record 1' }).click();
@@ -96,6 +98,8 @@ test.describe('screens that follow what others do', () => {
     const row = dialog.getByRole('row', { name: /^Label/ });
     await expect(row.getByText('first → theirs')).toBeVisible();
     await expect(row.getByText('first → mine')).toBeVisible();
+    await expectUsable(other, 'the conflict dialog');
+    await other.setViewportSize(DESKTOP);
     await dialog.getByRole('button', { name: 'Apply mine' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(grids[1]!.getByText('mine')).toBeVisible();

@@ -3,7 +3,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
-import { Box, Chip, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -19,6 +19,7 @@ import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import { conflictCurrent, reportError } from '@/api/errors';
+import { itemKey } from '@/api/live.slice';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
@@ -72,6 +73,25 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const editingId = Object.keys(rowModes).find((id) => rowModes[id]?.mode === GridRowModes.Edit);
   useAnnounceEditing(editingId ? { resource: 'users', id: editingId } : undefined);
   const editors = useEditors('users');
+  // Another person's save of the row being edited: it may now differ from the edit's base.
+  const heard = useAppSelector((state) =>
+    editingId ? state.live?.changes[itemKey('users', editingId)] : undefined,
+  );
+  const changedMeanwhile =
+    editingId &&
+    heard &&
+    heard.actorId !== myId &&
+    heard.version > (bases[editingId]?._version ?? Infinity)
+      ? heard
+      : undefined;
+  /** The row being edited against its newest version, as a save would meet it. */
+  const review = () => {
+    const base = editingId ? bases[editingId] : undefined;
+    const theirs = usersQuery.data?.find((user) => user._id === editingId);
+    if (!editingId || !base || !theirs) return;
+    const mine = apiRef.current?.getRowWithUpdatedValues(editingId, '') as User | undefined;
+    setConflict({ base, mine: mine ?? base, theirs });
+  };
   const nameOf = (id: string) =>
     usersQuery.data?.find((user) => user._id === id)?.username ?? 'a user';
 
@@ -272,6 +292,20 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
         )}
       </QueryState>
       {rowEditHint.hint}
+      {changedMeanwhile && editingId && (
+        <Alert
+          severity="warning"
+          sx={{ mt: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={review}>
+              Review
+            </Button>
+          }
+        >
+          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: {nameOf(editingId)} was
+          saved by them while you edit the row.
+        </Alert>
+      )}
       {Object.keys(editors).length > 0 && (
         <Box role="status">
           {Object.entries(editors).map(([id, names]) => (
