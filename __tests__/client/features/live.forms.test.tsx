@@ -50,8 +50,12 @@ describe('saves that meet a newer version', () => {
     http.put('/api/entities/id-Car', async ({ request }) => {
       const body = (await request.json()) as Partial<Entity> & { entityId: string };
       if (body._version !== stored.entity._version) return versionConflict(stored.entity);
-      const { entityId: _, ...fields } = body;
-      stored.entity = { ...stored.entity, ...fields, _version: stored.entity._version + 1 };
+      const { description, category, fields } = body;
+      stored.entity = {
+        ...stored.entity,
+        ...{ description, category, fields },
+        _version: stored.entity._version + 1,
+      } as Entity;
       return HttpResponse.json(stored.entity);
     }),
   );
