@@ -68,12 +68,13 @@ async function pruneHistoryBeyond(db: Db, max: number): Promise<number> {
   return total;
 }
 
-const pruneAuditOlderThan = (db: Db, cutoff: Date) =>
+/** The rows of `table` (with an `id` and an `at` column) older than `cutoff`. */
+const pruneOlderThan = (db: Db, table: 'audit_events' | 'change_events', cutoff: Date) =>
   inBatches(() =>
     deletedCount(
       db,
-      sql`delete from audit_events where id in (
-        select id from audit_events where at < ${cutoff.toISOString()}::timestamptz
+      sql`delete from ${sql.identifier(table)} where id in (
+        select id from ${sql.identifier(table)} where at < ${cutoff.toISOString()}::timestamptz
         order by at limit ${PRUNE_BATCH})`,
     ),
   );
@@ -83,16 +84,6 @@ const pruneAuditOlderThan = (db: Db, cutoff: Date) =>
  * longer refetches everything instead.
  */
 export const CHANGE_EVENTS_KEEP_HOURS = 24;
-
-const pruneChangeEventsOlderThan = (db: Db, cutoff: Date) =>
-  inBatches(() =>
-    deletedCount(
-      db,
-      sql`delete from change_events where id in (
-        select id from change_events where at < ${cutoff.toISOString()}::timestamptz
-        order by id limit ${PRUNE_BATCH})`,
-    ),
-  );
 
 /**
  * Deletes what the retention policy no longer keeps, in batches: versions older than
@@ -106,7 +97,13 @@ export async function pruneRetained(db: Db, policy: RetentionPolicy, now: Date) 
     versions:
       (policy.historyDays ? await pruneHistoryOlderThan(db, daysBefore(policy.historyDays)) : 0) +
       (policy.historyMaxVersions ? await pruneHistoryBeyond(db, policy.historyMaxVersions) : 0),
-    auditEvents: policy.auditDays ? await pruneAuditOlderThan(db, daysBefore(policy.auditDays)) : 0,
-    changeEvents: await pruneChangeEventsOlderThan(db, daysBefore(CHANGE_EVENTS_KEEP_HOURS / 24)),
+    auditEvents: policy.auditDays
+      ? await pruneOlderThan(db, 'audit_events', daysBefore(policy.auditDays))
+      : 0,
+    changeEvents: await pruneOlderThan(
+      db,
+      'change_events',
+      daysBefore(CHANGE_EVENTS_KEEP_HOURS / 24),
+    ),
   };
 }

@@ -1,1 +1,6 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
+
+// A test's first screen loads its lazy chunks, each transformed by ts-jest on first import;
+// on a busy 2-core machine that takes more than the default second.
+configure({ asyncUtilTimeout: 5000 });

@@ -84,6 +84,25 @@ describe.each(testDbKinds)('retention on %s', (kind) => {
     expect(await count('%')).toBe(recent - 2500);
   });
 
+  it('keeps change events for a day, whatever the policy', async () => {
+    const id = await addBook('told');
+    await edit(id, 'told again');
+    const events = async () =>
+      (
+        await queryRows<{ n: number }>(
+          t.database.db,
+          sql`select count(*)::int as n from change_events where item_id = ${id}`,
+        )
+      )[0]!.n;
+    expect(await events()).toBe(2);
+    await t.database.db.execute(
+      sql`update change_events set at = at - interval '25 hours' where item_id = ${id} and action = 'create'`,
+    );
+    const pruned = await pruneRetained(t.database.db, KEEP_ALL, new Date());
+    expect(pruned.changeEvents).toBeGreaterThanOrEqual(1);
+    expect(await events()).toBe(1);
+  });
+
   it('prunes once a server starts, without being asked', async () => {
     const id = await addBook('a');
     for (const title of ['b', 'c']) await edit(id, title);

@@ -4,6 +4,7 @@ import type { LoginInput, LoginResponse, RegisterInput } from '@common/schemas/a
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/users';
 import { type Actor, type AuditEntry, recordAudit } from '../../lib/audit';
+import { publishChanges } from '../../lib/changeEvents';
 import { conflict, unauthorized } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { type SessionContext, startSession } from './session.service';
@@ -89,6 +90,10 @@ export async function register(
     .onConflictDoNothing()
     .returning({ id: users.id });
   if (!created) throw conflict('EMAIL_TAKEN', messages.server.emailTaken);
+  // Screens listing the users show the new one.
+  await publishChanges(ctx.db, { ...origin, id: created.id, name: input.email }, [
+    { resource: 'users', id: created.id, action: 'create', version: 1 },
+  ]);
   const session = await startSession(ctx, created.id);
   await auditAs(
     ctx.db,

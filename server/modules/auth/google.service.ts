@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { oauthStates } from '../../db/schema/oauthStates';
 import { users } from '../../db/schema/users';
+import { publishChanges } from '../../lib/changeEvents';
 import { AppError } from '../../lib/errors';
 
 /** How long a started sign-in may take before its state is refused. */
@@ -134,6 +135,10 @@ export class GoogleSignIn {
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (!created) throw new ExternalSignInError(`The username ${username} is taken`);
+    // Screens listing the users show the new one.
+    await publishChanges(this.db, { id: created.id, name: username, ip: null, userAgent: null }, [
+      { resource: 'users', id: created.id, action: 'create', version: 1 },
+    ]);
     return created.id;
   }
 }

@@ -12,8 +12,6 @@ import type { Version } from '@common/schemas/versions';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { conflictCurrent, errorMessage, reportError } from '@/api/errors';
-import { itemKey } from '@/api/live.slice';
-import { useAppSelector } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -21,6 +19,7 @@ import { ConflictDialog } from '@/components/ConflictDialog';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
+import { useChangedMeanwhile, useHeardChange } from '@/hooks/useChangedMeanwhile';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useReportedError } from '@/hooks/useReportedError';
@@ -114,12 +113,8 @@ function EntityForm({ entity }: { entity?: Entity }) {
   const [conflict, setConflict] = useState<{ mine: CheckedEntity; theirs: Entity }>();
   useAnnounceEditing(entity && { resource: 'entities', id: entity._id });
   const otherEditors = useEditors('entities')[entity?._id ?? ''] ?? [];
-  const me = useAppSelector((state) => state.auth.user?._id);
-  const heard = useAppSelector((state) =>
-    entity ? state.live?.changes[itemKey('entities', entity._id)] : undefined,
-  );
-  const changedMeanwhile =
-    entity && base && entity._version > base._version && heard?.actorId !== me ? heard : undefined;
+  const changedMeanwhile = useChangedMeanwhile('entities', entity?._id, base?._version);
+  const changedBy = useHeardChange('entities', entity?._id)?.actor;
 
   /** Saves `input` over version `version`; a newer one opens the conflict dialog. */
   async function update(input: CheckedEntity, version: number) {
@@ -302,7 +297,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
       {conflict && base && (
         <ConflictDialog
           what={`the entity ${base.name}`}
-          changedBy={heard?.actor}
+          changedBy={changedBy}
           base={comparable(fromEntity(base))}
           theirs={comparable(fromEntity(conflict.theirs))}
           mine={comparable(conflict.mine)}

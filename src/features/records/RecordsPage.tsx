@@ -22,8 +22,6 @@ import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { DeletedItem, Version } from '@common/schemas/versions';
 import { useGetEntityQuery } from '@/api/entities.api';
 import { conflictCurrent, errorCode, reportError } from '@/api/errors';
-import { itemKey } from '@/api/live.slice';
-import { useAppSelector } from '@/app/hooks';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -34,6 +32,7 @@ import { QueryState } from '@/components/QueryState';
 import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
 import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useChangedMeanwhile, useHeardChange } from '@/hooks/useChangedMeanwhile';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useEditBases } from '@/hooks/useEditBases';
 import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
@@ -193,27 +192,18 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   );
   const [conflict, setConflict] = useState<Conflict>();
   const [resolving, setResolving] = useState(false);
-  const conflictBy = useAppSelector((state) =>
-    conflict ? state.live?.changes[itemKey('entity-records', conflict.id)]?.actor : undefined,
-  );
+  const conflictBy = useHeardChange('entity-records', conflict?.id)?.actor;
   const editingId = Object.keys(modes).find((id) => modes[id]?.mode === GridRowModes.Edit);
   const editingSaved = editingId && !rows.find((r) => r._id === editingId)?.isNew;
   useAnnounceEditing(
     editingSaved ? { resource: 'entity-records', id: editingId, entityName } : undefined,
   );
   const editors = useEditors('entity-records');
-  const me = useAppSelector((state) => state.auth.user?._id);
-  // Another person's save of the row being edited: it may now differ from the edit's base.
-  const heard = useAppSelector((state) =>
-    editingId ? state.live?.changes[itemKey('entity-records', editingId)] : undefined,
+  const changedMeanwhile = useChangedMeanwhile(
+    'entity-records',
+    editingId,
+    editingId ? bases[editingId]?.version : undefined,
   );
-  const changedMeanwhile =
-    editingId &&
-    heard &&
-    heard.actorId !== me &&
-    heard.version > (bases[editingId]?.version ?? Infinity)
-      ? heard
-      : undefined;
 
   // Add record and Edit put the keyboard in the row's first cell (the grid's field name).
   const firstField = entity.fields[0] && `value:${entity.fields[0].name}`;

@@ -19,7 +19,6 @@ import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import { conflictCurrent, reportError } from '@/api/errors';
-import { itemKey } from '@/api/live.slice';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
@@ -27,6 +26,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ConflictDialog } from '@/components/ConflictDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
+import { useChangedMeanwhile } from '@/hooks/useChangedMeanwhile';
 import { useEditBases } from '@/hooks/useEditBases';
 import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useReportedError } from '@/hooks/useReportedError';
@@ -73,17 +73,11 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const editingId = Object.keys(rowModes).find((id) => rowModes[id]?.mode === GridRowModes.Edit);
   useAnnounceEditing(editingId ? { resource: 'users', id: editingId } : undefined);
   const editors = useEditors('users');
-  // Another person's save of the row being edited: it may now differ from the edit's base.
-  const heard = useAppSelector((state) =>
-    editingId ? state.live?.changes[itemKey('users', editingId)] : undefined,
+  const changedMeanwhile = useChangedMeanwhile(
+    'users',
+    editingId,
+    editingId ? bases[editingId]?._version : undefined,
   );
-  const changedMeanwhile =
-    editingId &&
-    heard &&
-    heard.actorId !== myId &&
-    heard.version > (bases[editingId]?._version ?? Infinity)
-      ? heard
-      : undefined;
   /** The row being edited against its newest version, as a save would meet it. */
   const review = () => {
     const base = editingId ? bases[editingId] : undefined;
@@ -104,19 +98,25 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
     removal.ask(user);
   }
 
+  /** Saves the row's name and email over version `version`, and says so. */
+  async function send(row: User, version: number): Promise<User> {
+    const updated = await updateUser({
+      id: row._id,
+      username: row.username,
+      email: row.email,
+      _version: version,
+    }).unwrap();
+    dispatch(toastQueued(`Saved ${updated.username}`, 'success'));
+    return updated;
+  }
+
   async function saveRow(row: User, previous: User): Promise<User> {
     if (row.username === previous.username && row.email === previous.email) return row;
     clearRefusal();
     const base = bases[row._id] ?? previous;
     try {
-      const updated = await updateUser({
-        id: row._id,
-        username: row.username,
-        email: row.email,
-        _version: base._version,
-      }).unwrap();
+      const updated = await send(row, base._version);
       forget(row._id);
-      dispatch(toastQueued(`Saved ${updated.username}`, 'success'));
       return updated;
     } catch (failure) {
       const theirs = conflictCurrent<User>(failure);
@@ -127,15 +127,9 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
 
   async function applyMine(mine: User, theirs: User) {
     try {
-      const updated = await updateUser({
-        id: mine._id,
-        username: mine.username,
-        email: mine.email,
-        _version: theirs._version,
-      }).unwrap();
+      await send(mine, theirs._version);
       endEdit(mine._id);
       setConflict(undefined);
-      dispatch(toastQueued(`Saved ${updated.username}`, 'success'));
     } catch (failure) {
       const current = conflictCurrent<User>(failure);
       if (current) setConflict((open) => open && { ...open, theirs: current });

@@ -57,6 +57,19 @@ describe('/entities/:entityName with others at work', () => {
     return HttpResponse.json(stored[0]);
   });
 
+  /** The event stream tells that ada saved record 1 (version 2). */
+  const adaSavedRecord1 = (eventId: number) =>
+    liveEvents.send('change', {
+      eventId,
+      resource: 'entity-records',
+      id: 'r1',
+      entityName: 'Car',
+      action: 'update',
+      version: 2,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+
   const openGrid = async () => {
     renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
     const grid = await screen.findByRole('grid', { name: 'Car records' });
@@ -103,16 +116,7 @@ describe('/entities/:entityName with others at work', () => {
     const grid = await openGrid();
     await editMake(grid, 'Ford Motor');
     theySave('Ford GT');
-    liveEvents.send('change', {
-      eventId: 7,
-      resource: 'entity-records',
-      id: 'r1',
-      entityName: 'Car',
-      action: 'update',
-      version: 2,
-      actorId: 'id-ada',
-      actor: 'ada',
-    });
+    adaSavedRecord1(7);
     await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
     const dialog = await screen.findByRole('dialog', {
       name: 'ada changed record 1 while you were editing',
@@ -130,16 +134,7 @@ describe('/entities/:entityName with others at work', () => {
     await within(grid).findByDisplayValue('Ford');
     stored = [...stored, { _id: 'r3', entity_name: 'Car', fields: { make: 'Saab' }, _version: 1 }];
     theySave('Ford GT');
-    liveEvents.send('change', {
-      eventId: 8,
-      resource: 'entity-records',
-      id: 'r1',
-      entityName: 'Car',
-      action: 'update',
-      version: 2,
-      actorId: 'id-ada',
-      actor: 'ada',
-    });
+    adaSavedRecord1(8);
     expect(await within(grid).findByText('Saab')).toBeInTheDocument();
     expect(await screen.findByText(/Changed by ada — review/)).toBeInTheDocument();
     // The row being edited keeps its edit.

@@ -76,6 +76,10 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
     await stream.waitFor(changeOf('users', 'update', user._id));
     await call('DELETE', `/api/users/${user._id}`);
     await stream.waitFor(changeOf('users', 'delete', user._id));
+    // A registration is a new user too.
+    const { jwt } = await registerUser(t.app);
+    const { sub } = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
+    await stream.waitFor(changeOf('users', 'create', sub));
 
     const car = (
       await call('POST', '/api/entities', { name: 'Car', fields: [{ name: 'make' }] })
