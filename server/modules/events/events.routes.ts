@@ -83,6 +83,8 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         userId: user._id,
         sessionGeneration: record?.sessionGeneration ?? -1,
         write: (text) => {
+          // Gone (its 'close' has not reached the hub yet): nothing more to send.
+          if (raw.destroyed || raw.writableEnded) return false;
           raw.write(text);
           return raw.writableLength < MAX_BUFFERED_BYTES;
         },
@@ -90,21 +92,27 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       };
       raw.on('close', () => hub.remove(stream));
 
-      // In the hub's order: what the client missed, then it hears what comes next.
-      await hub.inOrder(async () => {
-        if (raw.destroyed) return;
-        if (lastEventId !== undefined) {
-          const missed = await changesSince(app.db, lastEventId);
-          if (!missed) stream.write(sseFrame('reset', {}));
-          for (const event of missed ?? []) {
-            const frame = hub.frameFor(user, event);
-            if (frame) stream.write(frame);
+      // In the hub's order: what the client missed, then it hears what comes next. Should the
+      // catching up fail (the database away), the stream ends and the client reconnects.
+      await hub
+        .inOrder(async () => {
+          if (raw.destroyed) return;
+          if (lastEventId !== undefined) {
+            const missed = await changesSince(app.db, lastEventId);
+            if (!missed) stream.write(sseFrame('reset', {}));
+            for (const event of missed ?? []) {
+              const frame = hub.frameFor(user, event);
+              if (frame) stream.write(frame);
+            }
           }
-        }
-        hub.add(stream);
-        stream.write(sseFrame('ready', {}));
-        for (const frame of hub.presenceNow(user)) stream.write(frame);
-      });
+          hub.add(stream);
+          stream.write(sseFrame('ready', {}));
+          for (const frame of hub.presenceNow(user)) stream.write(frame);
+        })
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'An event stream could not catch up');
+          raw.end();
+        });
     },
   );
 
