@@ -202,8 +202,8 @@ function EntityForm({ entity }: { entity?: Entity }) {
               </Button>
             }
           >
-            Changed by {changedMeanwhile.actor ?? 'someone else'} — review: it was saved by them
-            while you edit it.
+            Changed by {changedMeanwhile.actor ?? 'someone else'} — review: they saved this entity
+            while you were editing it.
           </Alert>
         )}
         {form.failure && (

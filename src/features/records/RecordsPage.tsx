@@ -441,8 +441,8 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
             </Button>
           }
         >
-          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: record{' '}
-          {rows.findIndex((row) => row._id === editingId) + 1} was saved by them while you edit it.
+          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: they saved record{' '}
+          {rows.findIndex((row) => row._id === editingId) + 1} while you were editing it.
         </Alert>
       )}
       <Box sx={{ height: 520 }}>
@@ -476,7 +476,10 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
               throw failure;
             }
           }}
-          onProcessRowUpdateError={(failure) => reportError(messages.records.saveContext, failure)}
+          onProcessRowUpdateError={(failure) => {
+            // A conflict is not a fault: the ConflictDialog shows it.
+            if (!conflictCurrent(failure)) reportError(messages.records.saveContext, failure);
+          }}
           // Escape leaves the row as it was saved; a row never saved goes altogether.
           onRowEditStop={({ reason, row }) => {
             if (reason === GridRowEditStopReasons.escapeKeyDown && row.isNew)

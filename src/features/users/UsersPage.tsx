@@ -276,6 +276,8 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
               }}
               processRowUpdate={saveRow}
               onProcessRowUpdateError={(failure) => {
+                // A conflict is not a fault: the ConflictDialog shows it.
+                if (conflictCurrent(failure)) return;
                 explain(failure);
                 reportError(messages.users.editContext, failure);
               }}
@@ -296,8 +298,8 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
             </Button>
           }
         >
-          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: {nameOf(editingId)} was
-          saved by them while you edit the row.
+          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: they saved{' '}
+          {nameOf(editingId)} while you were editing the row.
         </Alert>
       )}
       {Object.keys(editors).length > 0 && (

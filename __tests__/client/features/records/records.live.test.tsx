@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { messages } from '@common/messages';
 import type { EntityRecord } from '@common/schemas/entities';
 import { apiError, liveEvents, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
@@ -86,6 +87,7 @@ describe('/entities/:entityName with others at work', () => {
 
   it('shows their change against mine when a save meets a newer version, and Apply mine saves on top', async () => {
     network.use(versionCheckingPut);
+    const consoleError = jest.spyOn(console, 'error');
     const grid = await openGrid();
     await editMake(grid, 'Ford Motor');
     theySave('Ford GT');
@@ -94,6 +96,9 @@ describe('/entities/:entityName with others at work', () => {
     const dialog = await screen.findByRole('dialog', {
       name: 'Someone else changed record 1 while you were editing',
     });
+    // A conflict is not a fault: nothing is logged as an error.
+    expect(consoleError).not.toHaveBeenCalledWith(messages.records.saveContext, expect.anything());
+    consoleError.mockRestore();
     const make = within(dialog).getByRole('row', { name: /^Make/ });
     expect(within(make).getByText('Ford → Ford GT')).toBeInTheDocument();
     expect(within(make).getByText('Ford → Ford Motor')).toBeInTheDocument();
