@@ -44,6 +44,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
   });
   await app.pgEvents.subscribe(PRESENCE_CHANNEL, {
     onNotify: heard((payload) => hub.publishPresence(JSON.parse(payload))),
+    // Nothing to catch up on: every editor repeats their presence within PRESENCE_BEAT_MS.
     onReconnect: () => {},
   });
   const heartbeat = setInterval(() => hub.heartbeat(), config.eventsHeartbeatMs);
