@@ -88,15 +88,12 @@ export const reconnectDelayMs = (failures: number) => Math.min(1000 * 2 ** failu
 
 type ListenerApi = Parameters<Parameters<AppStartListening>[0]['effect']>[1];
 
-/**
- * Reads the event stream until it ends; calls `onMessage` with each message. Answers
- * whether it opened (false: refused or unreachable).
- */
+/** Reads the event stream until it ends (or is refused); calls `onMessage` with each message. */
 async function readStream(
   listenerApi: ListenerApi,
   lastEventId: string | undefined,
   onMessage: (message: EventSourceMessage) => void,
-): Promise<boolean> {
+): Promise<void> {
   const { accessToken } = listenerApi.getState().auth;
   let response: Response;
   try {
@@ -111,25 +108,25 @@ async function readStream(
       signal: listenerApi.signal,
     });
   } catch {
-    return false;
+    return; // Unreachable (or aborted: the loop below stops).
   }
   if (response.status === 401) {
     // An expired access token: the next attempt goes with a fresh one (or none: signed out).
     await refreshAccessToken(listenerApi.dispatch, listenerApi.getState);
-    return false;
+    return;
   }
-  if (!response.ok || !response.body) return false;
+  if (!response.ok || !response.body) return;
   const parser = createParser({ onEvent: onMessage });
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return true;
+      if (done) return;
       parser.feed(decoder.decode(value, { stream: true }));
     }
   } catch {
-    return true; // Dropped (or aborted: the loop below stops).
+    // Dropped (or aborted: the loop below stops).
   }
 }
 
@@ -171,9 +168,11 @@ async function follow(listenerApi: ListenerApi, userId: string) {
     }
   };
   while (listenerApi.getState().auth.user?._id === userId) {
-    const opened = await readStream(listenerApi, lastEventId, onMessage);
+    // An attempt fails unless the stream says `ready` (which starts the count again): refused,
+    // unreachable, or ended before catching up, the next waits longer.
+    failures++;
+    await readStream(listenerApi, lastEventId, onMessage);
     listenerApi.throwIfCancelled();
-    if (!opened) failures++;
     await listenerApi.delay(reconnectDelayMs(failures));
   }
 }
