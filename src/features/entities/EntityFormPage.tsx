@@ -15,6 +15,7 @@ import { conflictCurrent, errorMessage, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ChangedMeanwhileAlert } from '@/components/ChangedMeanwhileAlert';
 import { ConflictDialog } from '@/components/ConflictDialog';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
@@ -185,26 +186,16 @@ function EntityForm({ entity }: { entity?: Entity }) {
           </Typography>
         )}
         {changedMeanwhile && entity && (
-          <Alert
-            severity="warning"
-            action={
-              <Button
-                color="inherit"
-                size="small"
-                onClick={() => {
-                  // What a save would send: the form's own rules say what is not valid yet.
-                  const mine = entityInputSchema.safeParse(form.getValues());
-                  if (mine.success) setConflict({ mine: mine.data, theirs: entity });
-                  else void form.trigger();
-                }}
-              >
-                Review
-              </Button>
-            }
-          >
-            Changed by {changedMeanwhile.actor ?? 'someone else'} — review: they saved this entity
-            while you were editing it.
-          </Alert>
+          <ChangedMeanwhileAlert
+            by={changedMeanwhile.actor}
+            what="this entity"
+            onReview={() => {
+              // What a save would send: the form's own rules say what is not valid yet.
+              const mine = entityInputSchema.safeParse(form.getValues());
+              if (mine.success) setConflict({ mine: mine.data, theirs: entity });
+              else void form.trigger();
+            }}
+          />
         )}
         {form.failure && (
           <Alert severity="error" role="alert">

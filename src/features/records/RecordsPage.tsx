@@ -25,6 +25,7 @@ import { conflictCurrent, errorCode, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ChangedMeanwhileAlert } from '@/components/ChangedMeanwhileAlert';
 import { ConflictDialog } from '@/components/ConflictDialog';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { PageHeader } from '@/components/PageHeader';
@@ -432,18 +433,13 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
         </Box>
       )}
       {changedMeanwhile && editingId && (
-        <Alert
-          severity="warning"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={review}>
-              Review
-            </Button>
-          }
-        >
-          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: they saved record{' '}
-          {rows.findIndex((row) => row._id === editingId) + 1} while you were editing it.
-        </Alert>
+        <Box sx={{ mb: 2 }}>
+          <ChangedMeanwhileAlert
+            by={changedMeanwhile.actor}
+            what={`record ${rows.findIndex((row) => row._id === editingId) + 1}`}
+            onReview={review}
+          />
+        </Box>
       )}
       <Box sx={{ height: 520 }}>
         <DataGrid

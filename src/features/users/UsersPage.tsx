@@ -3,7 +3,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import SaveIcon from '@mui/icons-material/Save';
-import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material';
+import { Box, Chip, Stack, Typography } from '@mui/material';
 import {
   DataGrid,
   GridActionsCell,
@@ -23,6 +23,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectCurrentUser } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ChangedMeanwhileAlert } from '@/components/ChangedMeanwhileAlert';
 import { ConflictDialog } from '@/components/ConflictDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
@@ -289,18 +290,13 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
       </QueryState>
       {rowEditHint.hint}
       {changedMeanwhile && editingId && (
-        <Alert
-          severity="warning"
-          sx={{ mt: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={review}>
-              Review
-            </Button>
-          }
-        >
-          Changed by {changedMeanwhile.actor ?? 'someone else'} — review: they saved{' '}
-          {nameOf(editingId)} while you were editing the row.
-        </Alert>
+        <Box sx={{ mt: 2 }}>
+          <ChangedMeanwhileAlert
+            by={changedMeanwhile.actor}
+            what={nameOf(editingId)}
+            onReview={review}
+          />
+        </Box>
       )}
       {Object.keys(editors).length > 0 && (
         <Box role="status">
