@@ -30,18 +30,18 @@ export function baseVersions(request: FastifyRequest): number[] {
 
 /**
  * Refuses a write based on another version than the item's `current` one: 409
- * VERSION_CONFLICT carrying the item as it is now (`wire()`). Call it with the item's row
- * locked (`select … for update`), so no other write can slip in between the check and
- * the write.
+ * VERSION_CONFLICT carrying the item as it is now (`wire()`, read only then). Call it with
+ * the item's row locked (`select … for update`), so no other write can slip in between the
+ * check and the write.
  */
-export function checkVersion<Item>(
+export async function checkVersion<Item>(
   current: { version: number },
   base: readonly number[],
-  wire: () => Item,
-): void {
+  wire: () => Item | Promise<Item>,
+): Promise<void> {
   if (base.some((version) => version !== current.version)) {
     throw new AppError(409, 'VERSION_CONFLICT', messages.server.versionConflict, {
-      current: wire(),
+      current: await wire(),
     });
   }
 }

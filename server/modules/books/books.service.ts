@@ -73,7 +73,7 @@ export async function updateBook(
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(books).where(eq(books.id, id)).for('update');
     if (!current) throw notFound('Book');
-    checkVersion(current, base, () => toWire(current));
+    await checkVersion(current, base, () => toWire(current));
     const [row] = await tx
       .update(books)
       .set({
@@ -117,7 +117,7 @@ export async function restoreBook(
   return db.transaction(async (tx) => {
     const snapshot = (await versionToRestore(tx, 'books', id, versionId)) as Book;
     const [current] = await tx.select().from(books).where(eq(books.id, id)).for('update');
-    if (current) checkVersion(current, base, () => toWire(current));
+    if (current) await checkVersion(current, base, () => toWire(current));
     const values = {
       title: snapshot.title,
       author: snapshot.author ?? null,

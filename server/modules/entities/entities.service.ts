@@ -94,7 +94,7 @@ export async function updateEntity(
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
     if (!current) throw notFound('Entity');
-    checkVersion(current, base, () => toWire(current));
+    await checkVersion(current, base, () => toWire(current));
     if (current.name !== input.name) {
       throw badRequest('The name of an entity cannot change', [
         { field: 'body.name', message: 'cannot change' },
@@ -154,7 +154,7 @@ export async function restoreEntity(
   return db.transaction(async (tx) => {
     const snapshot = (await versionToRestore(tx, 'entities', id, versionId)) as Entity;
     const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
-    if (current) checkVersion(current, base, () => toWire(current));
+    if (current) await checkVersion(current, base, () => toWire(current));
     const values = {
       description: snapshot.description,
       category: snapshot.category,

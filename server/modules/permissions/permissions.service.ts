@@ -143,7 +143,7 @@ export async function updateRoutePermission(
   return db.transaction(async (tx) => {
     const [route] = await tx.select().from(routes).where(eq(routes.id, id)).for('update');
     if (!route) throw notFound('Route');
-    checkVersion(route, base, () => toWire(route));
+    await checkVersion(route, base, () => toWire(route));
     const known = wanted.length
       ? await tx.select({ name: roles.name }).from(roles).where(inArray(roles.name, wanted))
       : [];

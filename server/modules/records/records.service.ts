@@ -121,7 +121,7 @@ export async function updateRecord(
       .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
       .for('update');
     if (!current) throw notFound('Record');
-    checkVersion(current, base, () => toWire(current, fieldNames));
+    await checkVersion(current, base, () => toWire(current, fieldNames));
     const [row] = await tx
       .update(entityRecords)
       .set({ fields, version: sql`${entityRecords.version} + 1`, updatedAt: new Date() })
@@ -194,7 +194,7 @@ export async function restoreRecord(
       .from(entityRecords)
       .where(eq(entityRecords.id, id))
       .for('update');
-    if (current) checkVersion(current, base, () => toWire(current, fieldNames));
+    if (current) await checkVersion(current, base, () => toWire(current, fieldNames));
     const version = (current?.version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
     const [row] = await tx
       .insert(entityRecords)

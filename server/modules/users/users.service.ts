@@ -116,10 +116,7 @@ export async function updateUser(
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
     if (!current) throw notFound('User');
-    if (base.length > 0) {
-      const [user] = await selectUsers(tx, id);
-      checkVersion(current, base, () => user!);
-    }
+    await checkVersion(current, base, async () => (await selectUsers(tx, id))[0]!);
     if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
       throw adminProtected(messages.server.adminUserProtected);
     }
