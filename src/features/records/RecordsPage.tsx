@@ -252,36 +252,26 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
     setModes((current) => cancelRow(current, id));
   };
 
-  const conflictChoices = conflict && {
-    onKeepTheirs: () => {
-      endEdit(conflict.id);
+  /** Saves what this person typed on top of the version the conflict found. */
+  async function applyMine(open: Conflict) {
+    setResolving(true);
+    try {
+      await updateRecord({
+        entityName,
+        id: open.id,
+        fields: open.mine,
+        version: open.theirs._version,
+      }).unwrap();
+      endEdit(open.id);
       setConflict(undefined);
-    },
-    onEditFurther: () => {
-      // The next save builds on their version; the row keeps what was typed.
-      rebase(conflict.id, { version: conflict.theirs._version, values: conflict.theirs.fields });
-      setConflict(undefined);
-    },
-    onApplyMine: async () => {
-      setResolving(true);
-      try {
-        await updateRecord({
-          entityName,
-          id: conflict.id,
-          fields: conflict.mine,
-          version: conflict.theirs._version,
-        }).unwrap();
-        endEdit(conflict.id);
-        setConflict(undefined);
-      } catch (failure) {
-        const current = conflictCurrent<EntityRecord>(failure);
-        if (current) setConflict({ ...conflict, theirs: current });
-        else reportError(messages.records.saveContext, failure);
-      } finally {
-        setResolving(false);
-      }
-    },
-  };
+    } catch (failure) {
+      const current = conflictCurrent<EntityRecord>(failure);
+      if (current) setConflict({ ...open, theirs: current });
+      else reportError(messages.records.saveContext, failure);
+    } finally {
+      setResolving(false);
+    }
+  }
 
   /** The row being edited against its newest version, as a save would meet it. */
   const review = () => {
@@ -495,7 +485,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
         />
       )}
       <ConfirmDialog {...removal.dialog} title="Delete record" message="Delete this record?" />
-      {conflict && conflictChoices && (
+      {conflict && (
         <ConflictDialog
           what={`record ${rows.findIndex((row) => row._id === conflict.id) + 1}`}
           changedBy={conflictBy}
@@ -504,8 +494,19 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           mine={conflict.mine}
           labelOf={(name) => entity.fields.find((field) => field.name === name)?.label ?? name}
           busy={resolving}
-          {...conflictChoices}
-          onApplyMine={() => void conflictChoices.onApplyMine()}
+          onKeepTheirs={() => {
+            endEdit(conflict.id);
+            setConflict(undefined);
+          }}
+          onEditFurther={() => {
+            // The next save builds on their version; the row keeps what was typed.
+            rebase(conflict.id, {
+              version: conflict.theirs._version,
+              values: conflict.theirs.fields,
+            });
+            setConflict(undefined);
+          }}
+          onApplyMine={() => void applyMine(conflict)}
         />
       )}
     </Box>
