@@ -55,8 +55,10 @@ export const jobSummarySchema = z.object({
 export const jobListSchema = z.object({
   jobs: z.array(jobSummarySchema),
   totalJobs: z.number().int(),
-  /** True when the total is an estimate (a broad filter over many jobs). */
+  /** True when the total is an estimate (a broad filter over many jobs): within 5 %. */
   totalIsEstimate: z.boolean(),
+  /** The page answered: the one asked for, or the last one when that was past the end. */
+  page: z.number().int(),
 });
 
 const resultSchema = z.object({

@@ -37,6 +37,25 @@ export function preparedQuery<Query>(build: (db: Db) => Query): (db: Db) => Quer
   };
 }
 
+/**
+ * Runs raw SQL as a named prepared statement on a PostgreSQL server, planned once per
+ * connection rather than per call (0.3 to 0.6 ms of planning for the job list's queries);
+ * PGlite, one session in this process, runs it as it is. `name` must stand for one text.
+ */
+export async function namedQuery<Row>(
+  db: Db,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Row[]> {
+  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  const result =
+    client instanceof pg.Pool
+      ? await client.query({ name, text, values })
+      : await client.query(text, values);
+  return result.rows as Row[];
+}
+
 /** An open database: the query builder, which engine serves it, and how to close it. */
 export interface Database {
   db: Db;

@@ -13,9 +13,10 @@ export interface JobSample {
 }
 
 /**
- * The job list: narrow rows with the list fields only, and a stored lower-case search text
- * under a trigram index, so a substring filter is served by an index. Every sort has an
- * index ending in the unique friendly number, so pages are stable.
+ * The job list: narrow rows with the list fields only. Every sort has an index ending in
+ * the unique friendly number (the search's triggers find a new job's neighbours in each
+ * order through them); job numbers are searched through a trigram index. The rest of the
+ * search (terms, sort keys, postings) is kept by the database itself: 0015_job_search.sql.
  */
 export const jobs = pgTable(
   'jobs',
@@ -25,18 +26,15 @@ export const jobs = pgTable(
     status: text().notNull(),
     conclusion: text().notNull(),
     description: text().notNull(),
-    search: text()
-      .notNull()
-      .generatedAlwaysAs(
-        (): ReturnType<typeof sql> =>
-          sql`lower(${jobs.friendlyNumber} || ' ' || ${jobs.status} || ' ' || ${jobs.conclusion} || ' ' || ${jobs.description})`,
-      ),
   },
   (table) => [
     index().on(table.status, table.friendlyNumber),
     index().on(table.conclusion, table.friendlyNumber),
     index().on(table.description, table.friendlyNumber),
-    index('jobs_search_trgm_index').using('gin', sql`${table.search} gin_trgm_ops`),
+    index('jobs_friendly_number_trgm_index').using(
+      'gin',
+      sql`lower(${table.friendlyNumber}) gin_trgm_ops`,
+    ),
   ],
 );
 

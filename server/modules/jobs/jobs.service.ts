@@ -1,85 +1,331 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Job, JobList, JobListQuery } from '@common/schemas/jobs';
-import { type Db, preparedQuery, queryRows } from '../../db/client';
+import { type Db, namedQuery, preparedQuery } from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
 import { notFound } from '../../lib/errors';
 import { type GeneratedJob, generateJob } from './jobGenerator';
-import type { JobSearchIndex } from './jobSearchIndex';
 
-/** Counted exactly up to here; beyond, the total is an estimate (an exact count of a broad filter costs ~0.6 s at 1M jobs). */
-export const EXACT_COUNT_CAP = 1000;
+/*
+ * The job list is searched where it lives: in PostgreSQL, through the terms, sort keys and
+ * postings that triggers keep (0015_job_search.sql). A filter is split on whitespace into
+ * words; a job matches when every word is a case-insensitive substring of its number, status,
+ * conclusion or description (MUI's quick-filter rule). One word (the one with the fewest
+ * candidates) brings the candidates: the jobs of the terms that contain it, and the jobs
+ * whose number does, each term's in the sort order straight from an index; the other words
+ * are checked on the candidates' rows.
+ */
 
-const columns = {
-  friendlyNumber: jobs.friendlyNumber,
-  status: jobs.status,
-  conclusion: jobs.conclusion,
-  description: jobs.description,
+type SortColumn = JobListQuery['sortColumn'];
+type SortOrder = JobListQuery['sortOrder'];
+
+/** Each sort column's integer key (job_keys, job_postings): its order, ties by number. */
+const SORT_KEYS: Record<SortColumn, string> = {
+  friendlyNumber: 'number_key',
+  status: 'status_key',
+  conclusion: 'conclusion_key',
+  description: 'description_key',
 };
 
-/** The filter as a LIKE pattern over the lower-case search text; % and _ are matched literally. */
-const likePattern = (filter: string) => `%${filter.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+/** Totals are exact at least up to here; beyond, they may be estimates (flagged). */
+export const EXACT_TOTAL_UP_TO = 10_000;
+/** A filter with at most this many candidates is counted exactly; more are sampled. */
+const COUNTED_UP_TO = 20_000;
+/** How many candidates an estimate samples. */
+const SAMPLED_CANDIDATES = 20_000;
 
-/** How many jobs match: exact up to the cap, else the planner's estimate (flagged). */
-async function countJobs(db: Db, where: ReturnType<typeof sql> | undefined) {
-  const filtered = where ? sql`where ${where}` : sql``;
-  const [capped] = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from (select 1 from ${jobs} ${filtered} limit ${EXACT_COUNT_CAP + 1}) as capped`,
-  );
-  const exact = capped!.n;
-  if (exact <= EXACT_COUNT_CAP) return { totalJobs: exact, totalIsEstimate: false };
-  const [plan] = await queryRows<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    db,
-    sql`explain (format json) select 1 from ${jobs} ${filtered}`,
-  );
-  const estimate = Math.round(plan!['QUERY PLAN'][0].Plan['Plan Rows']);
-  return { totalJobs: Math.max(estimate, EXACT_COUNT_CAP + 1), totalIsEstimate: true };
-}
+const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_number,
+  'status', j.status, 'conclusion', j.conclusion, 'description', j.description)`;
+
+/** Whether a job row (`j`) holds every word of the array parameter `$n`. */
+const holdsEvery = (n: number) => `not exists (
+  select from unnest($${n}::text[]) as other(word)
+  where not (lower(j.friendly_number) like job_search_pattern(other.word)
+    or lower(j.status) like job_search_pattern(other.word)
+    or lower(j.conclusion) like job_search_pattern(other.word)
+    or lower(j.description) like job_search_pattern(other.word)))`;
 
 /**
- * A page of jobs (list fields only), filtered by a case-insensitive substring of the
- * number, status, conclusion or description, in a stable order (ties broken by the unique
- * friendly number). The search index answers when it can, with an exact total; otherwise
- * the database does.
+ * The jobs whose number holds the word `$word`, when `$some` (some do): at the start only
+ * when `$prefix` (a b-tree range), else anywhere (trigram index). Materialized: otherwise
+ * the planner may walk a sort order's whole index looking for them.
  */
-export async function listJobs(
-  db: Db,
-  query: JobListQuery,
-  index?: JobSearchIndex,
-): Promise<JobList> {
-  const offset = (query.page - 1) * query.perPage;
-  const found = index?.page(query.filter, query.sortColumn, query.sortOrder, offset, query.perPage);
-  if (!index || !found) return listJobsFromDatabase(db, query);
-  return { jobs: index.summaries(found.slots), totalJobs: found.total, totalIsEstimate: false };
-}
+const numbers = (word: string, some: string, prefix: string) => `numbers as materialized (
+  select j.id from jobs as j
+  where ${some} and ${prefix} and lower(j.friendly_number) ~>=~ lower(${word})
+    and lower(j.friendly_number) ~<~ job_search_prefix_end(${word})
+  union all
+  select j.id from jobs as j
+  where ${some} and not ${prefix} and lower(j.friendly_number) like job_search_pattern(${word})
+)`;
 
 /**
- * The same page straight from the database: the filter is served by the trigram index on
- * the stored lower-case search text, the sort by the column's index.
+ * The candidates of one word (`$2`) in a sort order: the first `$3` keys of each of its
+ * terms (`$1`) and of the jobs whose number holds it. The first N of all its matches are among
+ * them whenever N ≤ `$3`.
  */
-export async function listJobsFromDatabase(db: Db, query: JobListQuery): Promise<JobList> {
-  const where = query.filter ? sql`${jobs.search} like ${likePattern(query.filter)}` : undefined;
-  const order = query.sortOrder === 'asc' ? asc : desc;
-  const sortColumn = columns[query.sortColumn];
-  const rows = await db
-    .select({
-      _id: jobs.id,
-      friendlyNumber: jobs.friendlyNumber,
-      status: jobs.status,
-      conclusion: jobs.conclusion,
-      description: jobs.description,
-    })
-    .from(jobs)
-    .where(where)
-    .orderBy(
-      ...(sortColumn === jobs.friendlyNumber
-        ? [order(jobs.friendlyNumber)]
-        : [order(sortColumn), order(jobs.friendlyNumber)]),
+const candidatesOf = (key: string, direction: SortOrder) => `${numbers('$2', '$4', '$7')},
+candidates as (
+  select p.key from unnest($1::int[]) as t(id)
+  cross join lateral (
+    select ${key} as key from job_postings where term = t.id order by ${key} ${direction} limit $3
+  ) as p
+  union
+  (select k.${key} from numbers as n join job_keys as k on k.job_id = n.id
+   order by k.${key} ${direction} limit $3)
+)`;
+
+/** The SQL of each kind of page query, by kind, column and direction: built once. */
+const statements = new Map<string, string>();
+function statement(kind: 'all' | 'word' | 'words', column: SortColumn, direction: SortOrder) {
+  const name = `jobs_${kind}_${column}_${direction}`;
+  let text = statements.get(name);
+  if (text) return { name, text };
+  const key = SORT_KEYS[column];
+  if (kind === 'all') {
+    // $1 offset, $2 limit.
+    text = `
+      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
+        (select jobs from job_totals)::float8 as found
+      from (select ${key} as key, job_id from job_keys order by ${key} ${direction}
+            offset $1 limit $2) as page
+      join jobs as j on j.id = page.job_id`;
+  } else if (kind === 'word') {
+    // $5 offset, $6 limit.
+    text = `
+      with ${candidatesOf(key, direction)},
+      page as (select key from candidates order by key ${direction} offset $5 limit $6)
+      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
+        (select count(*) from candidates)::float8 as found
+      from page
+      join job_keys as k on k.${key} = page.key
+      join jobs as j on j.id = k.job_id`;
+  } else {
+    // $5 offset, $6 limit, $8 the other words.
+    text = `
+      with ${candidatesOf(key, direction)},
+      matches as materialized (
+        select c.key, j.* from candidates as c
+        join job_keys as k on k.${key} = c.key
+        join jobs as j on j.id = k.job_id
+        where ${holdsEvery(8)}
+      )
+      select
+        (select coalesce(json_agg(${JOB_JSON} order by j.key ${direction}), '[]')
+         from (select * from matches order by key ${direction} offset $5 limit $6) as j) as jobs,
+        (select count(*) from matches)::float8 as found`;
+  }
+  statements.set(name, text);
+  return { name, text };
+}
+
+/** What one filter word matches: its terms, their postings, and jobs by number. */
+interface Word {
+  word: string;
+  terms: number[];
+  /** Postings of its terms (a job holding two of them counts twice). */
+  postings: number;
+  /** The most postings of one of its terms. */
+  largest: number;
+  /** Whether it can match a number only at its start (see job_number_characters). */
+  prefixOnly: boolean;
+  /** Jobs whose number holds it; null when not counted (under 3 characters, not a prefix). */
+  numbers: number | null;
+}
+
+const resolveWords = (db: Db, words: string[]) =>
+  namedQuery<Word>(
+    db,
+    'jobs_words',
+    `select w.word, coalesce(t.terms, '{}') as terms, coalesce(t.postings, 0) as postings,
+       coalesce(t.largest, 0) as largest, n.prefix_only as "prefixOnly",
+       case
+         when n.prefix_only then (
+           select count(*) from jobs where lower(friendly_number) ~>=~ lower(w.word)
+             and lower(friendly_number) ~<~ job_search_prefix_end(w.word))
+         -- The trigram index serves 3 characters or more; fewer would need a scan.
+         when length(w.word) >= 3 then (
+           select count(*) from jobs where lower(friendly_number) like job_search_pattern(w.word))
+       end::float8 as numbers
+     from unnest($1::text[]) with ordinality as w(word, position)
+     cross join lateral (
+       select array_agg(id) as terms, sum(job_count)::float8 as postings,
+         max(job_count)::float8 as largest
+       from job_terms where term like job_search_pattern(w.word)
+     ) as t
+     cross join lateral (
+       select not exists (
+         select from job_number_characters
+         where "character" = left(lower(w.word), 1) and inner_count > 0
+       ) as prefix_only
+     ) as n
+     order by w.position`,
+    [words],
+  );
+
+const countNumbers = async (db: Db, word: string) =>
+  (
+    await namedQuery<{ n: number }>(
+      db,
+      'jobs_count_numbers',
+      `select count(*)::float8 as n from jobs where lower(friendly_number) like job_search_pattern($1)`,
+      [word],
     )
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage);
-  const { totalJobs, totalIsEstimate } = await countJobs(db, where);
-  return { jobs: rows, totalJobs, totalIsEstimate };
+  )[0]!.n;
+
+/** The lead's terms that do not hold every other word themselves. */
+const termsNotHolding = async (db: Db, terms: number[], others: string[]) =>
+  (
+    await namedQuery<{ terms: number[] }>(
+      db,
+      'jobs_terms_not_holding',
+      `select coalesce(array_agg(id), '{}') as terms from job_terms
+       where id = any($1::int[]) and exists (
+         select from unnest($2::text[]) as other(word)
+         where not (term like job_search_pattern(other.word)))`,
+      [terms, others],
+    )
+  )[0]!.terms;
+
+type Page = { jobs: JobList['jobs']; found: number };
+
+/**
+ * A page of jobs (list fields only) matching the filter, in a stable order (ties broken
+ * by the unique friendly number), with the total. Totals are exact up to
+ * EXACT_TOTAL_UP_TO matches, and beyond it whenever that is cheap; otherwise estimated from
+ * a sample and flagged. A page past the last answers the last page, and says so in `page`.
+ */
+export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
+  const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
+  const found = words.length ? await listMatching(db, query, words) : await listAll(db, query);
+  return { ...found, totalIsEstimate: found.totalIsEstimate ?? false };
+}
+
+type Listed = Omit<JobList, 'totalIsEstimate'> & { totalIsEstimate?: boolean };
+
+async function listAll(db: Db, query: JobListQuery): Promise<Listed> {
+  const { name, text } = statement('all', query.sortColumn, query.sortOrder);
+  const read = async (page: number) =>
+    (await namedQuery<Page>(db, name, text, [(page - 1) * query.perPage, query.perPage]))[0]!;
+  let page = query.page;
+  let answer = await read(page);
+  if (!answer.jobs.length && page > 1 && answer.found) {
+    page = lastPage(answer.found, query.perPage);
+    answer = await read(page);
+  }
+  return { jobs: answer.jobs, totalJobs: answer.found, page };
+}
+
+const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
+
+async function listMatching(db: Db, query: JobListQuery, words: string[]): Promise<Listed> {
+  const resolved = await resolveWords(db, words);
+  if (resolved.some((w) => w.postings === 0 && w.numbers === 0))
+    return { jobs: [], totalJobs: 0, page: 1 };
+  // The word with the fewest candidates leads; a short word's numbers are uncounted, so
+  // it leads only when every word is short, and then its numbers are counted.
+  const size = (w: Word) => w.postings + (w.numbers ?? Number.POSITIVE_INFINITY);
+  const lead = resolved.reduce((a, b) =>
+    size(b) < size(a) || (size(b) === size(a) && b.postings < a.postings) ? b : a,
+  );
+  const leadNumbers = lead.numbers ?? (await countNumbers(db, lead.word));
+  if (lead.postings === 0 && leadNumbers === 0) return { jobs: [], totalJobs: 0, page: 1 };
+  let others = resolved.filter((w) => w !== lead).map((w) => w.word);
+  // `in progress`: when each of the lead's terms holds the other words too (and no number
+  // is among its matches), its candidates all match, as for one word.
+  if (others.length && leadNumbers === 0 && !(await termsNotHolding(db, lead.terms, others)).length)
+    others = [];
+  const candidates = lead.postings + leadNumbers;
+  // Every candidate is read once a term (or the numbers) has no more than `depth`.
+  const complete = (depth: number) => lead.largest <= depth && leadNumbers <= depth;
+  const everything = Math.max(lead.largest, leadNumbers);
+
+  const kind = others.length ? 'words' : 'word';
+  const { name, text } = statement(kind, query.sortColumn, query.sortOrder);
+  const read = (page: number, depth: number) =>
+    namedQuery<Page>(db, name, text, [
+      lead.terms,
+      lead.word,
+      depth,
+      leadNumbers > 0,
+      (page - 1) * query.perPage,
+      query.perPage,
+      lead.prefixOnly,
+      ...(others.length ? [others] : []),
+    ]).then((rows) => rows[0]!);
+
+  let page = query.page;
+  const wanted = page * query.perPage;
+  // Other words may turn candidates down: read deeper until the page is full or all are read.
+  let depth = others.length ? wanted * 4 : wanted;
+  let answer = await read(page, depth);
+  while (answer.found < wanted && !complete(depth)) {
+    depth = Math.min(depth * 8, everything);
+    answer = await read(page, depth);
+  }
+  if (complete(depth)) {
+    // Every match was among the candidates: the total is exact.
+    if (!answer.jobs.length && page > 1 && answer.found) {
+      page = lastPage(answer.found, query.perPage);
+      answer = await read(page, depth);
+    }
+    return { jobs: answer.jobs, totalJobs: answer.found, page };
+  }
+  if (!others.length && lead.terms.length === 1 && leadNumbers === 0)
+    return { jobs: answer.jobs, totalJobs: lead.postings, page };
+  let total =
+    candidates <= COUNTED_UP_TO ? undefined : await estimateMatches(db, lead, leadNumbers, others);
+  // Near the line where totals must be exact, they are counted.
+  if (total === undefined || total <= 2 * EXACT_TOTAL_UP_TO) {
+    total = (await read(page, everything)).found;
+    return { jobs: answer.jobs, totalJobs: total, page };
+  }
+  return { jobs: answer.jobs, totalJobs: total, totalIsEstimate: true, page };
+}
+
+/**
+ * Estimates how many jobs match from a sample: the matches among the jobs in a window of
+ * the number order sized to hold about SAMPLED_CANDIDATES candidates, scaled up to all
+ * jobs. Keys are spread evenly in number order (a rebuild spaces them alike, and new jobs
+ * take the middle of a gap), so a window's share of the key range is its share of the jobs.
+ */
+async function estimateMatches(
+  db: Db,
+  lead: Word,
+  leadNumbers: number,
+  others: string[],
+): Promise<number> {
+  const [range] = await namedQuery<{ low: string; high: string }>(
+    db,
+    'jobs_key_range',
+    `select min(number_key)::text as low, max(number_key)::text as high from job_keys`,
+    [],
+  );
+  const low = BigInt(range!.low);
+  const high = BigInt(range!.high);
+  const candidates = lead.postings + leadNumbers;
+  const share = Math.min(1, SAMPLED_CANDIDATES / candidates);
+  const end = low + BigInt(Math.ceil(Number(high - low) * share));
+  const [sample] = await namedQuery<{ matches: number }>(
+    db,
+    'jobs_sample',
+    `with ${numbers('$2', '$4', '$6')},
+     candidates as (
+       select p.number_key from unnest($1::int[]) as t(id)
+       cross join lateral (
+         select number_key from job_postings where term = t.id and number_key <= $3
+       ) as p
+       union
+       select k.number_key from numbers as n join job_keys as k on k.job_id = n.id
+       where k.number_key <= $3
+     )
+     select count(*)::float8 as matches from candidates as c
+     join job_keys as k on k.number_key = c.number_key
+     join jobs as j on j.id = k.job_id
+     where ${holdsEvery(5)}`,
+    [lead.terms, lead.word, end.toString(), leadNumbers > 0, others, lead.prefixOnly],
+  );
+  const sampled = high === low ? 1 : Number(end - low) / Number(high - low);
+  return Math.round(sample!.matches / Math.min(1, sampled));
 }
 
 const jobQuery = preparedQuery((db) =>
@@ -117,7 +363,7 @@ export async function lastJobNumber(db: Pick<Db, 'select'>): Promise<number> {
 /**
  * Inserts generated jobs, list rows and details, one statement each: the batch travels as
  * one JSON parameter that jsonb_to_recordset spreads into rows, so thousands of jobs cost
- * two round trips, the same on PGlite and PostgreSQL.
+ * two round trips, the same on PGlite and PostgreSQL. The search's triggers take them in.
  */
 export async function insertJobs(db: Pick<Db, 'execute'>, batch: GeneratedJob[]): Promise<void> {
   const rows = batch.map((job) => ({ id: crypto.randomUUID(), ...job }));
@@ -141,20 +387,37 @@ export async function insertJobs(db: Pick<Db, 'execute'>, batch: GeneratedJob[])
     select job_id, samples from jsonb_to_recordset(${details}::jsonb) as d(job_id uuid, samples jsonb)`);
 }
 
-/** Generates and inserts jobs `from`..`to` (1-based positions) in batches, reporting progress. */
+/**
+ * Generates and inserts jobs `from`..`to` (1-based positions) in batches, reporting
+ * progress, in one transaction: the search's triggers stand aside for it and the search is
+ * rebuilt in one pass at the end (row by row costs ~0.8 ms a job). Other sessions see the
+ * jobs, searched, when it commits; writers of jobs wait for it.
+ */
 export async function loadJobs(
-  db: Pick<Db, 'execute'>,
+  db: Pick<Db, 'transaction'>,
   from: number,
   to: number,
   onProgress: (done: number) => void = () => {},
   batchSize = 2000,
 ): Promise<void> {
-  for (let start = from; start <= to; start += batchSize) {
-    const end = Math.min(to, start + batchSize - 1);
-    const batch = Array.from({ length: end - start + 1 }, (_, i) => generateJob(start + i));
-    await insertJobs(db, batch);
-    onProgress(end - from + 1);
-  }
-  // Fresh statistics: the total shown beyond the exact-count cap is the planner's estimate.
-  await db.execute(sql`analyze jobs`);
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('job_search.bulk_load', 'on', true)`);
+    for (let start = from; start <= to; start += batchSize) {
+      const end = Math.min(to, start + batchSize - 1);
+      const batch = Array.from({ length: end - start + 1 }, (_, i) => generateJob(start + i));
+      await insertJobs(tx, batch);
+      onProgress(end - from + 1);
+    }
+    await tx.execute(sql`select job_search_rebuild()`);
+    await tx.execute(sql`select set_config('job_search.bulk_load', 'off', true)`);
+    await tx.execute(sql`analyze jobs`);
+  });
+}
+
+/**
+ * Marks the freshly built search's pages all-visible (VACUUM), so its index-only scans
+ * stop visiting the table: after a large load, outside any transaction.
+ */
+export async function settleJobSearch(db: Pick<Db, 'execute'>): Promise<void> {
+  await db.execute(sql`vacuum analyze job_keys, job_postings, job_terms`);
 }

@@ -52,7 +52,7 @@ function JobList() {
   const view = useMemo(() => viewFromParams(params), [params]);
   // A page, size or sort the user picks is a step Back returns from; typing is not.
   const show = (next: JobListQuery) => setParams(paramsFromView(next));
-  const { data, error, isLoading, isFetching, refetch } = useListJobsQuery(view);
+  const { data, currentData, error, isLoading, isFetching, refetch } = useListJobsQuery(view);
   const mayOpen = useCan('GET', '/api/LIMS/jobs/:id');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [typed, setTyped] = useState(view.filter);
@@ -70,6 +70,14 @@ function JobList() {
   useEffect(() => {
     if (params.toString() !== canonical) setParams(canonical, { replace: true });
   }, [params, canonical, setParams]);
+
+  // A page past the last (an estimated total's end, an old link) is answered with the last
+  // page: the view goes there too.
+  const answeredPage = currentData?.page;
+  useEffect(() => {
+    if (answeredPage !== undefined && answeredPage !== view.page)
+      setParams(paramsFromView({ ...view, page: answeredPage }), { replace: true });
+  }, [answeredPage, view, setParams]);
 
   // The filter goes to the server once typing pauses; a new filter starts at page 1.
   useEffect(() => {

@@ -14,6 +14,12 @@ import {
 import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
+/** The list as the server answers it: the page asked for, unless the test says otherwise. */
+const listed = (
+  request: Request,
+  body: { jobs: unknown[]; totalJobs: number; totalIsEstimate: boolean; page?: number },
+) => HttpResponse.json({ page: Number(new URL(request.url).searchParams.get('page')), ...body });
+
 const defaults = viewFromParams(new URLSearchParams());
 
 describe('the job list state rules', () => {
@@ -80,8 +86,8 @@ describe('/lims/jobs', () => {
     description: `Job number ${n}`,
   });
   const network = setupNetwork(
-    http.get('/api/LIMS/jobs', () =>
-      HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 123456, totalIsEstimate: true }),
+    http.get('/api/LIMS/jobs', ({ request }) =>
+      listed(request, { jobs: [job(1), job(2)], totalJobs: 123456, totalIsEstimate: true }),
     ),
     http.get('/api/LIMS/jobs/job-1', () =>
       HttpResponse.json({
@@ -168,8 +174,8 @@ describe('/lims/jobs', () => {
 
   it('makes each page or sort the user picks a step of the history, but not each filter', async () => {
     network.use(
-      http.get('/api/LIMS/jobs', () =>
-        HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 500, totalIsEstimate: false }),
+      http.get('/api/LIMS/jobs', ({ request }) =>
+        listed(request, { jobs: [job(1), job(2)], totalJobs: 500, totalIsEstimate: false }),
       ),
     );
     const { router } = renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
@@ -193,6 +199,18 @@ describe('/lims/jobs', () => {
     await act(() => jest.advanceTimersByTimeAsync(FILTER_DELAY_MS));
     jest.useRealTimers();
     expect(router.state.location.search).toBe('');
+  });
+
+  it('goes to the page the server answered when the one asked for was past the end', async () => {
+    network.use(
+      http.get('/api/LIMS/jobs', ({ request }) =>
+        listed(request, { jobs: [job(2)], totalJobs: 51, totalIsEstimate: false, page: 2 }),
+      ),
+    );
+    const { router } = renderApp('/lims/jobs?page=9', signedInAs('viewer', ['viewer']));
+    await waitFor(() => expect(router.state.location.search).toBe('?page=2'));
+    expect(await screen.findByText('51–51 of 51')).toBeInTheDocument();
+    expect(queries().map((query) => query.page)).toEqual(['9', '2']);
   });
 
   it('puts in the URL the view it shows, without the values it could not use', async () => {
@@ -224,7 +242,7 @@ describe('/lims/jobs', () => {
       http.get('/api/LIMS/jobs', ({ request }) =>
         failing && new URL(request.url).searchParams.get('filter')
           ? apiError(500, 'INTERNAL', 'x')
-          : HttpResponse.json({ jobs: [job(1), job(2)], totalJobs: 2, totalIsEstimate: false }),
+          : listed(request, { jobs: [job(1), job(2)], totalJobs: 2, totalIsEstimate: false }),
       ),
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
@@ -252,9 +270,9 @@ describe('/lims/jobs', () => {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));
     network.use(
-      http.get('/api/LIMS/jobs', async () => {
+      http.get('/api/LIMS/jobs', async ({ request }) => {
         await answered;
-        return HttpResponse.json({ jobs: [job(1)], totalJobs: 1, totalIsEstimate: false });
+        return listed(request, { jobs: [job(1)], totalJobs: 1, totalIsEstimate: false });
       }),
     );
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
@@ -267,8 +285,8 @@ describe('/lims/jobs', () => {
 
   it("says 'No jobs yet' when there is no job, and offers no action", async () => {
     network.use(
-      http.get('/api/LIMS/jobs', () =>
-        HttpResponse.json({ jobs: [], totalJobs: 0, totalIsEstimate: false }),
+      http.get('/api/LIMS/jobs', ({ request }) =>
+        listed(request, { jobs: [], totalJobs: 0, totalIsEstimate: false }),
       ),
     );
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
@@ -280,8 +298,8 @@ describe('/lims/jobs', () => {
 
   it("says 'No jobs match this filter' when the filter finds none", async () => {
     network.use(
-      http.get('/api/LIMS/jobs', () =>
-        HttpResponse.json({ jobs: [], totalJobs: 0, totalIsEstimate: false }),
+      http.get('/api/LIMS/jobs', ({ request }) =>
+        listed(request, { jobs: [], totalJobs: 0, totalIsEstimate: false }),
       ),
     );
     renderApp('/lims/jobs?filter=zzz', signedInAs('viewer', ['viewer']));
@@ -308,8 +326,8 @@ describe('/lims/jobs', () => {
 
 describe('what each role sees on /lims/jobs', () => {
   const network = setupNetwork(
-    http.get('/api/LIMS/jobs', () =>
-      HttpResponse.json({
+    http.get('/api/LIMS/jobs', ({ request }) =>
+      listed(request, {
         jobs: [
           {
             _id: 'job-1',
