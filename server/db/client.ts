@@ -145,7 +145,9 @@ export function openPostgres(
   connectionString: string,
   onError: (error: unknown) => void = (error) => console.error(error),
 ): Database {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  // No JIT: our queries take milliseconds, and compiling one costs ~20 ms whenever a
+  // plan's estimate crosses jit_above_cost (the job search's did).
+  const pool = new pg.Pool({ connectionString, max: 10, options: '-c jit=off' });
   pool.on('error', onError);
   return {
     db: drizzlePg({ client: pool, casing: 'snake_case' }),

@@ -45,16 +45,22 @@ const holdsEvery = (n: number) => `not exists (
     or lower(j.description) like job_search_pattern(other.word)))`;
 
 /**
- * The jobs whose number holds the word `$word`, when `$some` (some do): at the start only
- * when `$prefix` (a b-tree range), else anywhere (trigram index). Materialized: otherwise
- * the planner may walk a sort order's whole index looking for them.
+ * The jobs whose number holds the word `$word`, when `$some` (some do), as their `key`: at
+ * the start only when `$prefix` (an index-only range scan of job_keys' number index, which
+ * carries every key), else anywhere (the trigram index on jobs, then each job's key).
+ * Materialized: otherwise the planner may walk a sort order's whole index looking for them.
  */
-const numbers = (word: string, some: string, prefix: string) => `numbers as materialized (
-  select j.id from jobs as j
-  where ${some} and ${prefix} and lower(j.friendly_number) ~>=~ lower(${word})
-    and lower(j.friendly_number) ~<~ job_search_prefix_end(${word})
+const numbers = (
+  word: string,
+  some: string,
+  prefix: string,
+  key: string,
+) => `numbers as materialized (
+  select k.${key} as key from job_keys as k
+  where ${some} and ${prefix} and k.number ~>=~ lower(${word})
+    and k.number ~<~ job_search_prefix_end(${word})
   union all
-  select j.id from jobs as j
+  select (select k.${key} from job_keys as k where k.job_id = j.id) from jobs as j
   where ${some} and not ${prefix} and lower(j.friendly_number) like job_search_pattern(${word})
 )`;
 
@@ -63,15 +69,14 @@ const numbers = (word: string, some: string, prefix: string) => `numbers as mate
  * terms (`$1`) and of the jobs whose number holds it. The first N of all its matches are among
  * them whenever N ≤ `$3`.
  */
-const candidatesOf = (key: string, direction: SortOrder) => `${numbers('$2', '$4', '$7')},
+const candidatesOf = (key: string, direction: SortOrder) => `${numbers('$2', '$4', '$7', key)},
 candidates as (
   select p.key from unnest($1::int[]) as t(id)
   cross join lateral (
     select ${key} as key from job_postings where term = t.id order by ${key} ${direction} limit $3
   ) as p
   union
-  (select k.${key} from numbers as n join job_keys as k on k.job_id = n.id
-   order by k.${key} ${direction} limit $3)
+  (select key from numbers order by key ${direction} limit $3)
 )`;
 
 /** The SQL of each kind of page query, by kind, column and direction: built once. */
@@ -140,8 +145,8 @@ const resolveWords = (db: Db, words: string[]) =>
        coalesce(t.largest, 0) as largest, n.prefix_only as "prefixOnly",
        case
          when n.prefix_only then (
-           select count(*) from jobs where lower(friendly_number) ~>=~ lower(w.word)
-             and lower(friendly_number) ~<~ job_search_prefix_end(w.word))
+           select count(*) from job_keys where number ~>=~ lower(w.word)
+             and number ~<~ job_search_prefix_end(w.word))
          -- The trigram index serves 3 characters or more; fewer would need a scan.
          when length(w.word) >= 3 then (
            select count(*) from jobs where lower(friendly_number) like job_search_pattern(w.word))
@@ -270,8 +275,9 @@ async function listMatching(db: Db, query: JobListQuery, words: string[]): Promi
     }
     return { jobs: answer.jobs, totalJobs: answer.found, page };
   }
-  if (!others.length && lead.terms.length === 1 && leadNumbers === 0)
-    return { jobs: answer.jobs, totalJobs: lead.postings, page };
+  // One source of candidates (a term, or the numbers) and no other word: its count is the total.
+  if (!others.length && lead.terms.length + Math.sign(leadNumbers) === 1)
+    return { jobs: answer.jobs, totalJobs: lead.postings + leadNumbers, page };
   let total =
     candidates <= COUNTED_UP_TO ? undefined : await estimateMatches(db, lead, leadNumbers, others);
   // Near the line where totals must be exact, they are counted.
@@ -308,15 +314,14 @@ async function estimateMatches(
   const [sample] = await namedQuery<{ matches: number }>(
     db,
     'jobs_sample',
-    `with ${numbers('$2', '$4', '$6')},
+    `with ${numbers('$2', '$4', '$6', 'number_key')},
      candidates as (
        select p.number_key from unnest($1::int[]) as t(id)
        cross join lateral (
          select number_key from job_postings where term = t.id and number_key <= $3
        ) as p
        union
-       select k.number_key from numbers as n join job_keys as k on k.job_id = n.id
-       where k.number_key <= $3
+       select key from numbers where key <= $3
      )
      select count(*)::float8 as matches from candidates as c
      join job_keys as k on k.number_key = c.number_key
