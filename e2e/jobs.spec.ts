@@ -66,6 +66,14 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await expect(jobCells.first()).toHaveText('J-0000051');
   await expect(page).toHaveURL(/[?&]page=2\b/);
 
+  // An old link past the last page lands on the last page, and the address says so.
+  await page.goto('/lims/jobs?page=100000');
+  await expect(page.getByText(/^9951–10000 of /)).toBeVisible();
+  await expect(jobCells.first()).toHaveText('J-0009951');
+  await expect(page).toHaveURL(/[?&]page=200\b/);
+  await page.goBack();
+  await expect(jobCells.first()).toHaveText('J-0000051');
+
   // The keyboard: Space on the toggle opens the job and closes it again.
   await grid.getByRole('button', { name: 'Expand J-0000051' }).focus();
   await page.keyboard.press('Space');

@@ -81,7 +81,11 @@ candidates as (
 
 /** The SQL of each kind of page query, by kind, column and direction: built once. */
 const statements = new Map<string, string>();
-function statement(kind: 'all' | 'word' | 'words', column: SortColumn, direction: SortOrder) {
+function statement(
+  kind: 'all' | 'term' | 'word' | 'words',
+  column: SortColumn,
+  direction: SortOrder,
+) {
   const name = `jobs_${kind}_${column}_${direction}`;
   let text = statements.get(name);
   if (text) return { name, text };
@@ -94,6 +98,14 @@ function statement(kind: 'all' | 'word' | 'words', column: SortColumn, direction
       from (select ${key} as key, job_id from job_keys order by ${key} ${direction}
             offset $1 limit $2) as page
       join jobs as j on j.id = page.job_id`;
+  } else if (kind === 'term') {
+    // $1 the term, $2 offset, $3 limit: its postings in order are all its matches.
+    text = `
+      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs
+      from (select ${key} as key from job_postings where term = $1 order by ${key} ${direction}
+            offset $2 limit $3) as page
+      join job_keys as k on k.${key} = page.key
+      join jobs as j on j.id = k.job_id`;
   } else if (kind === 'word') {
     // $5 offset, $6 limit.
     text = `
@@ -137,35 +149,39 @@ interface Word {
   numbers: number | null;
 }
 
-const resolveWords = (db: Db, words: string[]) =>
-  namedQuery<Word>(
-    db,
-    'jobs_words',
-    `select w.word, coalesce(t.terms, '{}') as terms, coalesce(t.postings, 0) as postings,
-       coalesce(t.largest, 0) as largest, n.prefix_only as "prefixOnly",
-       case
-         when n.prefix_only then (
-           select count(*) from job_keys where number ~>=~ lower(w.word)
-             and number ~<~ job_search_prefix_end(w.word))
-         -- The trigram index serves 3 characters or more; fewer would need a scan.
-         when length(w.word) >= 3 then (
-           select count(*) from jobs where lower(friendly_number) like job_search_pattern(w.word))
-       end::float8 as numbers
-     from unnest($1::text[]) with ordinality as w(word, position)
-     cross join lateral (
-       select array_agg(id) as terms, sum(job_count)::float8 as postings,
-         max(job_count)::float8 as largest
-       from job_terms where term like job_search_pattern(w.word)
-     ) as t
-     cross join lateral (
-       select not exists (
-         select from job_number_characters
-         where "character" = left(lower(w.word), 1) and inner_count > 0
-       ) as prefix_only
-     ) as n
-     order by w.position`,
-    [words],
-  );
+/**
+ * One word's terms and numbers. One word a statement: with an array of words, the planner's
+ * guess at its length made the cached (generic) plan look dearer than planning each time.
+ */
+const resolveWord = async (db: Db, word: string) =>
+  (
+    await namedQuery<Word>(
+      db,
+      'jobs_word',
+      `select $1::text as word, coalesce(t.terms, '{}') as terms, coalesce(t.postings, 0) as postings,
+         coalesce(t.largest, 0) as largest, n.prefix_only as "prefixOnly",
+         case
+           when n.prefix_only then (
+             select count(*) from job_keys where number ~>=~ lower($1)
+               and number ~<~ job_search_prefix_end($1))
+           -- The trigram index serves 3 characters or more; fewer would need a scan.
+           when length($1) >= 3 then (
+             select count(*) from jobs where lower(friendly_number) like job_search_pattern($1))
+         end::float8 as numbers
+       from (
+         select array_agg(id) as terms, sum(job_count)::float8 as postings,
+           max(job_count)::float8 as largest
+         from job_terms where term like job_search_pattern($1)
+       ) as t
+       cross join (
+         select not exists (
+           select from job_number_characters
+           where "character" = left(lower($1), 1) and inner_count > 0
+         ) as prefix_only
+       ) as n`,
+      [word],
+    )
+  )[0]!;
 
 const countNumbers = async (db: Db, word: string) =>
   (
@@ -223,7 +239,7 @@ async function listAll(db: Db, query: JobListQuery): Promise<Listed> {
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
 async function listMatching(db: Db, query: JobListQuery, words: string[]): Promise<Listed> {
-  const resolved = await resolveWords(db, words);
+  const resolved = await Promise.all(words.map((word) => resolveWord(db, word)));
   if (resolved.some((w) => w.postings === 0 && w.numbers === 0))
     return { jobs: [], totalJobs: 0, page: 1 };
   // The word with the fewest candidates leads; a short word's numbers are uncounted, so
@@ -239,6 +255,8 @@ async function listMatching(db: Db, query: JobListQuery, words: string[]): Promi
   // is among its matches), its candidates all match, as for one word.
   if (others.length && leadNumbers === 0 && !(await termsNotHolding(db, lead.terms, others)).length)
     others = [];
+  if (!others.length && lead.terms.length === 1 && leadNumbers === 0)
+    return listTerm(db, query, lead.terms[0]!, lead.postings);
   const candidates = lead.postings + leadNumbers;
   // Every candidate is read once a term (or the numbers) has no more than `depth`.
   const complete = (depth: number) => lead.largest <= depth && leadNumbers <= depth;
@@ -275,9 +293,9 @@ async function listMatching(db: Db, query: JobListQuery, words: string[]): Promi
     }
     return { jobs: answer.jobs, totalJobs: answer.found, page };
   }
-  // One source of candidates (a term, or the numbers) and no other word: its count is the total.
-  if (!others.length && lead.terms.length + Math.sign(leadNumbers) === 1)
-    return { jobs: answer.jobs, totalJobs: lead.postings + leadNumbers, page };
+  // The numbers alone and no other word: their count is the total.
+  if (!others.length && lead.terms.length === 0)
+    return { jobs: answer.jobs, totalJobs: leadNumbers, page };
   let total =
     candidates <= COUNTED_UP_TO ? undefined : await estimateMatches(db, lead, leadNumbers, others);
   // Near the line where totals must be exact, they are counted.
@@ -286,6 +304,18 @@ async function listMatching(db: Db, query: JobListQuery, words: string[]): Promi
     return { jobs: answer.jobs, totalJobs: total, page };
   }
   return { jobs: answer.jobs, totalJobs: total, totalIsEstimate: true, page };
+}
+
+/** A page of one term's jobs, which are all the matches: `jobs` of them. */
+async function listTerm(db: Db, query: JobListQuery, term: number, jobs: number): Promise<Listed> {
+  const { name, text } = statement('term', query.sortColumn, query.sortOrder);
+  const page = Math.min(query.page, lastPage(jobs, query.perPage));
+  const [answer] = await namedQuery<Pick<Page, 'jobs'>>(db, name, text, [
+    term,
+    (page - 1) * query.perPage,
+    query.perPage,
+  ]);
+  return { jobs: answer!.jobs, totalJobs: jobs, page };
 }
 
 /**
