@@ -101,6 +101,8 @@ describe('/audit', () => {
   });
 
   it('links the audit log from the navigation of an admin', async () => {
+    // The books page starts loading its list; whether it asks before the click is timing.
+    network.use(http.get('/api/books', () => HttpResponse.json([])));
     renderApp('/books', asAdmin);
     const nav = screen.getByRole('navigation', { name: /main/i });
     await userEvent.click(await within(nav).findByRole('link', { name: 'Audit' }));
