@@ -387,12 +387,19 @@ export async function getJob(db: Db, id: string): Promise<Job> {
   };
 }
 
-/** The highest job position loaded so far (0 when there are none). */
+/**
+ * The highest job position loaded so far (0 when there are none), read from the generated
+ * numbers (`J-` and digits). Compared as numbers: past 9,999,999 a number has one digit
+ * more, and as text `J-10000000` sorts before `J-9999999`. A scan: loaders call it once.
+ */
 export async function lastJobNumber(db: Pick<Db, 'select'>): Promise<number> {
   const [row] = await db
-    .select({ max: sql<string | null>`max(${jobs.friendlyNumber})` })
-    .from(jobs);
-  return row?.max ? Number(row.max.slice(2)) : 0;
+    .select({
+      max: sql<string | null>`max(substr(${jobs.friendlyNumber}, 3)::bigint)`,
+    })
+    .from(jobs)
+    .where(sql`${jobs.friendlyNumber} ~ '^J-[0-9]{1,15}$'`);
+  return Number(row?.max ?? 0);
 }
 
 /**

@@ -6,6 +6,7 @@ import { JOB_CONCLUSIONS, JOB_STATUSES, generateJob } from '@server/modules/jobs
 import {
   EXACT_TOTAL_UP_TO,
   insertJobs,
+  lastJobNumber,
   listJobs,
   loadJobs,
 } from '@server/modules/jobs/jobs.service';
@@ -370,6 +371,18 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
       (await scanJobs(t.database.db, asked)).jobs,
     );
     await expect(insertJobs(t.database.db, [generateJob(1)])).rejects.toThrow();
+  });
+
+  it('continues after the highest generated number, compared as a number past seven digits', async () => {
+    const db = t.database.db;
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          values ('J-10000000', 'Received', 'Pending', 'eight digits'),
+                 ('X-99999999', 'Received', 'Pending', 'not generated')`,
+    );
+    expect(await lastJobNumber(db)).toBe(10_000_000);
+    await db.execute(sql`delete from jobs where friendly_number in ('J-10000000', 'X-99999999')`);
+    expect(await lastJobNumber(db)).toBe(SEEDED + 3);
   });
 
   it('empties with the table', async () => {
