@@ -341,10 +341,13 @@ async function estimateMatches(
   const candidates = lead.postings + leadNumbers;
   const share = Math.min(1, SAMPLED_CANDIDATES / candidates);
   const end = low + BigInt(Math.ceil(Number(high - low) * share));
+  // Without other words every candidate matches: counting the window's distinct keys reads
+  // only the postings' index, not the jobs.
+  const filtered = others.length > 0;
   const [sample] = await namedQuery<{ matches: number }>(
     db,
-    'jobs_sample',
-    `with ${numbers('$2', '$4', '$6', 'number_key')},
+    filtered ? 'jobs_sample_words' : 'jobs_sample_word',
+    `with ${numbers('$2', '$4', '$5', 'number_key')},
      candidates as (
        select p.number_key from unnest($1::int[]) as t(id)
        cross join lateral (
@@ -354,10 +357,21 @@ async function estimateMatches(
        select key from numbers where key <= $3
      )
      select count(*)::float8 as matches from candidates as c
-     join job_keys as k on k.number_key = c.number_key
-     join jobs as j on j.id = k.job_id
-     where ${holdsEvery(5)}`,
-    [lead.terms, lead.word, end.toString(), leadNumbers > 0, others, lead.prefixOnly],
+     ${
+       filtered
+         ? `join job_keys as k on k.number_key = c.number_key
+            join jobs as j on j.id = k.job_id
+            where ${holdsEvery(6)}`
+         : ''
+     }`,
+    [
+      lead.terms,
+      lead.word,
+      end.toString(),
+      leadNumbers > 0,
+      lead.prefixOnly,
+      ...(filtered ? [others] : []),
+    ],
   );
   const sampled = high === low ? 1 : Number(end - low) / Number(high - low);
   return Math.round(sample!.matches / Math.min(1, sampled));
