@@ -115,6 +115,14 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  REDIS_KEY_PREFIX: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(100, 'must be at most 100 characters')
+      .regex(/^[\w.:-]+$/u, 'may hold only letters, digits and . _ : -')
+      .default('lims:'),
+  ),
   BOOKS_API_URL: z.preprocess(
     emptyAsUndefined,
     z
@@ -184,7 +192,12 @@ export interface Config {
   publicUrl: string;
   google: { issuer: string; clientId: string; clientSecret: string } | undefined;
   redisUrl: string | undefined;
-  /** Attempts per minute at login, registration and refresh, per client address. */
+  /** What every Redis key of this deployment starts with, so deployments can share a Redis. */
+  redisKeyPrefix: string;
+  /**
+   * Attempts per minute at login (per client address and username), registration and
+   * refresh (per address); an address may try three times as many usernames.
+   */
   authRateLimit: number;
   /** How many laboratory jobs the first start generates. */
   seedJobs: number;
@@ -247,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authRateLimit: e.AUTH_RATE_LIMIT,
     seedJobs: e.SEED_JOBS,
     booksApi: { url: e.BOOKS_API_URL, apiKey: e.BOOKS_API_KEY, timeoutMs: e.BOOKS_API_TIMEOUT_MS },

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 
-/** `GET /api/health`: the server is up and its database answered. */
+/**
+ * `GET /api/health`: the server is up and its database answered. With REDIS_URL set, whether
+ * Redis is reachable: while it is 'down' the server still works, counting rate limits alone.
+ */
 export const healthSchema = z.object({
   status: z.literal('ok'),
   db: z.enum(['pglite', 'postgres']),
+  redis: z.enum(['up', 'down']).optional(),
 });
 
 export type Health = z.infer<typeof healthSchema>;

@@ -51,9 +51,16 @@ interface AuthPluginOptions {
 export const authPlugin = fp(
   async (app: FastifyInstance, { config, now = () => new Date() }: AuthPluginOptions) => {
     const tokens = new AccessTokens(await loadSigningKey(app.db, config.jwtSecret), now);
-    const rateLimitStore: RateLimitStore = config.redisUrl
-      ? new RedisRateLimitStore(config.redisUrl)
-      : new MemoryRateLimitStore(() => now().getTime());
+    let rateLimitStore: RateLimitStore = new MemoryRateLimitStore(() => now().getTime());
+    if (config.redisUrl) {
+      const redisStore = new RedisRateLimitStore(config.redisUrl, {
+        keyPrefix: config.redisKeyPrefix,
+        log: app.log,
+        now: () => now().getTime(),
+      });
+      await redisStore.connected;
+      rateLimitStore = redisStore;
+    }
     app.addHook('onClose', () => rateLimitStore.close());
 
     app.decorate('now', now);

@@ -15,7 +15,7 @@ import {
 } from '@common/schemas/auth';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
-import { limitAttempts } from '../../lib/rateLimiter';
+import { type Limit, limitAttempts, slowAttempts } from '../../lib/rateLimiter';
 import { actorOf } from '../../lib/audit';
 import { auditUserEvent, login, register } from './auth.service';
 import { ExternalSignInError, GoogleSignIn } from './google.service';
@@ -31,26 +31,60 @@ const errors = {
 
 /** Sign-in, registration, refresh, logout and identify: outside the route-permission table. */
 export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
+  // Answers here carry tokens (or, for Google's callback, a redirect naming them): no cache
+  // may keep one.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  const limit = config.authRateLimit;
   /**
-   * A preValidation hook counting attempts per client address (and per the keys `extra`
-   * reads off the body): it runs before validation, so invalid attempts count too.
+   * A preValidation hook counting attempts per client address, and under the limits `more`
+   * reads off the body: it runs before validation, so invalid attempts count too.
    */
   const limited =
-    (action: string, max: number, extra: (body: Record<string, unknown>) => string[] = () => []) =>
+    (
+      action: string,
+      max: number,
+      more: (body: Record<string, unknown>, ip: string) => Limit[] = () => [],
+    ) =>
     async (request: FastifyRequest) => {
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const keys = [`ip:${request.ip}`, ...extra(body)].map((key) => `${action}:${key}`);
-      await limitAttempts(app.rateLimitStore, keys, { max, windowMs: WINDOW_MS });
+      const limits = [{ key: `ip:${request.ip}`, max }, ...more(body, request.ip)];
+      await limitAttempts(
+        app.rateLimitStore,
+        limits.map(({ key, max }) => ({ key: `${action}:${key}`, max })),
+        WINDOW_MS,
+      );
     };
+  /**
+   * Sign-ins as one username, from any address, are slowed down past the limit, never
+   * refused: refusing would let anyone lock the account's owner out.
+   */
+  const slowedPerUsername = async (request: FastifyRequest) => {
+    const { username } = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof username === 'string')
+      await slowAttempts(
+        app.rateLimitStore,
+        { key: `login:user:${username.trim()}`, max: limit },
+        WINDOW_MS,
+      );
+  };
 
   app.post(
     '/auth/login',
     {
       config: { public: true },
       schema: { body: loginSchema, response: { 200: loginResponseSchema, ...errors } },
-      preValidation: limited('login', config.authRateLimit, ({ username }) =>
-        typeof username === 'string' ? [`user:${username.trim()}`] : [],
-      ),
+      // An address may try a few usernames (people behind one router), each a few times.
+      preValidation: [
+        limited('login', limit * 3, ({ username }, ip) =>
+          typeof username === 'string'
+            ? [{ key: `user-ip:${username.trim()}:${ip}`, max: limit }]
+            : [],
+        ),
+        slowedPerUsername,
+      ],
     },
     async (request) => login(app.sessions, request.body, actorOf(request, null)),
   );
@@ -60,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     {
       config: { public: true },
       schema: { body: registerSchema, response: { 200: loginResponseSchema, ...errors } },
-      preValidation: limited('register', config.authRateLimit),
+      preValidation: limited('register', limit),
     },
     async (request) => register(app.sessions, request.body, actorOf(request, null)),
   );
@@ -71,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       config: { public: true },
       schema: { body: refreshTokenBodySchema, response: { 200: refreshResponseSchema, ...errors } },
       // Every open tab refreshes every few minutes: a looser limit than sign-in's.
-      preValidation: limited('refresh', config.authRateLimit * 3),
+      preValidation: limited('refresh', limit * 3),
     },
     async (request) =>
       refreshSession(app.sessions, request.body.refreshToken, (userId) =>

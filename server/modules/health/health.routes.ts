@@ -5,7 +5,7 @@ import { apiErrorSchema } from '@common/schemas/apiError';
 import { healthSchema } from '@common/schemas/health';
 import { AppError } from '../../lib/errors';
 
-/** `GET /api/health`: answers ok only after the database has answered a query. */
+/** `GET /api/health`: answers ok only after the database has answered a query; names Redis's state. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
@@ -17,7 +17,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.error({ err: error }, 'Health check: the database did not answer');
         throw new AppError(503, 'DATABASE_UNAVAILABLE', messages.server.databaseUnavailable);
       }
-      return { status: 'ok' as const, db: app.database.kind };
+      const redis = app.rateLimitStore.state;
+      return { status: 'ok' as const, db: app.database.kind, ...(redis ? { redis } : {}) };
     },
   );
 };
