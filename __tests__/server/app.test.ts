@@ -162,6 +162,24 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
       expect(res.headers['access-control-allow-credentials']).toBe('true');
     });
 
+    it.each(['PUT', 'DELETE'])(
+      'lets a configured origin send %s, with If-Match',
+      async (method) => {
+        const res = await t.app.inject({
+          method: 'OPTIONS',
+          url: '/api/books/1',
+          headers: {
+            origin: 'https://allowed.example',
+            'access-control-request-method': method,
+            'access-control-request-headers': 'authorization, content-type, if-match',
+          },
+        });
+        expect(res.statusCode).toBe(204);
+        expect(res.headers['access-control-allow-methods']).toContain(method);
+        expect(res.headers['access-control-allow-headers']).toMatch(/if-match/i);
+      },
+    );
+
     it('does not allow any other origin', async () => {
       const res = await t.app.inject({
         method: 'GET',

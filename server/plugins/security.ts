@@ -39,6 +39,8 @@ export const securityPlugin = fp(
     await app.register(cors, {
       origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
       credentials: true,
+      // Every method our routes use (the default stops at GET, HEAD and POST).
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
       // A cross-origin client reads an item's version for its next If-Match.
       exposedHeaders: ['ETag'],
     });

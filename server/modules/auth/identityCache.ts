@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { looksLikeUuid } from '../../lib/uuid';
 import { findIdentity, type IdentityRecord } from './session.service';
 
 /** The NOTIFY channel a database trigger fires on any change to users, roles or memberships. */
@@ -29,6 +30,9 @@ export class IdentityCache {
 
   /** The user's identity and session generation, or undefined when there is no such user. */
   async find(userId: string): Promise<IdentityRecord | undefined> {
+    // A validly signed token may still name no user id at all (a key shared with another
+    // service): no such user, rather than a database error.
+    if (!looksLikeUuid(userId)) return undefined;
     const readAt = this.now().getTime();
     const cached = this.identities.get(userId);
     if (cached && readAt - cached.readAt < IDENTITY_TTL_MS) return cached.record;

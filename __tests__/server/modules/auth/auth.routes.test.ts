@@ -1,7 +1,7 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { messages } from '@common/messages';
 import { REFRESH_GRACE_MS } from '@server/modules/auth/session.service';
-import { bearer, login, registerUser } from '../../helpers/auth';
+import { bearer, login, PASSWORDS, registerUser } from '../../helpers/auth';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -241,6 +241,48 @@ describe('a configured JWT_SECRET', () => {
     const { jwt } = await login(t.app, 'viewer');
     const { jwtVerify } = await import('jose');
     await expect(jwtVerify(jwt, new TextEncoder().encode(secret))).resolves.toBeTruthy();
+    await t.close();
+  });
+
+  it.each(['not-a-user-id', '00000000-0000-4000-8000-000000000000'])(
+    'refuses with 401 a well-signed token whose subject is %j, no user',
+    async (sub) => {
+      const secret = 's'.repeat(40);
+      const t = await startTestApp('pglite', { JWT_SECRET: secret });
+      const { jwt } = await login(t.app, 'admin');
+      const token = await new SignJWT({ ...decodeJwt(jwt), sub })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(secret));
+      const res = await t.app.inject({ method: 'GET', url: '/api/books', headers: bearer(token) });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      await t.close();
+    },
+  );
+});
+
+describe('answers that carry tokens', () => {
+  it('may not be stored by any cache', async () => {
+    const t = await startTestApp('pglite');
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'viewer', password: PASSWORDS.viewer },
+    });
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh-token',
+      payload: { refreshToken: signIn.json().refreshToken },
+    });
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'new-person@example.com', password: 'a-good-password' },
+    });
+    for (const res of [signIn, refreshed, registered]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
     await t.close();
   });
 });
