@@ -27,6 +27,7 @@ import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors';
 import { permissionsPlugin } from './plugins/permissions';
+import { openapiPlugin } from './plugins/openapi';
 import { pgEventsPlugin } from './plugins/pgEvents';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
@@ -90,6 +91,7 @@ export async function buildApp(
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 3 } },
     syncThreshold: 64 * 1024,
   });
+  await app.register(openapiPlugin);
   await app.register(dbPlugin, { config, database });
   await app.register(pgEventsPlugin);
   await app.register(authPlugin, { config, now });

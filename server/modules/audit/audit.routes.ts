@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import { auditFilterSchema, auditPageSchema, auditQuerySchema } from '@common/schemas/audit';
 import { csvRecord } from '../../lib/csv';
@@ -32,8 +33,19 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/audit/export.csv',
-    // No response schema: the answer is a stream of CSV, which fastify sends as it is.
-    { schema: { querystring: auditFilterSchema } },
+    {
+      schema: {
+        querystring: auditFilterSchema,
+        // A stream, which fastify sends as it is (typed unknown, so `send` takes it): the
+        // schema only documents it.
+        response: {
+          200: {
+            description: 'Every audit event of the filter, newest first, as CSV',
+            content: { 'text/csv': { schema: z.unknown().describe('CSV text, one header line') } },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const db = app.db;
       async function* lines() {

@@ -155,22 +155,35 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     },
   );
 
-  app.get('/auth/google/callback', { config: { public: true } }, async (request, reply) => {
-    try {
-      if (!google) throw new ExternalSignInError('Google sign-in is not configured');
-      const userId = await google.complete(new URL(request.url, config.publicUrl), app.now());
-      const { jwt, refreshToken } = await startSession(app.sessions, userId);
-      await auditUserEvent(app.db, actorOf(request, null), userId, {
-        action: 'auth.login',
-        summary: 'Signed in with Google',
-      });
-      const query = new URLSearchParams({ token: jwt, refreshToken });
-      return reply.redirect(`/google-callback/?${query.toString()}`);
-    } catch (error) {
-      request.log.warn({ err: error }, 'Google sign-in failed');
-      return reply.redirect('/Login');
-    }
-  });
+  app.get(
+    '/auth/google/callback',
+    {
+      config: { public: true },
+      schema: {
+        response: {
+          302: z
+            .null()
+            .describe('To /google-callback/ with the tokens in its query, or to /Login on failure'),
+        },
+      },
+    },
+    async (request, reply) => {
+      try {
+        if (!google) throw new ExternalSignInError('Google sign-in is not configured');
+        const userId = await google.complete(new URL(request.url, config.publicUrl), app.now());
+        const { jwt, refreshToken } = await startSession(app.sessions, userId);
+        await auditUserEvent(app.db, actorOf(request, null), userId, {
+          action: 'auth.login',
+          summary: 'Signed in with Google',
+        });
+        const query = new URLSearchParams({ token: jwt, refreshToken });
+        return reply.redirect(`/google-callback/?${query.toString()}`);
+      } catch (error) {
+        request.log.warn({ err: error }, 'Google sign-in failed');
+        return reply.redirect('/Login');
+      }
+    },
+  );
 
   app.get(
     '/users/identify',

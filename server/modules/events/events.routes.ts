@@ -59,7 +59,17 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     '/events',
     {
       config: { signedIn: true },
-      schema: { response: { 400: apiErrorSchema, 401: apiErrorSchema } },
+      schema: {
+        response: {
+          // Written to the socket as events happen: the schema only documents it.
+          200: {
+            description: 'Server-sent events: `change` (a ChangeEvent as JSON) and `permissions`',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+        },
+      },
     },
     async (request, reply) => {
       const user = request.user!;
