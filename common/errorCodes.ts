@@ -57,6 +57,8 @@ export const errorCodes = {
   SIGN_IN_PROVIDER_NOT_CONFIGURED: 'SIGN_IN_PROVIDER_NOT_CONFIGURED',
   /** 503: the database is not reachable. */
   DATABASE_UNAVAILABLE: 'DATABASE_UNAVAILABLE',
+  /** 503: the server is too busy; the Retry-After header says when to try again. */
+  OVERLOADED: 'OVERLOADED',
   /** 503: the web app has not been built. */
   CLIENT_NOT_BUILT: 'CLIENT_NOT_BUILT',
 } as const;

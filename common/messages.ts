@@ -137,6 +137,7 @@ export const messages = {
     unsupportedMediaType: 'The request body is of a type this route does not take',
     headersTooLarge: 'The URL or the headers of the request are too large',
     databaseUnavailable: 'The database is not reachable',
+    overloaded: 'The server is too busy right now; try again in a few seconds',
     clientNotBuilt: 'The web app is not built: run `npm run build`',
   },
 } as const;

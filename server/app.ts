@@ -28,6 +28,7 @@ import { dbPlugin } from './plugins/db';
 import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors';
 import { permissionsPlugin } from './plugins/permissions';
 import { openapiPlugin } from './plugins/openapi';
+import { overloadPlugin } from './plugins/overload';
 import { pgEventsPlugin } from './plugins/pgEvents';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
@@ -78,6 +79,7 @@ export async function buildApp(
   await app.register(errorsPlugin);
   app.addHook('preSerialization', tagVersionedItem);
   await app.register(securityPlugin, { config });
+  await app.register(overloadPlugin, { maxEventLoopDelayMs: config.maxEventLoopDelayMs });
   // JSON answers above 1 KB go compressed when the client accepts it (the built web app's
   // files are compressed at build time instead: see the spa plugin). For answers made on
   // the fly, gzip at level 3 is as small as brotli at quality 3 for less than half the CPU

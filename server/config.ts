@@ -151,6 +151,14 @@ const envSchema = z.object({
   HISTORY_MAX_VERSIONS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   AUDIT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   EVENTS_HEARTBEAT_SECONDS: z.preprocess(emptyAsUndefined, positiveInt.default(15)),
+  MAX_EVENT_LOOP_DELAY_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
+      .default(1000),
+  ),
   AUTH_RATE_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -199,6 +207,8 @@ export interface Config {
    * refresh (per address); an address may try three times as many usernames.
    */
   authRateLimit: number;
+  /** Past this event-loop delay the server sheds requests with 503 (0: never). */
+  maxEventLoopDelayMs: number;
   /** How many laboratory jobs the first start generates. */
   seedJobs: number;
   /** The book lookup service (Google Books volumes API or one answering in its format). */
@@ -262,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     seedJobs: e.SEED_JOBS,
     booksApi: { url: e.BOOKS_API_URL, apiKey: e.BOOKS_API_KEY, timeoutMs: e.BOOKS_API_TIMEOUT_MS },
     retention: {

@@ -19,6 +19,8 @@ function commonErrors(schema: FastifySchema, access: 'public' | 'signedIn' | 'pe
     ...(access !== 'public' ? { 401: apiErrorSchema } : {}),
     ...(access === 'permitted' ? { 403: apiErrorSchema } : {}),
     ...(schema.body ? { 413: apiErrorSchema, 415: apiErrorSchema } : {}),
+    // Overloaded (OVERLOADED) or without its database (DATABASE_UNAVAILABLE), with Retry-After.
+    503: apiErrorSchema,
     // Anything else (500 included) answers in the error shape too.
     default: apiErrorSchema,
   };

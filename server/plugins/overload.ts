@@ -1,0 +1,29 @@
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { messages } from '@common/messages';
+import { AppError } from '../lib/errors';
+
+/** How long an overloaded server asks clients to wait. */
+const RETRY_AFTER_S = 5;
+
+/**
+ * Sheds load before the event loop stalls: once the loop's delay passes
+ * `maxEventLoopDelayMs` (sampled every 250 ms), requests answer 503 OVERLOADED with
+ * Retry-After at once, rather than queueing behind work the server cannot finish in time.
+ */
+export const overloadPlugin = fp(
+  async (app: FastifyInstance, { maxEventLoopDelayMs }: { maxEventLoopDelayMs: number }) => {
+    if (maxEventLoopDelayMs === 0) return;
+    await app.register(underPressure, {
+      maxEventLoopDelay: maxEventLoopDelayMs,
+      sampleInterval: 250,
+      pressureHandler: async () => {
+        throw new AppError(503, 'OVERLOADED', messages.server.overloaded, {
+          headers: { 'retry-after': String(RETRY_AFTER_S) },
+        });
+      },
+    });
+  },
+  { name: 'overload' },
+);
