@@ -31,6 +31,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { overloadPlugin } from './plugins/overload';
 import { pgEventsPlugin } from './plugins/pgEvents';
 import { securityPlugin } from './plugins/security';
+import { shutdownPlugin } from './plugins/shutdown';
 import { spaPlugin } from './plugins/spa';
 
 export interface BuildAppOptions {
@@ -77,9 +78,9 @@ export async function buildApp(
   if (onRoute) app.addHook('onRoute', onRoute);
 
   await app.register(errorsPlugin);
+  await app.register(shutdownPlugin);
   app.addHook('preSerialization', tagVersionedItem);
   await app.register(securityPlugin, { config });
-  await app.register(overloadPlugin, { maxEventLoopDelayMs: config.maxEventLoopDelayMs });
   // JSON answers above 1 KB go compressed when the client accepts it (the built web app's
   // files are compressed at build time instead: see the spa plugin). For answers made on
   // the fly, gzip at level 3 is as small as brotli at quality 3 for less than half the CPU
@@ -112,6 +113,9 @@ export async function buildApp(
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(eventsRoutes, { prefix: '/api', config });
 
+  // Last: the event-loop delay it samples from here on is that of serving, not of opening,
+  // migrating and seeding the database (which would shed the first requests).
+  await app.register(overloadPlugin, { maxEventLoopDelayMs: config.maxEventLoopDelayMs });
   await app.register(spaPlugin, { staticDir: config.staticDir });
   await app.ready();
   return app;

@@ -1,7 +1,7 @@
 /**
  * Starts the server: reads the configuration, builds the app, listens, and shuts down
- * cleanly on SIGTERM or SIGINT (stop accepting, finish in-flight requests, close the
- * database so the embedded one is never left half-written), then exits 0.
+ * cleanly on SIGTERM or SIGINT (stop accepting, answer every request already sent, close
+ * the database so the embedded one is never left half-written), then exits 0.
  * Bad configuration or a failed start exits 1 with a one-line message.
  */
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +19,7 @@ async function stop(signal: NodeJS.Signals) {
   // A signal during start-up is handled once the app is built (see start()).
   if (!app) return;
   app.log.info({ signal }, 'Shutting down');
+  await app.drain();
   await app.close();
   process.exit(0);
 }

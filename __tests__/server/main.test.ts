@@ -94,6 +94,61 @@ describe('the server process', () => {
     expect(await again.exited).toBe(0);
   });
 
+  it('answers every request in flight when told to stop under load', async () => {
+    const server = new ServerProcess({
+      DATA_DIR: tempDataDir(),
+      ADMIN_PASSWORD: 'admin-password',
+      SEED_JOBS: '2000',
+      // Shedding load is another test's: here every request must be answered.
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+    });
+    const url = await server.baseUrl();
+    const signIn = await fetch(`${url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'admin-password' }),
+    });
+    const { jwt } = (await signIn.json()) as { jwt: string };
+    const answered: (number | string)[] = [];
+    const failures: string[] = [];
+    let stopped = false;
+    // 40 clients on keep-alive connections, each sending its next request on an answer.
+    const client = async (n: number) => {
+      for (let i = 0; !stopped || i < 1; i++) {
+        try {
+          const res = await fetch(
+            `${url}/api/LIMS/jobs?filter=${n % 2 ? 'pass' : ''}&page=${1 + (i % 5)}`,
+            {
+              headers: { authorization: `Bearer ${jwt}` },
+            },
+          );
+          const body = await res.text();
+          answered.push(res.status === 200 ? 200 : `${res.status} ${body.slice(0, 80)}`);
+        } catch (error) {
+          const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+          // A new connection refused once the server stopped listening: never in flight.
+          if (code === 'ECONNREFUSED') return;
+          failures.push(String(code ?? error));
+          return;
+        }
+      }
+    };
+    const clients = Array.from({ length: 40 }, (_, n) => client(n));
+    // Under load for a while, then told to stop.
+    while (answered.length < 200) await new Promise((resolve) => setTimeout(resolve, 10));
+    server.child.kill('SIGTERM');
+    const exit = await server.exited;
+    stopped = true;
+    await Promise.all(clients);
+    const tally = (list: (string | number)[]) =>
+      Object.fromEntries([...new Set(list)].map((k) => [k, list.filter((v) => v === k).length]));
+    expect({
+      exit,
+      failures: tally(failures),
+      notOk: tally(answered.filter((status) => status !== 200)),
+    }).toEqual({ exit: 0, failures: {}, notOk: {} });
+  }, 60_000);
+
   it('finishes seeding on the next start after being killed in the middle of it', async () => {
     const dataDir = tempDataDir();
     const killed = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
