@@ -147,7 +147,13 @@ export function openPostgres(
 ): Database {
   // No JIT: our queries take milliseconds, and compiling one costs ~20 ms whenever a
   // plan's estimate crosses jit_above_cost (the job search's did).
-  const pool = new pg.Pool({ connectionString, max: 10, options: '-c jit=off' });
+  // A connection that cannot be made within 2 s fails (503), rather than hanging the request.
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    options: '-c jit=off',
+    connectionTimeoutMillis: 2000,
+  });
   pool.on('error', onError);
   return {
     db: drizzlePg({ client: pool, casing: 'snake_case' }),
@@ -171,6 +177,7 @@ export function openPostgres(
       const client = new pg.Client({
         connectionString,
         application_name: NOTIFICATION_CONNECTION_NAME,
+        connectionTimeoutMillis: 2000,
       });
       let closing = false;
       client.on('notification', (message) =>

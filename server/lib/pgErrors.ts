@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import { USERS_EMAIL_UNIQUE } from '../db/schema/users';
-import { type AppError, conflict } from './errors';
+import { AppError, conflict } from './errors';
 
 /**
  * What of a PostgreSQL error may be told: its code and the names of what refused the
@@ -16,10 +16,22 @@ export interface PgErrorFacts {
 
 const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/**
+ * An error and its causes. Not by `instanceof Error`: Node's own errors (a refused socket)
+ * may come from another realm (a test's sandbox) than the code that wraps them.
+ */
+function* errorChain(error: unknown): Generator<Error & Record<string, unknown>> {
+  for (let e = error, depth = 0; depth < 10; depth++) {
+    if (typeof e !== 'object' || e === null || typeof (e as Error).message !== 'string') return;
+    yield e as Error & Record<string, unknown>;
+    e = (e as Error).cause;
+  }
+}
+
 /** The PostgreSQL error in an error's cause chain (node-postgres and PGlite alike). */
 export function pgErrorFacts(error: unknown): PgErrorFacts | undefined {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const { code, constraint, table, column } = e as Error & Record<string, unknown>;
+  for (const e of errorChain(error)) {
+    const { code, constraint, table, column } = e;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
       return {
         code,
@@ -59,3 +71,51 @@ export function conflictOf(error: unknown): AppError | undefined {
   if (facts?.code === FOREIGN_KEY_VIOLATION) return conflict('CONFLICT', messages.server.conflict);
   return undefined;
 }
+
+/** Socket errors of a connection to the database that is refused, lost or unreachable. */
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs of a server that is going away or not yet back: connection exceptions (class
+ * 08), shutdowns (57P01 admin, 57P02 crash), "starting up" (57P03), too many connections.
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+/** node-postgres's own words for a lost connection, which carry no code. */
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** How long a client should wait before trying again without the database. */
+export const DATABASE_RETRY_AFTER_S = 2;
+
+/**
+ * A 503 DATABASE_UNAVAILABLE, with Retry-After, when the error (or its cause) says the
+ * database could not be reached rather than that it refused the query: a restart or an
+ * outage, not a fault of the request or of ours.
+ */
+export function unavailableOf(error: unknown): AppError | undefined {
+  for (const e of errorChain(error)) {
+    const { code } = e;
+    if (
+      (typeof code === 'string' &&
+        (CONNECTION_ERRORS.has(code) || UNAVAILABLE_STATES.test(code))) ||
+      LOST_CONNECTION.test(e.message)
+    ) {
+      return databaseUnavailable();
+    }
+  }
+  return undefined;
+}
+
+/** The answer while the database cannot be reached. */
+export const databaseUnavailable = () =>
+  new AppError(503, 'DATABASE_UNAVAILABLE', messages.server.databaseUnavailable, {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+  });

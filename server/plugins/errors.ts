@@ -7,7 +7,7 @@ import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import type { ApiError, FieldError } from '@common/schemas/apiError';
 import { AppError } from '../lib/errors';
-import { conflictOf } from '../lib/pgErrors';
+import { conflictOf, unavailableOf } from '../lib/pgErrors';
 
 function body(
   statusCode: number,
@@ -60,13 +60,18 @@ function fieldError(context: string | undefined, issue: FieldIssue): FieldError 
   return { field: [context, ...path].join('.'), message: issue.message ?? 'is invalid' };
 }
 
+/** What the error is, when it is one the API answers as itself (not a 500). */
+const knownError = (error: FastifyError) =>
+  error instanceof AppError ? error : (conflictOf(error) ?? unavailableOf(error));
+
 /**
  * The one place that chooses an error's status and body. What a client may see:
  * validation failures (400, naming the fields), AppErrors, database conflicts (409 with
- * the code of the constraint, `lib/pgErrors.ts`) and the framework's own refusals
- * (fixed messages). Anything else is a 500 with a generic message.
+ * the code of the constraint, `lib/pgErrors.ts`), an unreachable database (503, with
+ * Retry-After) and the framework's own refusals (fixed messages). Anything else is a 500
+ * with a generic message.
  */
-function toApiError(error: FastifyError): ApiError {
+function toApiError(error: FastifyError, known = knownError(error)): ApiError {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields = error.validation.map((issue) => fieldError(error.validationContext, issue));
     return body(
@@ -76,7 +81,6 @@ function toApiError(error: FastifyError): ApiError {
       fields,
     );
   }
-  const known = error instanceof AppError ? error : conflictOf(error);
   if (known) return body(known.statusCode, known.code, known.message, known.fields, known.current);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {
@@ -89,8 +93,9 @@ function toApiError(error: FastifyError): ApiError {
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply: FastifyReply) => {
-      const apiError = toApiError(error);
-      if (error instanceof AppError) void reply.headers(error.headers);
+      const known = knownError(error);
+      const apiError = toApiError(error, known);
+      if (known) void reply.headers(known.headers);
       // The `err` serializer (lib/logSerializers.ts) keeps SQL, parameters and messages that
       // may quote the request out of the log.
       if (apiError.code === 'INTERNAL') request.log.error({ err: error }, 'Unhandled error');

@@ -38,7 +38,7 @@ const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** The first wait before reconnecting; it doubles with each failed attempt, up to the max. */
 const FIRST_RETRY_MS = 100;
-const MAX_RETRY_MS = 10_000;
+const MAX_RETRY_MS = 2000;
 
 /**
  * The process's one LISTEN connection (DESIGN, Scale-out): every channel any part of the

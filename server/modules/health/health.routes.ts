@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messages } from '@common/messages';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import { healthSchema } from '@common/schemas/health';
-import { AppError } from '../../lib/errors';
+import { databaseUnavailable } from '../../lib/pgErrors';
 
 /** `GET /api/health`: answers ok only after the database has answered a query; names Redis's state. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,7 +14,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         await app.db.execute(sql`select 1`);
       } catch (error) {
         request.log.error({ err: error }, 'Health check: the database did not answer');
-        throw new AppError(503, 'DATABASE_UNAVAILABLE', messages.server.databaseUnavailable);
+        throw databaseUnavailable();
       }
       const redis = app.rateLimitStore.state;
       return { status: 'ok' as const, db: app.database.kind, ...(redis ? { redis } : {}) };
