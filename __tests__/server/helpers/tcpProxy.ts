@@ -1,5 +1,4 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP proxy on loopback to `target`, that the test cuts (every connection dropped, new
