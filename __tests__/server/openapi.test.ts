@@ -7,7 +7,7 @@ import type { HTTPMethods } from 'fastify';
 import { bearer, login } from './helpers/auth';
 import { type TestApp, startTestApp } from './helpers/testApp';
 
-type Operation = { security?: unknown[]; responses: Record<string, unknown> };
+type Operation = { security?: unknown[]; tags?: string[]; responses: Record<string, unknown> };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 /** `/api/books/:id` as OpenAPI writes it: `/api/books/{id}`. */
@@ -59,10 +59,12 @@ describe('the OpenAPI document', () => {
     expect(undocumented).toEqual([]);
     for (const { routeVerb, routePath } of routes) {
       const operation = document.paths[openapiPath(routePath)]![routeVerb.toLowerCase()]!;
-      expect({ routeVerb, routePath, security: operation.security }).toEqual({
+      expect({ routeVerb, routePath, security: operation.security, tags: operation.tags }).toEqual({
         routeVerb,
         routePath,
         security: [{ bearer: [] }],
+        // Grouped by resource.
+        tags: [routePath.split('/')[2]],
       });
       expect(Object.keys(operation.responses)).toEqual(
         expect.arrayContaining(['400', '401', '403', 'default']),

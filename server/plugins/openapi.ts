@@ -57,6 +57,8 @@ export const openapiPlugin = fp(
             : 'permitted';
         const withErrors = {
           ...schema,
+          // Grouped by resource: the first segment after /api.
+          tags: [url.split('/')[2]!],
           response: { ...commonErrors(schema ?? {}, access), ...(schema?.response ?? {}) },
           ...(access === 'public' ? {} : { security: [{ bearer: [] }] }),
         };
