@@ -69,11 +69,16 @@ describe('the server process', () => {
 
   it('serves, refuses a second server on its DATA_DIR, and shuts down cleanly on SIGTERM', async () => {
     const dataDir = tempDataDir();
-    const first = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    const first = new ServerProcess({
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: 'admin-password',
+      INSTANCE_NAME: 'first',
+    });
     const url = await first.baseUrl();
     expect(await (await fetch(`${url}/api/health`)).json()).toEqual({
       status: 'ok',
       db: 'pglite',
+      instance: 'first',
     });
 
     const second = new ServerProcess({ DATA_DIR: dataDir });
@@ -134,8 +139,9 @@ describe('the server process', () => {
       }
     };
     const clients = Array.from({ length: 40 }, (_, n) => client(n));
-    // Under load for a while, then told to stop.
-    while (answered.length < 200) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Under load for a while (past the first seconds, when the fresh embedded database
+    // stalls the loop now and then: see the note on issue 17), then told to stop.
+    while (answered.length < 1000) await new Promise((resolve) => setTimeout(resolve, 10));
     server.child.kill('SIGTERM');
     const exit = await server.exited;
     stopped = true;
@@ -195,6 +201,8 @@ describe('the server process', () => {
       expect(await (await fetch(`${url}/api/health`)).json()).toEqual({
         status: 'ok',
         db: 'postgres',
+        // Host and process when not named.
+        instance: `${os.hostname()}-${server.child.pid}`,
       });
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
