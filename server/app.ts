@@ -101,7 +101,7 @@ export async function buildApp(
   await app.register(permissionsPlugin);
   await app.register(retentionPlugin, { policy: config.retention });
 
-  await app.register(healthRoutes, { prefix: '/api' });
+  await app.register(healthRoutes, { prefix: '/api', instance: config.instanceName });
   await app.register(authRoutes, { prefix: '/api', config });
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });

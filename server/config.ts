@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { defaultStaticDir } from './paths';
@@ -111,6 +112,14 @@ const envSchema = z.object({
   ),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
+  INSTANCE_NAME: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(100, 'must be at most 100 characters')
+      .regex(/^[\w.:-]+$/u, 'may hold only letters, digits and . _ : -')
+      .optional(),
+  ),
   REDIS_URL: z.preprocess(
     emptyAsUndefined,
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -200,6 +209,8 @@ export interface Config {
   publicUrl: string;
   google: { issuer: string; clientId: string; clientSecret: string } | undefined;
   redisUrl: string | undefined;
+  /** This server's name among several (`/api/health` says it): host and process by default. */
+  instanceName: string;
   /** What every Redis key of this deployment starts with, so deployments can share a Redis. */
   redisKeyPrefix: string;
   /**
@@ -270,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     redisUrl: e.REDIS_URL,
+    instanceName: e.INSTANCE_NAME ?? `${os.hostname()}-${process.pid}`,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authRateLimit: e.AUTH_RATE_LIMIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,

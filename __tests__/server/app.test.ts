@@ -15,7 +15,7 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
     it('answers ok and names the database engine', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/health' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ status: 'ok', db: kind });
+      expect(res.json()).toEqual({ status: 'ok', db: kind, instance: t.config.instanceName });
     });
   });
 
@@ -132,7 +132,7 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
         headers: { 'accept-encoding': 'gzip, deflate, br' },
       });
       expect(res.headers['content-encoding']).toBeUndefined();
-      expect(res.json()).toEqual({ status: 'ok', db: kind });
+      expect(res.json()).toEqual({ status: 'ok', db: kind, instance: t.config.instanceName });
     });
   });
 

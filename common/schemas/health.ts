@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const healthSchema = z.object({
   status: z.literal('ok'),
   db: z.enum(['pglite', 'postgres']),
+  /** Which server answered (INSTANCE_NAME), among several behind a load balancer. */
+  instance: z.string(),
   redis: z.enum(['up', 'down']).optional(),
 });
 

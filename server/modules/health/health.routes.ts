@@ -5,7 +5,10 @@ import { healthSchema } from '@common/schemas/health';
 import { databaseUnavailable } from '../../lib/pgErrors';
 
 /** `GET /api/health`: answers ok only after the database has answered a query; names Redis's state. */
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ instance: string }> = async (
+  app,
+  { instance },
+) => {
   app.get(
     '/health',
     { config: { public: true }, schema: { response: { 200: healthSchema, 503: apiErrorSchema } } },
@@ -17,7 +20,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         throw databaseUnavailable();
       }
       const redis = app.rateLimitStore.state;
-      return { status: 'ok' as const, db: app.database.kind, ...(redis ? { redis } : {}) };
+      return {
+        status: 'ok' as const,
+        db: app.database.kind,
+        instance,
+        ...(redis ? { redis } : {}),
+      };
     },
   );
 };
