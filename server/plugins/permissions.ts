@@ -67,10 +67,18 @@ export const permissionsPlugin = fp(
         allowed = map;
       }
     };
+    // A reload a notice started: requests wait for it, so a change made through another
+    // server counts from the first request this one handles after hearing of it.
+    let pending: Promise<void> | undefined;
     const reloadInBackground = () => {
-      reload().catch((error: unknown) =>
-        app.log.error({ err: error }, 'Reloading the route permissions failed'),
-      );
+      const reloading: Promise<void> = reload()
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'Reloading the route permissions failed'),
+        )
+        .finally(() => {
+          if (pending === reloading) pending = undefined;
+        });
+      pending = reloading;
     };
     app.decorate('reloadPermissions', reload);
     app.decorate('permissionsOf', (user: Identity) => permissionsOf(allowed, user.roles));
@@ -94,6 +102,7 @@ export const permissionsPlugin = fp(
       const { url, config } = request.routeOptions;
       if (!url?.startsWith('/api/') || config.public) return;
       const user = await app.authenticate(request);
+      if (pending) await pending;
       if (!config.signedIn) {
         const verb = request.method === 'HEAD' ? 'GET' : request.method;
         if (!app.mayCall(user, verb, url)) throw forbidden(messages.server.forbidden);
