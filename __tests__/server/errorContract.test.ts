@@ -241,11 +241,12 @@ describe.each(testDbKinds)('the error contract on %s', (kind) => {
   });
 
   it('answers 429 RATE_LIMITED with Retry-After once a sign-in is tried too often', async () => {
+    const username = `nobody-${randomUUID()}`;
     const attempt = () =>
       inject({
         method: 'POST',
         url: '/api/auth/login',
-        payload: { username: `nobody-${randomUUID()}`, password: ECHO },
+        payload: { username, password: ECHO },
         remoteAddress: '10.9.8.7',
       });
     let res = await attempt();
