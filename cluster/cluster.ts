@@ -7,25 +7,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startBuiltServer } from '../bench/builtServer';
 import { projectRoot } from '../server/paths';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-/** Resolves once `url` answers 2xx; rejects when `child` exits first or after 60 s. */
-async function waitUntilAnswering(url: string, child: ChildProcess) {
+/** Resolves once nginx answers for the servers; rejects when it exits first or after 60 s. */
+async function waitForNginx(url: string, nginx: ChildProcess) {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    if (nginx.exitCode !== null) throw new Error(`nginx exited with ${nginx.exitCode}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -45,48 +36,36 @@ export interface ClusterOptions {
 }
 
 export async function startCluster({ size, port, env }: ClusterOptions) {
-  if (!env.DATABASE_URL)
+  if (!(env.DATABASE_URL ?? process.env.DATABASE_URL))
     throw new Error('The cluster needs DATABASE_URL: its servers share one PostgreSQL');
   const base = `http://127.0.0.1:${port}`;
-  const children: ChildProcess[] = [];
+  const servers: Awaited<ReturnType<typeof startBuiltServer>>[] = [];
   let nginx: ChildProcess | undefined;
   const stop = async () => {
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, 'exit');
-        // nginx stops gracefully on SIGQUIT; the servers on SIGTERM.
-        child.kill(child === nginx ? 'SIGQUIT' : 'SIGTERM');
-        await exited;
-      }),
-    );
+    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
+      const exited = once(nginx, 'exit');
+      // nginx stops gracefully on SIGQUIT.
+      nginx.kill('SIGQUIT');
+      await exited;
+    }
+    await Promise.all(servers.map((server) => server.stop()));
   };
   try {
-    const servers = [];
-    for (let i = 1; i <= size; i++) {
-      const serverPort = await freePort();
-      const child = spawn(process.execPath, [path.join(projectRoot, 'dist/server/main.js')], {
-        env: {
-          ...process.env,
+    // Started together: they take turns on migrations and seeding (advisory locks).
+    const started = await Promise.allSettled(
+      Array.from({ length: size }, (_, i) =>
+        startBuiltServer({
           ...env,
-          PORT: String(serverPort),
           HOST: '127.0.0.1',
-          INSTANCE_NAME: `api-${i}`,
+          INSTANCE_NAME: `api-${i + 1}`,
           TRUST_PROXY: 'loopback',
           PUBLIC_URL: base,
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      children.push(child);
-      servers.push({ port: serverPort, child });
-    }
-    // One at a time would be slower; together they take turns on migrations and seeding
-    // (advisory locks).
-    await Promise.all(
-      servers.map(({ port: p, child }) =>
-        waitUntilAnswering(`http://127.0.0.1:${p}/api/health`, child),
+        }),
       ),
     );
+    for (const result of started) if (result.status === 'fulfilled') servers.push(result.value);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
 
     const prefix = mkdtempSync(path.join(os.tmpdir(), 'cluster-nginx-'));
     for (const dir of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
@@ -96,16 +75,15 @@ export async function startCluster({ size, port, env }: ClusterOptions) {
       .replaceAll('{{PORT}}', String(port))
       .replaceAll(
         '{{UPSTREAMS}}',
-        servers.map(({ port: p }) => `    server 127.0.0.1:${p};`).join('\n'),
+        servers.map((server) => `    server ${new URL(server.base).host};`).join('\n'),
       );
     const configFile = path.join(prefix, 'nginx.conf');
     writeFileSync(configFile, config);
     nginx = spawn('nginx', ['-p', prefix, '-c', configFile], {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    children.push(nginx);
-    await waitUntilAnswering(`${base}/api/health`, nginx);
-    return { base, servers: servers.map(({ port: p }) => `http://127.0.0.1:${p}`), stop };
+    await waitForNginx(`${base}/api/health`, nginx);
+    return { base, servers: servers.map((server) => server.base), stop };
   } catch (error) {
     await stop();
     throw error;

@@ -13,7 +13,12 @@ async function main() {
     throw new Error('CLUSTER_PORT must be a port');
   if (!process.env.REDIS_URL)
     console.warn('REDIS_URL is unset: each server counts sign-in attempts on its own');
-  const cluster = await startCluster({ size, port, env: {} });
+  // The servers log at the server's own default level, not the benchmark helper's.
+  const cluster = await startCluster({
+    size,
+    port,
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+  });
   console.log(`${size} servers behind nginx at ${cluster.base} (Ctrl-C stops them all)`);
   const stop = async () => {
     await cluster.stop();

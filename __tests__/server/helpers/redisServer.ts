@@ -1,14 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { connect, createServer } from 'node:net';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+import { connect } from 'node:net';
+import { freePort } from '../../../bench/builtServer';
 
 /**
  * A Redis server of the test's own (Debian's redis-server), on a free port, that the test
