@@ -6,6 +6,11 @@ import { defaultStaticDir } from './paths';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+/** A name that goes into logs, answers and Redis keys as it is. */
+const plainName = z
+  .string()
+  .max(100, 'must be at most 100 characters')
+  .regex(/^[\w.:-]+$/u, 'may hold only letters, digits and . _ : -');
 
 /** An address, a CIDR range (`10.0.0.0/8`), or one of proxy-addr's names for ranges. */
 const isProxyAddress = (entry: string) => {
@@ -112,26 +117,12 @@ const envSchema = z.object({
   ),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
-  INSTANCE_NAME: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .max(100, 'must be at most 100 characters')
-      .regex(/^[\w.:-]+$/u, 'may hold only letters, digits and . _ : -')
-      .optional(),
-  ),
+  INSTANCE_NAME: z.preprocess(emptyAsUndefined, plainName.optional()),
   REDIS_URL: z.preprocess(
     emptyAsUndefined,
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
-  REDIS_KEY_PREFIX: z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .max(100, 'must be at most 100 characters')
-      .regex(/^[\w.:-]+$/u, 'may hold only letters, digits and . _ : -')
-      .default('lims:'),
-  ),
+  REDIS_KEY_PREFIX: z.preprocess(emptyAsUndefined, plainName.default('lims:')),
   BOOKS_API_URL: z.preprocess(
     emptyAsUndefined,
     z

@@ -12,6 +12,8 @@ describe('loadConfig', () => {
       corsOrigins: [],
       trustProxy: false,
       retention: { historyDays: undefined, historyMaxVersions: undefined, auditDays: undefined },
+      redisKeyPrefix: 'lims:',
+      maxEventLoopDelayMs: 1000,
     });
     expect(config.dataDir).toBe(`${process.cwd()}/data`);
   });
@@ -30,8 +32,14 @@ describe('loadConfig', () => {
       HISTORY_RETENTION_DAYS: '365',
       HISTORY_MAX_VERSIONS: '50',
       AUDIT_RETENTION_DAYS: '90',
+      INSTANCE_NAME: 'api-1',
+      REDIS_KEY_PREFIX: 'staging:',
+      MAX_EVENT_LOOP_DELAY_MS: '250',
     });
     expect(config).toMatchObject({
+      instanceName: 'api-1',
+      redisKeyPrefix: 'staging:',
+      maxEventLoopDelayMs: 250,
       retention: { historyDays: 365, historyMaxVersions: 50, auditDays: 90 },
       port: 8080,
       host: '0.0.0.0',
@@ -58,6 +66,9 @@ describe('loadConfig', () => {
     ['HISTORY_RETENTION_DAYS', '0'],
     ['HISTORY_MAX_VERSIONS', '2.5'],
     ['AUDIT_RETENTION_DAYS', 'forever'],
+    ['INSTANCE_NAME', 'api 1'],
+    ['REDIS_KEY_PREFIX', 'a*'],
+    ['MAX_EVENT_LOOP_DELAY_MS', '-1'],
   ])('rejects %s=%s with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable}\\b`));
