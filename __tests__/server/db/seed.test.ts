@@ -99,6 +99,17 @@ describe.each(testDbKinds)('seedDatabase on %s', (kind) => {
     await other.close();
   });
 
+  it('seeds no jobs where some were put in by hand, whatever their numbers', async () => {
+    await database.db.insert(jobs).values({
+      friendlyNumber: 'LAB-7',
+      status: 'Received',
+      conclusion: 'Pending',
+      description: 'Entered by hand',
+    });
+    await seedDatabase(database.db, testConfig({ SEED_JOBS: '25' }), silent);
+    expect(await database.db.$count(jobs)).toBe(1);
+  });
+
   it('completes when two servers seed the same database at once', async () => {
     await Promise.all([
       seedDatabase(database.db, testConfig(), silent),

@@ -401,6 +401,12 @@ export async function getJob(db: Db, id: string): Promise<Job> {
   };
 }
 
+/** Whether any job is stored: one index probe, whatever the job count (the seed asks it). */
+export async function hasJobs(db: Pick<Db, 'select'>): Promise<boolean> {
+  const [row] = await db.select({ id: jobs.id }).from(jobs).limit(1);
+  return row !== undefined;
+}
+
 /**
  * The highest job position loaded so far (0 when there are none), read from the generated
  * numbers (`J-` and digits). Compared as numbers: past 9,999,999 a number has one digit
