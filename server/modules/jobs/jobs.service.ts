@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Job, JobList, JobListQuery } from '@common/schemas/jobs';
-import { type Db, namedQuery, preparedQuery } from '../../db/client';
+import { type Db, type Session, namedQuery, preparedQuery, withSession } from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
 import { notFound } from '../../lib/errors';
 import { type GeneratedJob, generateJob } from './jobGenerator';
@@ -153,7 +153,7 @@ interface Word {
  * One word's terms and numbers. One word a statement: with an array of words, the planner's
  * guess at its length made the cached (generic) plan look dearer than planning each time.
  */
-const resolveWord = async (db: Db, word: string) =>
+const resolveWord = async (db: Session, word: string) =>
   (
     await namedQuery<Word>(
       db,
@@ -183,7 +183,7 @@ const resolveWord = async (db: Db, word: string) =>
     )
   )[0]!;
 
-const countNumbers = async (db: Db, word: string) =>
+const countNumbers = async (db: Session, word: string) =>
   (
     await namedQuery<{ n: number }>(
       db,
@@ -194,7 +194,7 @@ const countNumbers = async (db: Db, word: string) =>
   )[0]!.n;
 
 /** The lead's terms that do not hold every other word themselves. */
-const termsNotHolding = async (db: Db, terms: number[], others: string[]) =>
+const termsNotHolding = async (db: Session, terms: number[], others: string[]) =>
   (
     await namedQuery<{ terms: number[] }>(
       db,
@@ -217,13 +217,15 @@ type Page = { jobs: JobList['jobs']; found: number };
  */
 export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
   const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
-  const found = words.length ? await listMatching(db, query, words) : await listAll(db, query);
+  const found = await withSession(db, (session) =>
+    words.length ? listMatching(session, query, words) : listAll(session, query),
+  );
   return { ...found, totalIsEstimate: found.totalIsEstimate ?? false };
 }
 
 type Listed = Omit<JobList, 'totalIsEstimate'> & { totalIsEstimate?: boolean };
 
-async function listAll(db: Db, query: JobListQuery): Promise<Listed> {
+async function listAll(db: Session, query: JobListQuery): Promise<Listed> {
   const { name, text } = statement('all', query.sortColumn, query.sortOrder);
   const read = async (page: number) =>
     (await namedQuery<Page>(db, name, text, [(page - 1) * query.perPage, query.perPage]))[0]!;
@@ -238,8 +240,10 @@ async function listAll(db: Db, query: JobListQuery): Promise<Listed> {
 
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
-async function listMatching(db: Db, query: JobListQuery, words: string[]): Promise<Listed> {
-  const resolved = await Promise.all(words.map((word) => resolveWord(db, word)));
+async function listMatching(db: Session, query: JobListQuery, words: string[]): Promise<Listed> {
+  // One after another: a held connection runs one statement at a time.
+  const resolved: Word[] = [];
+  for (const word of words) resolved.push(await resolveWord(db, word));
   if (resolved.some((w) => w.postings === 0 && w.numbers === 0))
     return { jobs: [], totalJobs: 0, page: 1 };
   // The word with the fewest candidates leads; a short word's numbers are uncounted, so
@@ -307,7 +311,12 @@ async function listMatching(db: Db, query: JobListQuery, words: string[]): Promi
 }
 
 /** A page of one term's jobs, which are all the matches: `jobs` of them. */
-async function listTerm(db: Db, query: JobListQuery, term: number, jobs: number): Promise<Listed> {
+async function listTerm(
+  db: Session,
+  query: JobListQuery,
+  term: number,
+  jobs: number,
+): Promise<Listed> {
   const { name, text } = statement('term', query.sortColumn, query.sortOrder);
   const page = Math.min(query.page, lastPage(jobs, query.perPage));
   const [answer] = await namedQuery<Pick<Page, 'jobs'>>(db, name, text, [
@@ -325,7 +334,7 @@ async function listTerm(db: Db, query: JobListQuery, term: number, jobs: number)
  * take the middle of a gap), so a window's share of the key range is its share of the jobs.
  */
 async function estimateMatches(
-  db: Db,
+  db: Session,
   lead: Word,
   leadNumbers: number,
   others: string[],

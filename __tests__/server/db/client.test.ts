@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { Database } from '@server/db/client';
+import { listJobs, loadJobs } from '@server/modules/jobs/jobs.service';
+import { generateJob } from '@server/modules/jobs/jobGenerator';
+import { openTestDatabase, openTestPglite } from '../helpers/testDatabase';
+
+describe('the embedded database under many statements at once', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestPglite();
+  });
+  afterAll(() => database.close());
+
+  it('lets the event loop turn between them, so sockets are served while they queue', async () => {
+    let finished = 0;
+    const statements = Array.from({ length: 50 }, () =>
+      database.db.execute(sql`select 1`).then(() => finished++),
+    );
+    // PGlite alone ran all fifty back to back before the event loop's next round.
+    await new Promise((resolve) => setImmediate(resolve));
+    const finishedAfterOneRound = finished;
+    await Promise.all(statements);
+    expect(finished).toBe(50);
+    expect(finishedAfterOneRound).toBeLessThan(5);
+  });
+
+  it('still runs a transaction whole, and the statements queued behind it after it', async () => {
+    const order: string[] = [];
+    const transaction = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      order.push('transaction, first statement');
+      await tx.execute(sql`select 2`);
+      order.push('transaction, second statement');
+    });
+    const after = database.db.execute(sql`select 3`).then(() => order.push('queued after'));
+    await Promise.all([transaction, after]);
+    expect(order).toEqual([
+      'transaction, first statement',
+      'transaction, second statement',
+      'queued after',
+    ]);
+  });
+});
+
+(process.env.TEST_DATABASE_URL ? describe : describe.skip)('the job list on PostgreSQL', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase('postgres');
+    await loadJobs(database.db, 1, 200);
+  }, 60_000);
+  afterAll(() => database.close());
+
+  it('takes one connection from the pool for all the statements of a filtered page', async () => {
+    const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+    let taken = 0;
+    const count = () => taken++;
+    pool.on('acquire', count);
+    const words = generateJob(3).description.split(' ').slice(0, 2).join(' ');
+    const answer = await listJobs(database.db, {
+      filter: `${words} J-0`,
+      page: 1,
+      perPage: 20,
+      sortColumn: 'status',
+      sortOrder: 'desc',
+    });
+    pool.off('acquire', count);
+    expect(answer.jobs.map((job) => job.friendlyNumber)).toContain('J-0000003');
+    expect(taken).toBe(1);
+  });
+});
