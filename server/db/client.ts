@@ -38,23 +38,29 @@ export function preparedQuery<Query>(build: (db: Db) => Query): (db: Db) => Quer
 }
 
 /**
- * Where named statements run: PGlite (one session in this process), or one connection of a
+ * Where named statements run: PGlite during one turn of its queue, or one connection of a
  * PostgreSQL server's pool, held for all the statements of one call (see withSession).
  */
 export type Session = Pick<PGlite, 'query'> | pg.PoolClient;
 
-const clientOf = (db: Db) => (db as unknown as { $client: pg.Pool | PGlite }).$client;
+/** The PGlite client the query builder is given (see inTurnsWithTheEventLoop). */
+type PGliteInTurns = Pick<PGlite, 'query' | 'transaction'> & {
+  /** Runs `work` in one turn, alone on the database, without a transaction. */
+  inOneTurn<T>(work: (session: Session) => Promise<T>): Promise<T>;
+};
+
+const clientOf = (db: Db) => (db as unknown as { $client: pg.Pool | PGliteInTurns }).$client;
 
 /**
- * Runs `work` on one session: on a PostgreSQL server, a connection taken from the pool once
- * and held until `work` ends. A call of several statements then waits for a connection once
- * rather than once each: under load, with every connection busy, each wait is the pool's
- * whole queue (the job list's word filters, three statements, answered in twice the time
- * of a page of books at 200 connections).
+ * Runs `work` on one session: a connection taken from a PostgreSQL server's pool once and
+ * held until `work` ends, or one turn of PGlite's queue. A call of several statements then
+ * waits its turn once rather than once each: under load every wait is the whole queue (at
+ * 200 connections the job list's word filters, three statements, took twice as long as a
+ * page of books).
  */
 export async function withSession<T>(db: Db, work: (session: Session) => Promise<T>): Promise<T> {
   const client = clientOf(db);
-  if (!(client instanceof pg.Pool)) return work(client);
+  if (!(client instanceof pg.Pool)) return client.inOneTurn(work);
   const connection = await client.connect();
   try {
     return await work(connection);
@@ -128,7 +134,7 @@ export const pgliteExtensions = { pg_trgm };
  * to 10 s and the lagging event loop shed most requests. Here each call waits its turn and
  * then for the event loop's next round, so requests are read and answered in between.
  */
-function inTurnsWithTheEventLoop(client: PGlite): PGlite {
+function inTurnsWithTheEventLoop(client: PGlite): PGliteInTurns {
   let last: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const result = last
@@ -137,16 +143,19 @@ function inTurnsWithTheEventLoop(client: PGlite): PGlite {
     last = result.catch(() => undefined);
     return result;
   };
-  const taking: Pick<PGlite, 'query' | 'transaction'> = {
+  return {
     query: (...args) => inTurn(() => client.query(...args)),
     transaction: (callback) => inTurn(() => client.transaction(callback)),
+    inOneTurn: (work) => inTurn(() => work(client)),
   };
-  return taking as PGlite;
 }
 
 /** Wraps an open PGlite instance; `onClose` runs after it is closed. */
 export function fromPglite(client: PGlite, onClose: () => void = () => {}): Database {
-  const db = drizzlePglite({ client: inTurnsWithTheEventLoop(client), casing: 'snake_case' });
+  const db = drizzlePglite({
+    client: inTurnsWithTheEventLoop(client) as unknown as PGlite,
+    casing: 'snake_case',
+  });
   return {
     db,
     kind: 'pglite',

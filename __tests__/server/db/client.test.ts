@@ -9,6 +9,7 @@ describe('the embedded database under many statements at once', () => {
   let database: Database;
   beforeAll(async () => {
     database = await openTestPglite();
+    await loadJobs(database.db, 1, 50);
   });
   afterAll(() => database.close());
 
@@ -40,6 +41,21 @@ describe('the embedded database under many statements at once', () => {
       'transaction, second statement',
       'queued after',
     ]);
+  });
+
+  it('runs the statements of a filtered job page in one turn, before those queued after it', async () => {
+    const order: string[] = [];
+    const words = generateJob(3).description.split(' ').slice(0, 2).join(' ');
+    const page = listJobs(database.db, {
+      filter: `${words} J-0`,
+      page: 1,
+      perPage: 20,
+      sortColumn: 'status',
+      sortOrder: 'desc',
+    }).then((answer) => order.push(`job page of ${answer.jobs.length}`));
+    const after = database.db.execute(sql`select 1`).then(() => order.push('queued after'));
+    await Promise.all([page, after]);
+    expect(order).toEqual(['job page of 1', 'queued after']);
   });
 });
 
