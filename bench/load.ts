@@ -56,52 +56,51 @@ function cycle(tokens: Tokens, random: () => number): Step[] {
     () => `/api/books?page=${1 + Math.floor(random() * 5)}&perPage=10`,
   );
   const words = [...VOCABULARY, ...JOB_STATUSES, ...JOB_CONCLUSIONS];
+  const allJobs = get(
+    tokens.contributor,
+    jobs(() => '', 20),
+  );
+  const filteredJobs = get(
+    tokens.contributor,
+    jobs(() => pick(words), 5),
+  );
+  const users = get(tokens.admin, () => '/api/users');
+  const createRecord: Step = {
+    method: 'POST',
+    setupRequest: (request) => ({
+      ...request,
+      path: `/api/entity-records/${ENTITY}`,
+      headers: { ...as(tokens.contributor), 'content-type': 'application/json' },
+      body: JSON.stringify({ fields: { name: `Load ${random().toString(36).slice(2)}` } }),
+    }),
+    onResponse: (status, body, context: Context) => {
+      if (status === 201) context.record = (JSON.parse(body) as { _id: string })._id;
+    },
+  };
+  const deleteRecord: Step = {
+    method: 'DELETE',
+    // Back to the start of the cycle when the create failed (it counts as non-2xx).
+    setupRequest: (request, context: Context) =>
+      context.record
+        ? {
+            ...request,
+            path: `/api/entity-records/${ENTITY}/${context.record}`,
+            headers: as(tokens.contributor),
+          }
+        : undefined,
+  } as Step;
   return [
     books,
-    get(
-      tokens.contributor,
-      jobs(() => '', 20),
-    ),
-    get(
-      tokens.contributor,
-      jobs(() => pick(words), 5),
-    ),
-    {
-      method: 'POST',
-      setupRequest: (request) => ({
-        ...request,
-        path: `/api/entity-records/${ENTITY}`,
-        headers: { ...as(tokens.contributor), 'content-type': 'application/json' },
-        body: JSON.stringify({ fields: { name: `Load ${random().toString(36).slice(2)}` } }),
-      }),
-      onResponse: (status, body, context: Context) => {
-        if (status === 201) context.record = (JSON.parse(body) as { _id: string })._id;
-      },
-    },
+    allJobs,
+    filteredJobs,
+    createRecord,
     books,
-    get(tokens.admin, () => '/api/users'),
-    get(
-      tokens.contributor,
-      jobs(() => '', 20),
-    ),
+    users,
+    allJobs,
     books,
-    get(
-      tokens.contributor,
-      jobs(() => pick(words), 5),
-    ),
-    {
-      method: 'DELETE',
-      // Back to the start of the cycle when the create failed (it counts as non-2xx).
-      setupRequest: (request, context: Context) =>
-        context.record
-          ? {
-              ...request,
-              path: `/api/entity-records/${ENTITY}/${context.record}`,
-              headers: as(tokens.contributor),
-            }
-          : undefined,
-    },
-  ] as Step[];
+    filteredJobs,
+    deleteRecord,
+  ];
 }
 
 /** Adds what the mix reads (books, the records' entity); the admin's and contributor's tokens. */
