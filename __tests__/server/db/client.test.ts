@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { Database } from '@server/db/client';
 import { listJobs, loadJobs } from '@server/modules/jobs/jobs.service';
 import { generateJob } from '@server/modules/jobs/jobGenerator';
-import { openTestDatabase, openTestPglite } from '../helpers/testDatabase';
+import { openTestPglite } from '../helpers/testDatabase';
 
 describe('the embedded database under many statements at once', () => {
   let database: Database;
@@ -56,32 +55,5 @@ describe('the embedded database under many statements at once', () => {
     const after = database.db.execute(sql`select 1`).then(() => order.push('queued after'));
     await Promise.all([page, after]);
     expect(order).toEqual(['job page of 1', 'queued after']);
-  });
-});
-
-(process.env.TEST_DATABASE_URL ? describe : describe.skip)('the job list on PostgreSQL', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await openTestDatabase('postgres');
-    await loadJobs(database.db, 1, 200);
-  }, 60_000);
-  afterAll(() => database.close());
-
-  it('takes one connection from the pool for all the statements of a filtered page', async () => {
-    const pool = (database.db as unknown as { $client: pg.Pool }).$client;
-    let taken = 0;
-    const count = () => taken++;
-    pool.on('acquire', count);
-    const words = generateJob(3).description.split(' ').slice(0, 2).join(' ');
-    const answer = await listJobs(database.db, {
-      filter: `${words} J-0`,
-      page: 1,
-      perPage: 20,
-      sortColumn: 'status',
-      sortOrder: 'desc',
-    });
-    pool.off('acquire', count);
-    expect(answer.jobs.map((job) => job.friendlyNumber)).toContain('J-0000003');
-    expect(taken).toBe(1);
   });
 });

@@ -241,9 +241,7 @@ async function listAll(db: Session, query: JobListQuery): Promise<Listed> {
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
 async function listMatching(db: Session, query: JobListQuery, words: string[]): Promise<Listed> {
-  // One after another: a held connection runs one statement at a time.
-  const resolved: Word[] = [];
-  for (const word of words) resolved.push(await resolveWord(db, word));
+  const resolved = await Promise.all(words.map((word) => resolveWord(db, word)));
   if (resolved.some((w) => w.postings === 0 && w.numbers === 0))
     return { jobs: [], totalJobs: 0, page: 1 };
   // The word with the fewest candidates leads; a short word's numbers are uncounted, so
