@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '@server/db/client';
+import { type Database, namedStatement } from '@server/db/client';
 import { listJobs, loadJobs } from '@server/modules/jobs/jobs.service';
 import { generateJob } from '@server/modules/jobs/jobGenerator';
-import { openTestPglite } from '../helpers/testDatabase';
+import { openTestDatabase, openTestPglite, testDbKinds } from '../helpers/testDatabase';
 
 describe('the embedded database under many statements at once', () => {
   let database: Database;
@@ -55,5 +55,31 @@ describe('the embedded database under many statements at once', () => {
     const after = database.db.execute(sql`select 1`).then(() => order.push('queued after'));
     await Promise.all([page, after]);
     expect(order).toEqual(['job page of 1', 'queued after']);
+  });
+});
+
+describe.each(testDbKinds)('named statements on %s', (kind) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  });
+  afterAll(() => database.close());
+
+  const countRoles = (db: Parameters<typeof namedStatement>[0], name: string) =>
+    namedStatement<{ n: number }>(
+      db,
+      'test_count_roles',
+      'select count(*)::int as n from roles where name = $1',
+      [name],
+    ).then(([row]) => row!.n);
+
+  it('run in the transaction they are given: they see its writes and go with its rollback', async () => {
+    const rolledBack = database.db.transaction(async (tx) => {
+      await namedStatement(tx, 'test_add_role', 'insert into roles (name) values ($1)', ['Named']);
+      expect(await countRoles(tx, 'Named')).toBe(1);
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect(await countRoles(database.db, 'Named')).toBe(0);
   });
 });
