@@ -6,8 +6,8 @@ import type {
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import type { Db, Tx } from '../../db/client';
-import { entities, entityRecords } from '../../db/schema/entities';
+import { type Db, type Tx, namedStatement } from '../../db/client';
+import { type EntityField, entityRecords } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
@@ -16,10 +16,12 @@ import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '.
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
 async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
-  const [entity] = await db
-    .select({ fields: entities.fields })
-    .from(entities)
-    .where(eq(entities.name, entityName));
+  const [entity] = await namedStatement<{ fields: EntityField[] }>(
+    db,
+    'entity_fields',
+    'select fields from entities where name = $1',
+    [entityName],
+  );
   if (!entity) throw notFound('Entity');
   return entity.fields.map((field) => field.name);
 }
@@ -34,8 +36,16 @@ function checkKeys(fields: Record<string, string>, allowed: string[]) {
   }
 }
 
+type RecordRow = Pick<
+  typeof entityRecords.$inferSelect,
+  'id' | 'entityName' | 'fields' | 'version'
+>;
+
+/** What a write returns of a record (as a RecordRow), in its own SQL (see createRecord). */
+const RETURNED = `returning id, entity_name as "entityName", fields, version`;
+
 /** Only the values of fields the definition still has: removed fields live on in old versions only. */
-function toWire(row: typeof entityRecords.$inferSelect, fieldNames: string[]): EntityRecord {
+function toWire(row: RecordRow, fieldNames: string[]): EntityRecord {
   const fields: Record<string, string> = {};
   for (const name of fieldNames) if (name in row.fields) fields[name] = row.fields[name]!;
   return { _id: row.id, entity_name: row.entityName, fields, _version: row.version };
@@ -90,10 +100,15 @@ export async function createRecord(
   return db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
     checkKeys(input.fields, fieldNames);
-    const [row] = await tx
-      .insert(entityRecords)
-      .values({ id: input._id, entityName, fields: input.fields })
-      .returning();
+    // Creating and deleting records are the hot writes: their statements are written once
+    // rather than built by drizzle on each call (see namedStatement).
+    const [row] = await namedStatement<RecordRow>(
+      tx,
+      'record_insert',
+      `insert into entity_records (id, entity_name, fields)
+       values (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb) ${RETURNED}`,
+      [input._id ?? null, entityName, JSON.stringify(input.fields)],
+    );
     await recordRecordChanges(tx, [toWire(row!, fieldNames)], 'create', actor);
     return { _id: row!.id };
   });
@@ -142,10 +157,12 @@ export async function deleteRecord(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const fieldNames = await fieldNamesOf(tx, entityName);
-    const [deleted] = await tx
-      .delete(entityRecords)
-      .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
-      .returning();
+    const [deleted] = await namedStatement<RecordRow>(
+      tx,
+      'record_delete',
+      `delete from entity_records where id = $1 and entity_name = $2 ${RETURNED}`,
+      [id, entityName],
+    );
     if (!deleted) throw notFound('Record');
     await recordRecordChanges(tx, [toWire(deleted, fieldNames)], 'delete', actor);
   });
