@@ -6,7 +6,7 @@ import type {
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import type { Db, Tx } from '../../db/client';
+import { type Db, type Tx, preparedQuery } from '../../db/client';
 import { books } from '../../db/schema/books';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
@@ -37,14 +37,19 @@ const recordBookChange = (tx: Tx, book: Book, action: VersionAction, actor: Acto
 
 /** A page of books, newest first, ties broken by id (a stable order for paging). */
 export async function listBooks(db: Db, page: number, perPage: number): Promise<Book[]> {
-  const rows = await db
+  const rows = await booksPageQuery(db).execute({ limit: perPage, offset: (page - 1) * perPage });
+  return rows.map(toWire);
+}
+
+const booksPageQuery = preparedQuery((db) =>
+  db
     .select()
     .from(books)
     .orderBy(desc(books.createdAt), desc(books.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage);
-  return rows.map(toWire);
-}
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('books_page'),
+);
 
 /** Adds a book and its first version, in one transaction. */
 export async function createBook(db: Db, input: BookInput, actor: Actor): Promise<Book> {

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { SetPasswordInput, User } from '@common/schemas/users';
-import type { Db, Tx } from '../../db/client';
+import { type Db, type Tx, preparedQuery } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -12,9 +12,9 @@ import { checkVersion } from '../../lib/concurrency';
 import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 
-/** Users with their roles, by username (or just the one of `id`). */
-async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
-  const rows = await db
+/** Users joined to their roles, by username: a row per (user, role), or per user with none. */
+const userRows = (db: Db | Tx) =>
+  db
     .select({
       id: users.id,
       username: users.username,
@@ -26,8 +26,12 @@ async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
     .from(users)
     .leftJoin(userRoles, eq(userRoles.userId, users.id))
     .leftJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(id ? eq(users.id, id) : undefined)
     .orderBy(asc(users.username), asc(roles.name));
+
+type UserRow = Awaited<ReturnType<typeof userRows>>[number];
+
+/** Each user of the rows once, with their roles. */
+function withRoles(rows: UserRow[]): User[] {
   const byId = new Map<string, User>();
   for (const row of rows) {
     const user = byId.get(row.id) ?? {
@@ -43,8 +47,14 @@ async function selectUsers(db: Db | Tx, id?: string): Promise<User[]> {
   return [...byId.values()];
 }
 
+/** The user of `id` with their roles, as a list of one (none when there is no such user). */
+const selectUsers = async (db: Db | Tx, id: string) =>
+  withRoles(await userRows(db).where(eq(users.id, id)));
+
+const everyUserQuery = preparedQuery((db) => userRows(db).prepare('every_user'));
+
 /** Every user with their roles; never a password or hash. */
-export const listUsers = (db: Db) => selectUsers(db);
+export const listUsers = async (db: Db) => withRoles(await everyUserQuery(db).execute());
 
 /** How many users hold the admin role. */
 export async function countAdmins(db: Db | Tx): Promise<number> {
