@@ -47,9 +47,9 @@ function withRoles(rows: UserRow[]): User[] {
   return [...byId.values()];
 }
 
-/** The user of `id` with their roles, as a list of one (none when there is no such user). */
-const selectUsers = async (db: Db | Tx, id: string) =>
-  withRoles(await userRows(db).where(eq(users.id, id)));
+/** The user of `id` with their roles; undefined when there is no such user. */
+const selectUser = async (db: Db | Tx, id: string): Promise<User | undefined> =>
+  withRoles(await userRows(db).where(eq(users.id, id)))[0];
 
 const everyUserQuery = preparedQuery((db) => userRows(db).prepare('every_user'));
 
@@ -96,7 +96,7 @@ export async function createUser(
     if (roleIds.length > 0) {
       await tx.insert(userRoles).values(roleIds.map((roleId) => ({ userId, roleId })));
     }
-    const user = (await selectUsers(tx, userId))[0]!;
+    const user = (await selectUser(tx, userId))!;
     const held = user.roles.map((role) => role.name).join(', ');
     await recordAudit(tx, actor, {
       action: 'user.create',
@@ -126,7 +126,7 @@ export async function updateUser(
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
     if (!current) throw notFound('User');
-    await checkVersion(current, base, async () => (await selectUsers(tx, id))[0]!);
+    await checkVersion(current, base, async () => (await selectUser(tx, id))!);
     if (current.username === ADMIN_USERNAME && input.username !== ADMIN_USERNAME) {
       throw adminProtected(messages.server.adminUserProtected);
     }
@@ -145,7 +145,7 @@ export async function updateUser(
       resourceId: id,
       summary: `Changed the user ${input.username}${renamed}`,
     });
-    const user = (await selectUsers(tx, id))[0]!;
+    const user = (await selectUser(tx, id))!;
     await publishChanges(tx, actor, [
       { resource: 'users', id, action: 'update', version: user._version },
     ]);
@@ -161,7 +161,7 @@ export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void
   await db.transaction(async (tx) => {
     // Serialises admin-count checks, so two deletions cannot remove the last two admins.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
-    const [user] = await selectUsers(tx, id);
+    const user = await selectUser(tx, id);
     if (!user) throw notFound('User');
     if (user.username === ADMIN_USERNAME) throw adminProtected(messages.server.adminUserProtected);
     if (user.roles.some((role) => role.name === ADMIN_ROLE) && (await countAdmins(tx)) <= 1) {
