@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { messages } from '@common/messages';
 import type { EntityRecord } from '@common/schemas/entities';
 import type {
   DeletedItem,
@@ -11,7 +12,7 @@ import { type EntityField, entityRecords } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, conflict, notFound } from '../../lib/errors';
 import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
@@ -25,6 +26,9 @@ async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> 
   if (!entity) throw notFound('Entity');
   return entity.fields.map((field) => field.name);
 }
+
+/** The id is a record's of another entity (the 409 the primary key gives a create). */
+const recordIdTaken = () => conflict('ID_TAKEN', messages.server.recordIdTaken);
 
 /** @throws 400 naming the keys that are not fields of the definition. */
 function checkKeys(fields: Record<string, string>, allowed: string[]) {
@@ -192,7 +196,8 @@ export async function deleteRecordsOf(
  * back with its id) and records a `restore` version, in one transaction. Values of fields
  * the definition no longer has stay in the history only.
  * @throws 404 for an unknown entity, or when the record has no such version there; 409
- * VERSION_CONFLICT when `base` names another version than the current one.
+ * VERSION_CONFLICT when `base` names another version than the current one, ID_TAKEN when
+ * its id is now a record's of another entity.
  */
 export async function restoreRecord(
   db: Db,
@@ -211,6 +216,8 @@ export async function restoreRecord(
       .from(entityRecords)
       .where(eq(entityRecords.id, id))
       .for('update');
+    // A deleted record's id may since have been given to a record of another entity.
+    if (current && current.entityName !== entityName) throw recordIdTaken();
     if (current) await checkVersion(current, base, () => toWire(current, fieldNames));
     const version = (current?.version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
     const [row] = await tx
@@ -219,9 +226,12 @@ export async function restoreRecord(
       .onConflictDoUpdate({
         target: entityRecords.id,
         set: { fields, version, updatedAt: new Date() },
+        // Taken meanwhile by another entity's record: that one stays as it is.
+        setWhere: eq(entityRecords.entityName, entityName),
       })
       .returning();
-    const record = toWire(row!, fieldNames);
+    if (!row) throw recordIdTaken();
+    const record = toWire(row, fieldNames);
     await recordRecordChanges(tx, [record], 'restore', actor);
     return record;
   });

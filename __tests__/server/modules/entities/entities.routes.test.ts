@@ -350,6 +350,25 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       );
     });
 
+    it("answers 409 ID_TAKEN when a deleted record's id is now another entity's record, which stays", async () => {
+      const car = await defineCar();
+      const truck = (await request('POST', '/api/entities', carDefinition())).json() as Entity;
+      const base = `/api/entity-records/${car.name}`;
+      const truckBase = `/api/entity-records/${truck.name}`;
+      const { _id } = (await request('POST', base, { fields: { make: 'Ford' } })).json();
+      await request('DELETE', `${base}/${_id}`);
+      const [deleted] = (await request('GET', `${base}/${_id}/versions`)).json() as Version[];
+      await request('POST', truckBase, { _id, fields: { make: 'Volvo' } });
+
+      const res = await request('POST', restorePath(base, _id, deleted!._id));
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'ID_TAKEN' });
+      expect((await request('GET', truckBase)).json()).toEqual([
+        { _id, entity_name: truck.name, fields: { make: 'Volvo' }, _version: 1 },
+      ]);
+      expect((await request('GET', base)).json()).toEqual([]);
+    });
+
     it('lets contributors restore records but not definitions, and viewers neither', async () => {
       const car = await defineCar();
       const base = `/api/entity-records/${car.name}`;
