@@ -9,6 +9,12 @@ import { apiErrorBody } from './errors';
 /** Built assets carry a content hash in their name (webpack), so they never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** Whether a request's URL is the API's (under /api), rather than the web app's. */
+export function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0]!;
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
 /**
  * Serves the built web app from `staticDir`: assets with long-lived caching, and
  * index.html (never cached, so a new deploy is picked up) for every other path outside
@@ -32,9 +38,8 @@ export const spaPlugin = fp(
     }
 
     app.setNotFoundHandler((request, reply) => {
-      const url = request.url.split('?')[0]!;
-      const isApi = url === '/api' || url.startsWith('/api/');
-      const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi;
+      const isPage =
+        (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
       if (!isPage) {
         return reply
           .status(404)

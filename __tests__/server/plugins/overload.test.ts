@@ -1,6 +1,6 @@
 import { messages } from '@common/messages';
 import { eventually } from '../helpers/eventually';
-import { type TestApp, startTestApp } from '../helpers/testApp';
+import { STATIC_FILES, type TestApp, startTestApp } from '../helpers/testApp';
 
 describe('under overload', () => {
   let t: TestApp;
@@ -27,5 +27,17 @@ describe('under overload', () => {
       });
     });
     await eventually(async () => expect((await health()).statusCode).toBe(200));
+  });
+
+  it("still serves the web app's files while it sheds the API", async () => {
+    await eventually(async () => expect((await health()).statusCode).toBe(200));
+    const until = performance.now() + 1500;
+    while (performance.now() < until);
+    await eventually(async () => expect((await health()).statusCode).toBe(503));
+    const script = await t.app.inject({ method: 'GET', url: '/assets/main.0123abcd.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.body).toBe(STATIC_FILES['assets/main.0123abcd.js']);
+    expect((await t.app.inject({ method: 'GET', url: '/books' })).statusCode).toBe(200);
+    expect((await health()).statusCode).toBe(503);
   });
 });
