@@ -97,6 +97,26 @@ test.describe('as a visitor', () => {
     expect(mexico.filter((script) => !home.includes(script)).length).toBeGreaterThan(0);
   });
 
+  test('a screen whose scripts fail to load at first is fetched again and shows', async ({
+    page,
+  }) => {
+    // Each lazy chunk (not the page's own scripts) is refused once, as a network blip or a
+    // restarting server would.
+    const html = await (await page.request.get('/login')).text();
+    const entry = new Set([...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]));
+    const refused = new Set<string>();
+    await page.route('**/assets/*.js', async (route) => {
+      const { pathname } = new URL(route.request().url());
+      if (entry.has(pathname) || refused.has(pathname)) return route.continue();
+      refused.add(pathname);
+      return route.fulfill({ status: 503, body: 'unavailable' });
+    });
+    await page.goto('/login');
+    await expect(page.getByLabel('Username')).toBeVisible();
+    expect(refused.size).toBeGreaterThan(0);
+    await expect(page.getByText('Oops! Something went wrong.')).toHaveCount(0);
+  });
+
   test("an unknown page shows the router's error page inside the shell", async ({ page }) => {
     await page.goto('/no/such/page');
     await expect(page.getByText('Unexpected Application Error!')).toBeVisible();

@@ -2,11 +2,12 @@ import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { HomePage } from '@/features/home/HomePage';
+import { loadChunk } from '@/lib/loadChunk';
 import { AppShell } from '@/ui/AppShell';
 
 /** A screen loaded as its own chunk when first shown. */
 const page = (load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> =>
-  lazy(async () => ({ default: await load() }));
+  lazy(async () => ({ default: await loadChunk(load) }));
 
 /**
  * A screen that talks to the API: its chunk and the API slice's load together, and it

@@ -13,15 +13,18 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { loggedOut, selectIsAuthenticated } from '@/auth/auth.slice';
+import { loadChunk } from '@/lib/loadChunk';
 import { type NavItem, SIGNED_IN_LINKS } from './navItems';
 
 // The dropdowns' panels and the phone's menu load on first use (and are fetched ahead when
 // the pointer or focus reaches their button): the first page does without MUI's popups.
-const loadPanels = () => import('./NavPanels');
+const loadPanels = () => loadChunk(() => import('./NavPanels'));
 const NavDropdownPanel = lazy(async () => ({ default: (await loadPanels()).NavDropdownPanel }));
 const NavDrawer = lazy(async () => ({ default: (await loadPanels()).NavDrawer }));
 const preloadPanels = () => void loadPanels();
-const Permitted = lazy(async () => ({ default: (await import('./Permitted')).Permitted }));
+const Permitted = lazy(async () => ({
+  default: (await loadChunk(() => import('./Permitted'))).Permitted,
+}));
 
 /** Links and buttons of the bar look alike: the theme's button type, a light hover. */
 const itemSx = {

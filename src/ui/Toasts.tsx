@@ -1,8 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { useAppSelector } from '@/app/hooks';
+import { loadChunk } from '@/lib/loadChunk';
 import { selectToasts } from './ui.slice';
 
-const ToastHost = lazy(async () => ({ default: (await import('./ToastHost')).ToastHost }));
+const ToastHost = lazy(async () => ({
+  default: (await loadChunk(() => import('./ToastHost'))).ToastHost,
+}));
 
 /**
  * The toasts, bottom right. notistack loads with the first toast (most first visits show
