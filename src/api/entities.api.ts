@@ -20,7 +20,9 @@ export const entitiesApi = api.injectEndpoints({
     }),
     getEntity: build.query<Entity, string>({
       query: (idOrName) => `/api/entities/${encodeURIComponent(idOrName)}`,
-      providesTags: (result) => (result ? [{ type: 'Entity', id: result._id }] : []),
+      // "No such entity" is an answer about the list: asked again when the list changes
+      // (the entity defined or restored, here or by someone else).
+      providesTags: (result) => [{ type: 'Entity', id: result ? result._id : 'LIST' }],
       ...responseSchema(entitySchema),
     }),
   }),

@@ -190,4 +190,30 @@ describe('/entities/:entityName with others at work', () => {
       expect(screen.queryByText('ada is editing record 2.')).not.toBeInTheDocument(),
     );
   });
+
+  it('shows the records once an entity that was not there is restored by someone else', async () => {
+    let defined = false;
+    network.use(
+      http.get('/api/entities/Car', () =>
+        defined ? HttpResponse.json(car) : apiError(404, 'NOT_FOUND'),
+      ),
+    );
+    jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
+    expect(await screen.findByRole('status')).toHaveTextContent('There is no entity named Car.');
+    await liveEvents.opened();
+
+    defined = true;
+    liveEvents.send('change', {
+      eventId: 1,
+      resource: 'entities',
+      id: 'id-Car',
+      action: 'restore',
+      version: 2,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    const grid = await screen.findByRole('grid', { name: 'Car records' });
+    expect(await within(grid).findByText('Ford')).toBeInTheDocument();
+  });
 });
