@@ -19,7 +19,7 @@ import { JOB_SORT_COLUMNS } from '../common/schemas/jobs';
 import { JOB_CONCLUSIONS, JOB_STATUSES, VOCABULARY } from '../server/modules/jobs/jobGenerator';
 import { startCluster } from '../cluster/cluster';
 import { freePort, signInThroughApi, startBuiltServer } from './builtServer';
-import { prng } from './measure';
+import { percentile, prng } from './measure';
 
 const CONNECTIONS = 200;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 60);
@@ -32,11 +32,13 @@ const contributor = DEMO_ACCOUNTS.find((account) => account.username === 'contri
 
 type Tokens = { admin: string; contributor: string };
 type Step = autocannon.Request;
+/** Where a connection is in its cycle (autocannon's, not in its types). */
+type RequestIterator = { currentRequestIndex: number };
 /** What a connection remembers between its requests: the record it created. */
 type Context = { record?: string };
 
-/** The cycle each connection goes round; `random` picks pages, sorts and filters. */
-function cycle(tokens: Tokens, random: () => number): Step[] {
+/** The cycle each connection goes round, each step named; `random` picks pages, sorts and filters. */
+function cycle(tokens: Tokens, random: () => number): [name: string, step: Step][] {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const as = (token: string) => ({ authorization: `Bearer ${token}` });
   const get = (token: string, url: () => string): Step => ({
@@ -90,16 +92,16 @@ function cycle(tokens: Tokens, random: () => number): Step[] {
         : undefined,
   } as Step;
   return [
-    books,
-    allJobs,
-    filteredJobs,
-    createRecord,
-    books,
-    users,
-    allJobs,
-    books,
-    filteredJobs,
-    deleteRecord,
+    ['books', books],
+    ['jobs', allJobs],
+    ['jobs filtered', filteredJobs],
+    ['record create', createRecord],
+    ['books', books],
+    ['users', users],
+    ['jobs', allJobs],
+    ['books', books],
+    ['jobs filtered', filteredJobs],
+    ['record delete', deleteRecord],
   ];
 }
 
@@ -128,9 +130,13 @@ async function prepare(base: string): Promise<Tokens> {
 /** Seconds of a run whose slowest answer is reported apart: the start of a run shows. */
 const WINDOW_S = 10;
 
-/** Drives `base` with the mix; autocannon's result and the slowest answer (ms) per window. */
+/**
+ * Drives `base` with the mix; autocannon's result, the slowest answer (ms) per window and
+ * each step's answer times (ms), sorted, by step name.
+ */
 async function drive(base: string) {
   const tokens = await prepare(base);
+  const steps = cycle(tokens, prng(42));
   let run!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
     run = autocannon(
@@ -138,19 +144,26 @@ async function drive(base: string) {
         url: base,
         connections: CONNECTIONS,
         duration: DURATION_S,
-        requests: cycle(tokens, prng(42)),
+        requests: steps.map(([, step]) => step),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
   const started = performance.now();
   const slowest = Array.from({ length: Math.ceil(DURATION_S / WINDOW_S) }, () => 0);
-  run.on('response', (_client, _status, _bytes, responseTime) => {
+  const times = new Map(steps.map(([name]) => [name, [] as number[]]));
+  run.on('response', (client, _status, _bytes, responseTime) => {
     const window = Math.floor((performance.now() - started) / 1000 / WINDOW_S);
     const at = Math.min(slowest.length - 1, window);
     slowest[at] = Math.max(slowest[at]!, responseTime);
+    // A client's iterator moves on to its next request only after this event.
+    const { currentRequestIndex } = (client as unknown as { requestIterator: RequestIterator })
+      .requestIterator;
+    times.get(steps[currentRequestIndex]![0])!.push(responseTime);
   });
-  return { result: await finished, slowest };
+  const result = await finished;
+  for (const list of times.values()) list.sort((a, b) => a - b);
+  return { result, slowest, times };
 }
 
 /** A fresh database on the PostgreSQL server of `url`; its URL and how to drop it. */
@@ -250,7 +263,7 @@ async function main() {
   }
 
   console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, no warm-up:`);
-  for (const [title, { result, slowest }] of results) {
+  for (const [title, { result, slowest, times }] of results) {
     const { latency, requests } = result;
     console.log(title);
     console.log(
@@ -259,6 +272,10 @@ async function main() {
     const codes = Object.entries(result.statusCodeStats ?? {}).map(
       ([code, { count }]) => `${code}: ${count}`,
     );
+    for (const [name, list] of times)
+      console.log(
+        `  ${name.padEnd(14)} p50 ${Math.round(percentile(list, 50))} ms   p99 ${Math.round(percentile(list, 99))} ms   max ${Math.round(list.at(-1) ?? 0)} ms`,
+      );
     console.log(
       `  slowest answer in each ${WINDOW_S} s: ${slowest.map((ms) => `${Math.round(ms)} ms`).join(', ')}`,
     );
