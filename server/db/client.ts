@@ -44,7 +44,7 @@ export function preparedQuery<Query>(build: (db: Db) => Query): (db: Db) => Quer
 export type Session = Pick<PGlite, 'query'> | pg.Pool | pg.PoolClient;
 
 /** The session a query builder runs its statements in: a transaction's own for a transaction. */
-function sessionOf(db: Db | Tx): Session {
+export function sessionOf(db: Db | Tx): Session {
   // drizzle keeps it private: its session's client is the pool or the transaction's
   // connection (PostgreSQL), the queue or the open transaction (PGlite).
   return (db._.session as unknown as { client: Session }).client;
@@ -67,6 +67,27 @@ type PGliteInTurns = Pick<PGlite, 'query' | 'transaction'> & {
 export async function withSession<T>(db: Db, work: (session: Session) => Promise<T>): Promise<T> {
   const client = (db as unknown as { $client: pg.Pool | PGliteInTurns }).$client;
   return client instanceof pg.Pool ? work(client) : client.inOneTurn(work);
+}
+
+/**
+ * Runs `work` on one connection of the pool when `session` is a PostgreSQL server's pool,
+ * so statements that depend on each other wait for a free connection once, not once each;
+ * the connection then idles while the server reads each answer (see withSession for when
+ * that cost more than it saved). On the embedded database's queue, in one turn of it; on a
+ * connection or a turn already had, right there. `work` runs its statements one at a time.
+ */
+export async function onOneConnection<T>(
+  session: Session,
+  work: (session: Session) => Promise<T>,
+): Promise<T> {
+  if ('inOneTurn' in session) return (session as PGliteInTurns).inOneTurn(work);
+  if (!(session instanceof pg.Pool)) return work(session);
+  const connection = await session.connect();
+  try {
+    return await work(connection);
+  } finally {
+    connection.release();
+  }
 }
 
 /**

@@ -1,9 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Job, JobList, JobListQuery } from '@common/schemas/jobs';
-import { type Db, type Session, namedQuery, preparedQuery, withSession } from '../../db/client';
+import {
+  type Db,
+  type Session,
+  namedQuery,
+  onOneConnection,
+  preparedQuery,
+  withSession,
+} from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
 import { notFound } from '../../lib/errors';
 import { type GeneratedJob, generateJob } from './jobGenerator';
+import { ResolvedWords, type Word } from './resolvedWords';
 
 /*
  * The job list is searched where it lives: in PostgreSQL, through the terms, sort keys and
@@ -35,6 +43,9 @@ const SAMPLED_CANDIDATES = 20_000;
 
 const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_number,
   'status', j.status, 'conclusion', j.conclusion, 'description', j.description)`;
+
+/** The search's generation (0016_job_search_generation.sql), as a column of a statement. */
+const GENERATION = `(select generation from job_totals)::float8 as generation`;
 
 /** Whether a job row (`j`) holds every word of the array parameter `$n`. */
 const holdsEvery = (n: number) => `not exists (
@@ -101,7 +112,8 @@ function statement(
   } else if (kind === 'term') {
     // $1 the term, $2 offset, $3 limit: its postings in order are all its matches.
     text = `
-      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs
+      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
+        ${GENERATION}
       from (select ${key} as key from job_postings where term = $1 order by ${key} ${direction}
             offset $2 limit $3) as page
       join job_keys as k on k.${key} = page.key
@@ -112,7 +124,7 @@ function statement(
       with ${candidatesOf(key, direction)},
       page as (select key from candidates order by key ${direction} offset $5 limit $6)
       select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
-        (select count(*) from candidates)::float8 as found
+        (select count(*) from candidates)::float8 as found, ${GENERATION}
       from page
       join job_keys as k on k.${key} = page.key
       join jobs as j on j.id = k.job_id`;
@@ -129,24 +141,10 @@ function statement(
       select
         (select coalesce(json_agg(${JOB_JSON} order by j.key ${direction}), '[]')
          from (select * from matches order by key ${direction} offset $5 limit $6) as j) as jobs,
-        (select count(*) from matches)::float8 as found`;
+        (select count(*) from matches)::float8 as found, ${GENERATION}`;
   }
   statements.set(name, text);
   return { name, text };
-}
-
-/** What one filter word matches: its terms, their postings, and jobs by number. */
-interface Word {
-  word: string;
-  terms: number[];
-  /** Postings of its terms (a job holding two of them counts twice). */
-  postings: number;
-  /** The most postings of one of its terms. */
-  largest: number;
-  /** Whether it can match a number only at its start (see job_number_characters). */
-  prefixOnly: boolean;
-  /** Jobs whose number holds it; null when not counted (under 3 characters, not a prefix). */
-  numbers: number | null;
 }
 
 /**
@@ -167,7 +165,7 @@ const resolveWord = async (db: Session, word: string) =>
            -- The trigram index serves 3 characters or more; fewer would need a scan.
            when length($1) >= 3 then (
              select count(*) from jobs where lower(friendly_number) like job_search_pattern($1))
-         end::float8 as numbers
+         end::float8 as numbers, ${GENERATION}
        from (
          select array_agg(id) as terms, sum(job_count)::float8 as postings,
            max(job_count)::float8 as largest
@@ -207,7 +205,7 @@ const termsNotHolding = async (db: Session, terms: number[], others: string[]) =
     )
   )[0]!.terms;
 
-type Page = { jobs: JobList['jobs']; found: number };
+type Page = { jobs: JobList['jobs']; found: number; generation: number };
 
 /**
  * A page of jobs (list fields only) matching the filter, in a stable order (ties broken
@@ -217,13 +215,24 @@ type Page = { jobs: JobList['jobs']; found: number };
  */
 export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
   const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
-  const found = await withSession(db, (session) =>
-    words.length ? listMatching(session, query, words) : listAll(session, query),
+  const { jobs, totalJobs, page, totalIsEstimate } = await withSession(db, (session) =>
+    words.length
+      ? listMatching(session, query, words, resolvedWordsOf(db))
+      : listAll(session, query),
   );
-  return { ...found, totalIsEstimate: found.totalIsEstimate ?? false };
+  return { jobs, totalJobs, page, totalIsEstimate: totalIsEstimate ?? false };
 }
 
-type Listed = Omit<JobList, 'totalIsEstimate'> & { totalIsEstimate?: boolean };
+/** A page, and the search's generation when a statement that read it said. */
+type Listed = Omit<JobList, 'totalIsEstimate'> & { totalIsEstimate?: boolean; generation?: number };
+
+/** Each database's resolved filter words. */
+const resolvedWords = new WeakMap<Db, ResolvedWords>();
+function resolvedWordsOf(db: Db): ResolvedWords {
+  let words = resolvedWords.get(db);
+  if (!words) resolvedWords.set(db, (words = new ResolvedWords()));
+  return words;
+}
 
 async function listAll(db: Session, query: JobListQuery): Promise<Listed> {
   const { name, text } = statement('all', query.sortColumn, query.sortOrder);
@@ -240,8 +249,36 @@ async function listAll(db: Session, query: JobListQuery): Promise<Listed> {
 
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
-async function listMatching(db: Session, query: JobListQuery, words: string[]): Promise<Listed> {
-  const resolved = await Promise.all(words.map((word) => resolveWord(db, word)));
+/**
+ * A page of the jobs that hold every word. Words resolved before are used when all are
+ * kept, and trusted when the page read with them reports the generation they were resolved
+ * at; otherwise each word is resolved anew (and kept) and the page read with them, on one
+ * connection: the page then waits for the pool once, not twice.
+ */
+async function listMatching(
+  db: Session,
+  query: JobListQuery,
+  words: string[],
+  known: ResolvedWords,
+): Promise<Listed> {
+  const kept = words.map((word) => known.get(word));
+  if (kept.every((word): word is Word => word !== undefined)) {
+    const listed = await listResolved(db, query, kept);
+    known.saw(listed.generation);
+    if (listed.generation === kept[0]!.generation) return listed;
+  }
+  return onOneConnection(db, async (connection) => {
+    const resolved: Word[] = [];
+    for (const word of words) resolved.push(await resolveWord(connection, word));
+    for (const word of resolved) known.keep(word);
+    const listed = await listResolved(connection, query, resolved);
+    known.saw(listed.generation);
+    return listed;
+  });
+}
+
+/** A page of the jobs that hold every one of the `resolved` words. */
+async function listResolved(db: Session, query: JobListQuery, resolved: Word[]): Promise<Listed> {
   if (resolved.some((w) => w.postings === 0 && w.numbers === 0))
     return { jobs: [], totalJobs: 0, page: 1 };
   // The word with the fewest candidates leads; a short word's numbers are uncounted, so
@@ -293,19 +330,25 @@ async function listMatching(db: Session, query: JobListQuery, words: string[]): 
       page = lastPage(answer.found, query.perPage);
       answer = await read(page, depth);
     }
-    return { jobs: answer.jobs, totalJobs: answer.found, page };
+    return { jobs: answer.jobs, totalJobs: answer.found, page, generation: answer.generation };
   }
   // The numbers alone and no other word: their count is the total.
   if (!others.length && lead.terms.length === 0)
-    return { jobs: answer.jobs, totalJobs: leadNumbers, page };
+    return { jobs: answer.jobs, totalJobs: leadNumbers, page, generation: answer.generation };
   let total =
     candidates <= COUNTED_UP_TO ? undefined : await estimateMatches(db, lead, leadNumbers, others);
   // Near the line where totals must be exact, they are counted.
   if (total === undefined || total <= 2 * EXACT_TOTAL_UP_TO) {
     total = (await read(page, everything)).found;
-    return { jobs: answer.jobs, totalJobs: total, page };
+    return { jobs: answer.jobs, totalJobs: total, page, generation: answer.generation };
   }
-  return { jobs: answer.jobs, totalJobs: total, totalIsEstimate: true, page };
+  return {
+    jobs: answer.jobs,
+    totalJobs: total,
+    totalIsEstimate: true,
+    page,
+    generation: answer.generation,
+  };
 }
 
 /** A page of one term's jobs, which are all the matches: `jobs` of them. */
@@ -317,12 +360,12 @@ async function listTerm(
 ): Promise<Listed> {
   const { name, text } = statement('term', query.sortColumn, query.sortOrder);
   const page = Math.min(query.page, lastPage(jobs, query.perPage));
-  const [answer] = await namedQuery<Pick<Page, 'jobs'>>(db, name, text, [
+  const [answer] = await namedQuery<Omit<Page, 'found'>>(db, name, text, [
     term,
     (page - 1) * query.perPage,
     query.perPage,
   ]);
-  return { jobs: answer!.jobs, totalJobs: jobs, page };
+  return { jobs: answer!.jobs, totalJobs: jobs, page, generation: answer!.generation };
 }
 
 /**

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { JobListQuery } from '@common/schemas/jobs';
+import { type Database, fromPglite, pgliteExtensions } from '@server/db/client';
+import { JOB_STATUSES } from '@server/modules/jobs/jobGenerator';
+import { listJobs, loadJobs } from '@server/modules/jobs/jobs.service';
+import { openTestDatabase, testDbKinds } from '../../helpers/testDatabase';
+import { templatePath } from '../../setup/templatePath';
+
+/** A fresh database, and a spy on its client's `query`: every statement a call sends. */
+async function openCounted(kind: (typeof testDbKinds)[number]) {
+  if (kind === 'pglite') {
+    const loadDataDir = new Blob([readFileSync(templatePath())]);
+    const client = await PGlite.create({ loadDataDir, extensions: pgliteExtensions });
+    return { database: fromPglite(client), statements: jest.spyOn(client, 'query') };
+  }
+  const database = await openTestDatabase(kind);
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  return { database, statements: jest.spyOn(pool, 'query') };
+}
+
+describe.each(testDbKinds)('filter words resolved once, on %s', (kind) => {
+  let database: Database;
+  let statements: jest.SpyInstance;
+  beforeAll(async () => {
+    ({ database, statements } = await openCounted(kind));
+    await loadJobs(database.db, 1, 300);
+  }, 60_000);
+  afterAll(() => database.close());
+
+  const asked = (filter: string): JobListQuery => ({
+    filter,
+    page: 1,
+    perPage: 20,
+    sortColumn: 'friendlyNumber',
+    sortOrder: 'asc',
+  });
+
+  it('answers a word asked again with one statement: the page', async () => {
+    const status = JOB_STATUSES[0]!.toLowerCase();
+    const first = await listJobs(database.db, asked(status));
+    expect(first.totalJobs).toBeGreaterThan(0);
+    statements.mockClear();
+    expect(await listJobs(database.db, asked(status))).toEqual(first);
+    expect(statements).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a word asked again after the jobs changed as it stands now', async () => {
+    const word = 'Resolvedonce';
+    const insert = (number: string) =>
+      database.db.execute(
+        sql`insert into jobs (friendly_number, status, conclusion, description)
+            values (${number}, 'Received', 'Pending', ${`${word} job`})`,
+      );
+    await insert('R-1');
+    expect(await listJobs(database.db, asked(word))).toMatchObject({ totalJobs: 1 });
+    // As another server would, behind this one's back: nothing tells it.
+    await insert('R-2');
+    const again = await listJobs(database.db, asked(word));
+    expect(again).toMatchObject({ totalJobs: 2 });
+    expect(again.jobs.map((job) => job.friendlyNumber)).toEqual(['R-1', 'R-2']);
+    // Known once more: one statement.
+    statements.mockClear();
+    expect(await listJobs(database.db, asked(word))).toEqual(again);
+    expect(statements).toHaveBeenCalledTimes(1);
+
+    await database.db.execute(sql`delete from jobs where friendly_number in ('R-1', 'R-2')`);
+    expect(await listJobs(database.db, asked(word))).toMatchObject({ totalJobs: 0, jobs: [] });
+  });
+});
