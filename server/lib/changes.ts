@@ -1,6 +1,6 @@
 import type { AuditAction } from '@common/schemas/audit';
 import type { VersionAction } from '@common/schemas/versions';
-import { type Db, type Tx, namedStatement } from '../db/client';
+import { type Db, type Session, type Tx, namedQuery, namedStatement } from '../db/client';
 import type { Actor } from './audit';
 import type { VersionedResource } from './versions';
 
@@ -24,27 +24,69 @@ export interface ChangedItem {
   named: string;
 }
 
+/** The columns of a change's items, one row per item: what `writingChanges` reads. */
+const ITEM_COLUMNS = 'id text, document jsonb, version int, entity_name text, summary text';
+
 /**
- * A change's versions, change events and audit events, one of each per item (the events
- * only when `$7`), in one statement planned once per connection: one round trip rather
- * than three, each of which held a pool connection (and drizzle built each insert anew).
- * The columns are those of `versions`, `change_events` and `audit_events` (db/schema).
+ * A statement that writes a change's versions, change events and audit events, one of each
+ * per item of `items` (the events only when `$6`), and answers the items' ids. `items` is
+ * SQL answering rows of ITEM_COLUMNS, with parameters `$1` to `$taken`; this statement's
+ * own follow (see changeValues), numbered from there. The columns written are those of
+ * `versions`, `change_events` and `audit_events` (db/schema).
  */
-const WRITE_CHANGES = `
-  with item as (
-    select * from jsonb_to_recordset($1::jsonb)
-      as item(id text, document jsonb, version int, entity_name text, summary text)
-  ),
+function writingChanges(items: string, taken: number) {
+  const $ = (n: number) => `$${taken + n}`;
+  return `
+  with item as (${items}),
   versioned as (
     insert into versions (resource, document_id, action, updated_by, document)
-    select $2, id::uuid, $3, $4, document from item
+    select ${$(1)}, id::uuid, ${$(2)}, ${$(3)}, document from item
   ),
   published as (
     insert into change_events (resource, item_id, entity_name, action, version, actor_id, actor_name)
-    select $2, id, entity_name, $3, version, $5, $6 from item where $7
+    select ${$(1)}, id, entity_name, ${$(2)}, version, ${$(4)}, ${$(5)} from item where ${$(6)}
+  ),
+  audited as (
+    insert into audit_events (actor_id, actor_name, action, resource, resource_id, ip, user_agent, summary)
+    select ${$(4)}, ${$(5)}, ${$(7)}, ${$(8)}, id, ${$(9)}, ${$(10)}, summary from item where ${$(6)}
   )
-  insert into audit_events (actor_id, actor_name, action, resource, resource_id, ip, user_agent, summary)
-  select $5, $6, $8, $9, id, $10, $11, summary from item where $7`;
+  select id from item`;
+}
+
+/** The values of writingChanges' own parameters, in order. */
+function changeValues(
+  actor: Actor,
+  resource: VersionedResource,
+  action: VersionAction,
+  audited: boolean,
+): unknown[] {
+  const noun = AUDITED_AS[resource];
+  const auditAction: AuditAction = `${noun}.${action}`;
+  return [
+    resource,
+    action,
+    actor.name ?? '',
+    actor.id,
+    actor.name,
+    audited,
+    auditAction,
+    noun,
+    actor.ip,
+    actor.userAgent,
+  ];
+}
+
+/** The audit log's sentence for a change to the item `named` (`Added a record of Car`). */
+export const changeSummary = (action: VersionAction, named: string) => `${VERB[action]} ${named}`;
+
+/**
+ * A change's versions, change events and audit events from a list of items, in one
+ * statement planned once per connection: one round trip rather than three.
+ */
+const WRITE_CHANGES = writingChanges(
+  `select * from jsonb_to_recordset($1::jsonb) as item(${ITEM_COLUMNS})`,
+  1,
+);
 
 /**
  * Writes what a change did to versioned items: a version of each (their history), an
@@ -66,21 +108,35 @@ export async function recordChanges(
     document,
     version: document._version,
     entity_name: typeof document.entity_name === 'string' ? document.entity_name : null,
-    summary: `${VERB[action]} ${named}${more}`,
+    summary: changeSummary(action, named) + more,
   }));
-  const noun = AUDITED_AS[resource];
-  const auditAction: AuditAction = `${noun}.${action}`;
   await namedStatement(tx, 'write_changes', WRITE_CHANGES, [
     JSON.stringify(rows),
-    resource,
-    action,
-    actor.name ?? '',
-    actor.id,
-    actor.name,
-    audited,
-    auditAction,
-    noun,
-    actor.ip,
-    actor.userAgent,
+    ...changeValues(actor, resource, action, audited),
   ]);
+}
+
+/**
+ * Makes a change and writes what it did (as recordChanges does) in one statement, so the
+ * two commit together without a transaction: one round trip where a transaction took four
+ * (begin, the change, what it did, commit), on a connection held for all of them.
+ * `change` (named `name`, planned once per connection) is one data-modifying statement
+ * whose RETURNING answers the changed items' rows as ITEM_COLUMNS; `values` are its
+ * parameters. Answers the changed items' ids: none when it changed nothing.
+ */
+export async function changeAndRecord(
+  session: Session,
+  name: string,
+  change: { text: string; values: unknown[] },
+  actor: Actor,
+  resource: VersionedResource,
+  action: VersionAction,
+): Promise<string[]> {
+  const rows = await namedQuery<{ id: string }>(
+    session,
+    name,
+    writingChanges(change.text, change.values.length),
+    [...change.values, ...changeValues(actor, resource, action, true)],
+  );
+  return rows.map((row) => row.id);
 }

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { type Database, namedStatement } from '@server/db/client';
+import { createEntity } from '@server/modules/entities/entities.service';
 import { listJobs, loadJobs } from '@server/modules/jobs/jobs.service';
+import { createRecord, deleteRecord } from '@server/modules/records/records.service';
 import { generateJob } from '@server/modules/jobs/jobGenerator';
 import { openTestDatabase, openTestPglite, testDbKinds } from '../helpers/testDatabase';
 
@@ -55,6 +57,24 @@ describe('the embedded database under many statements at once', () => {
     const after = database.db.execute(sql`select 1`).then(() => order.push('queued after'));
     await Promise.all([page, after]);
     expect(order).toEqual(['job page of 1', 'queued after']);
+  });
+
+  it("runs a record's create and delete in one turn each, before statements queued after them", async () => {
+    const actor = { id: null, name: 'test', ip: null, userAgent: null };
+    await createEntity(
+      database.db,
+      { name: 'Turns', description: '', category: 'Generic', fields: [{ name: 'a', label: 'A' }] },
+      actor,
+    );
+    const order: string[] = [];
+    const queuedAfter = () =>
+      database.db.execute(sql`select 1`).then(() => order.push('queued after'));
+    const created = createRecord(database.db, 'Turns', { fields: { a: 'x' } }, actor);
+    await Promise.all([created.then(() => order.push('created')), queuedAfter()]);
+    const { _id } = await created;
+    const deleted = deleteRecord(database.db, 'Turns', _id, actor);
+    await Promise.all([deleted.then(() => order.push('deleted')), queuedAfter()]);
+    expect(order).toEqual(['created', 'queued after', 'deleted', 'queued after']);
   });
 });
 

@@ -7,18 +7,25 @@ import type {
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import { type Db, type Tx, namedStatement } from '../../db/client';
+import {
+  type Db,
+  type Session,
+  type Tx,
+  namedQuery,
+  onOneConnection,
+  sessionOf,
+} from '../../db/client';
 import { type EntityField, entityRecords } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
-import { recordChanges } from '../../lib/changes';
+import { changeAndRecord, changeSummary, recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 /** The field names of an entity's definition. @throws 404 for an unknown entity. */
-async function fieldNamesOf(db: Db | Tx, entityName: string): Promise<string[]> {
-  const [entity] = await namedStatement<{ fields: EntityField[] }>(
-    db,
+async function fieldNamesOf(session: Session, entityName: string): Promise<string[]> {
+  const [entity] = await namedQuery<{ fields: EntityField[] }>(
+    session,
     'entity_fields',
     'select fields from entities where name = $1',
     [entityName],
@@ -45,8 +52,18 @@ type RecordRow = Pick<
   'id' | 'entityName' | 'fields' | 'version'
 >;
 
-/** What a write returns of a record (as a RecordRow), in its own SQL (see createRecord). */
-const RETURNED = `returning id, entity_name as "entityName", fields, version`;
+/**
+ * What a write of a record answers: its row as a changed item (lib/changes.ts), its
+ * document as toWire makes it (the values of the fields named by the text array `names`).
+ */
+const returningItem = (names: string, summary: string) => `returning id::text as id,
+  jsonb_build_object('_id', id, 'entity_name', entity_name, '_version', version,
+    'fields', (select coalesce(jsonb_object_agg(f.key, f.value), '{}') from jsonb_each(fields) as f
+               where f.key = any(${names}::text[]))) as document,
+  version, entity_name, ${summary}::text as summary`;
+
+/** How the audit log names a record of `entityName`. */
+const aRecordOf = (entityName: string) => `a record of ${entityName}`;
 
 /** Only the values of fields the definition still has: removed fields live on in old versions only. */
 function toWire(row: RecordRow, fieldNames: string[]): EntityRecord {
@@ -74,14 +91,14 @@ const recordRecordChanges = (
     records.map((record) => ({
       id: record._id,
       document: record,
-      named: `a record of ${record.entity_name}`,
+      named: aRecordOf(record.entity_name),
     })),
     { audited },
   );
 
 /** An entity's records, oldest first. @throws 404 for an unknown entity. */
 export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {
-  const fieldNames = await fieldNamesOf(db, entityName);
+  const fieldNames = await fieldNamesOf(sessionOf(db), entityName);
   const rows = await db
     .select()
     .from(entityRecords)
@@ -101,20 +118,31 @@ export async function createRecord(
   input: { _id?: string; fields: Record<string, string> },
   actor: Actor,
 ): Promise<{ _id: string }> {
-  return db.transaction(async (tx) => {
-    const fieldNames = await fieldNamesOf(tx, entityName);
+  // Creating and deleting records are the hot writes: the write and its history are one
+  // statement (changeAndRecord), after the definition, on one connection.
+  return onOneConnection(sessionOf(db), async (session) => {
+    const fieldNames = await fieldNamesOf(session, entityName);
     checkKeys(input.fields, fieldNames);
-    // Creating and deleting records are the hot writes: their statements are written once
-    // rather than built by drizzle on each call (see namedStatement).
-    const [row] = await namedStatement<RecordRow>(
-      tx,
+    const [id] = await changeAndRecord(
+      session,
       'record_insert',
-      `insert into entity_records (id, entity_name, fields)
-       values (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb) ${RETURNED}`,
-      [input._id ?? null, entityName, JSON.stringify(input.fields)],
+      {
+        text: `insert into entity_records (id, entity_name, fields)
+               values (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb)
+               ${returningItem('$4', '$5')}`,
+        values: [
+          input._id ?? null,
+          entityName,
+          JSON.stringify(input.fields),
+          fieldNames,
+          changeSummary('create', aRecordOf(entityName)),
+        ],
+      },
+      actor,
+      'entity-records',
+      'create',
     );
-    await recordRecordChanges(tx, [toWire(row!, fieldNames)], 'create', actor);
-    return { _id: row!.id };
+    return { _id: id! };
   });
 }
 
@@ -132,7 +160,7 @@ export async function updateRecord(
   base: readonly number[] = [],
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
-    const fieldNames = await fieldNamesOf(tx, entityName);
+    const fieldNames = await fieldNamesOf(sessionOf(tx), entityName);
     checkKeys(fields, fieldNames);
     const [current] = await tx
       .select()
@@ -159,16 +187,21 @@ export async function deleteRecord(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const fieldNames = await fieldNamesOf(tx, entityName);
-    const [deleted] = await namedStatement<RecordRow>(
-      tx,
+  await onOneConnection(sessionOf(db), async (session) => {
+    const fieldNames = await fieldNamesOf(session, entityName);
+    const deleted = await changeAndRecord(
+      session,
       'record_delete',
-      `delete from entity_records where id = $1 and entity_name = $2 ${RETURNED}`,
-      [id, entityName],
+      {
+        text: `delete from entity_records where id = $1 and entity_name = $2
+               ${returningItem('$3', '$4')}`,
+        values: [id, entityName, fieldNames, changeSummary('delete', aRecordOf(entityName))],
+      },
+      actor,
+      'entity-records',
+      'delete',
     );
-    if (!deleted) throw notFound('Record');
-    await recordRecordChanges(tx, [toWire(deleted, fieldNames)], 'delete', actor);
+    if (!deleted.length) throw notFound('Record');
   });
 }
 
@@ -208,7 +241,7 @@ export async function restoreRecord(
   base: readonly number[] = [],
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
-    const fieldNames = await fieldNamesOf(tx, entityName);
+    const fieldNames = await fieldNamesOf(sessionOf(tx), entityName);
     const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
     const fields = (snapshot.fields ?? {}) as Record<string, string>;
     const [current] = await tx
@@ -257,6 +290,6 @@ export async function listRecordVersions(
  * @throws 404 for an unknown entity.
  */
 export async function listDeletedRecords(db: Db, entityName: string): Promise<DeletedItem[]> {
-  await fieldNamesOf(db, entityName);
+  await fieldNamesOf(sessionOf(db), entityName);
   return listDeleted(db, 'entity-records', entityName);
 }

@@ -178,6 +178,68 @@ describe.each(testDbKinds)('the audit log on %s', (kind) => {
       }
     });
 
+    it("records a record's create and delete, and writes each with its change or not at all", async () => {
+      await send('POST', '/api/entities', {
+        name: 'Audited',
+        description: '',
+        fields: [{ name: 'make', label: 'Make' }],
+      });
+      const base = '/api/entity-records/Audited';
+      const { _id } = (await send('POST', base, { fields: { make: 'Ford' } }, contributor)).json();
+      await send('DELETE', `${base}/${_id}`, undefined, contributor);
+      const events = await eventsOf(_id);
+      expect(events.map((e) => [e.action, e.actor?.name, e.summary])).toEqual([
+        ['record.delete', 'contributor', 'Deleted a record of Audited'],
+        ['record.create', 'contributor', 'Added a record of Audited'],
+      ]);
+      expect(events[0]).toMatchObject({ resource: 'record', ip: '127.0.0.1', userAgent: BROWSER });
+
+      // A trigger refuses the audit event of each write in turn, after the write itself and its
+      // version: neither may stay.
+      const count = async (table: 'entity_records' | 'versions', recordId: string) => {
+        const [row] = await queryRows<{ n: number }>(
+          t.database.db,
+          table === 'versions'
+            ? sql`select count(*)::int as n from versions where document_id = ${recordId}`
+            : sql`select count(*)::int as n from entity_records where id = ${recordId}`,
+        );
+        return row!.n;
+      };
+      const refuse = async (action: string) => {
+        await t.database.db.execute(sql`
+          create or replace function refuse_record() returns trigger language plpgsql as $$
+          begin raise exception 'refused'; end $$`);
+        await t.database.db.execute(
+          sql.raw(`
+          create trigger refuse_record before insert on audit_events for each row
+          when (new.action = '${action}') execute function refuse_record()`),
+        );
+      };
+      const allow = () => t.database.db.execute(sql`drop trigger refuse_record on audit_events`);
+      try {
+        const chosen = crypto.randomUUID();
+        await refuse('record.create');
+        const created = await send('POST', base, { _id: chosen, fields: { make: 'Fiat' } });
+        expect(created.statusCode).toBe(500);
+        expect([await count('entity_records', chosen), await count('versions', chosen)]).toEqual([
+          0, 0,
+        ]);
+        await allow();
+
+        expect(
+          (await send('POST', base, { _id: chosen, fields: { make: 'Fiat' } })).statusCode,
+        ).toBe(201);
+        await refuse('record.delete');
+        expect((await send('DELETE', `${base}/${chosen}`)).statusCode).toBe(500);
+        expect([await count('entity_records', chosen), await count('versions', chosen)]).toEqual([
+          1, 1,
+        ]);
+      } finally {
+        await allow();
+        await t.database.db.execute(sql`drop function refuse_record`);
+      }
+    });
+
     it('writes no event for a change that is refused', async () => {
       const before = (await audit()).total;
       expect((await send('DELETE', '/api/roles/not-a-uuid')).statusCode).toBe(400);

@@ -241,6 +241,13 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       });
       const versions: Version[] = (await request('GET', `${base}/${_id}/versions`)).json();
       expect(versions[0]!.document.fields).toEqual({ make: 'Ford', colour: 'red' });
+      // Deleted, its last version is the record as it was shown: its fields of the definition.
+      expect((await request('DELETE', `${base}/${_id}`)).statusCode).toBe(204);
+      const [deleted]: Version[] = (await request('GET', `${base}/${_id}/versions`)).json();
+      expect(deleted).toMatchObject({
+        action: 'delete',
+        document: { _id, entity_name: car.name, fields: { make: 'Ford' }, _version: 1 },
+      });
     });
 
     it('go with their entity when it is deleted', async () => {
