@@ -24,16 +24,16 @@ export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise
 }
 
 /**
- * A query built once per database and run as a prepared statement: on the hot paths
- * (every request's identity, the job list) building the query each time costs more
- * than running it.
+ * One of something per database, made on first use: a query built once and run as a
+ * prepared statement (on the hot paths, such as every request's identity, building the
+ * query each time cost more than running it), or a cache of what the database answered.
  */
-export function preparedQuery<Query>(build: (db: Db) => Query): (db: Db) => Query {
-  const built = new WeakMap<Db, Query>();
+export function perDatabase<Made>(make: (db: Db) => Made): (db: Db) => Made {
+  const made = new WeakMap<Db, Made>();
   return (db) => {
-    let query = built.get(db);
-    if (!query) built.set(db, (query = build(db)));
-    return query;
+    let thing = made.get(db);
+    if (!thing) made.set(db, (thing = make(db)));
+    return thing;
   };
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { messages } from '@common/messages';
 import type { Identity, LoginResponse, RefreshResponse } from '@common/schemas/auth';
-import { type Db, type Tx, preparedQuery } from '../../db/client';
+import { type Db, type Tx, perDatabase } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -31,7 +31,7 @@ export interface IdentityRecord {
   sessionGeneration: number;
 }
 
-const identityQuery = preparedQuery((db) =>
+const identityQuery = perDatabase((db) =>
   db
     .select({
       id: users.id,

@@ -6,7 +6,7 @@ import type {
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import { type Db, type Tx, preparedQuery } from '../../db/client';
+import { type Db, type Tx, perDatabase } from '../../db/client';
 import { books } from '../../db/schema/books';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
@@ -41,7 +41,7 @@ export async function listBooks(db: Db, page: number, perPage: number): Promise<
   return rows.map(toWire);
 }
 
-const booksPageQuery = preparedQuery((db) =>
+const booksPageQuery = perDatabase((db) =>
   db
     .select()
     .from(books)

@@ -5,7 +5,7 @@ import {
   type Session,
   namedQuery,
   onOneConnection,
-  preparedQuery,
+  perDatabase,
   withSession,
 } from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
@@ -227,12 +227,7 @@ export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
 type Listed = Omit<JobList, 'totalIsEstimate'> & { totalIsEstimate?: boolean; generation?: number };
 
 /** Each database's resolved filter words. */
-const resolvedWords = new WeakMap<Db, ResolvedWords>();
-function resolvedWordsOf(db: Db): ResolvedWords {
-  let words = resolvedWords.get(db);
-  if (!words) resolvedWords.set(db, (words = new ResolvedWords()));
-  return words;
-}
+const resolvedWordsOf = perDatabase(() => new ResolvedWords());
 
 async function listAll(db: Session, query: JobListQuery): Promise<Listed> {
   const { name, text } = statement('all', query.sortColumn, query.sortOrder);
@@ -324,31 +319,29 @@ async function listResolved(db: Session, query: JobListQuery, resolved: Word[]):
     depth = Math.min(depth * 8, everything);
     answer = await read(page, depth);
   }
+  // The page last read, with a total.
+  const listed = (totalJobs: number): Listed => ({
+    jobs: answer.jobs,
+    totalJobs,
+    page,
+    generation: answer.generation,
+  });
   if (complete(depth)) {
     // Every match was among the candidates: the total is exact.
     if (!answer.jobs.length && page > 1 && answer.found) {
       page = lastPage(answer.found, query.perPage);
       answer = await read(page, depth);
     }
-    return { jobs: answer.jobs, totalJobs: answer.found, page, generation: answer.generation };
+    return listed(answer.found);
   }
   // The numbers alone and no other word: their count is the total.
-  if (!others.length && lead.terms.length === 0)
-    return { jobs: answer.jobs, totalJobs: leadNumbers, page, generation: answer.generation };
-  let total =
+  if (!others.length && lead.terms.length === 0) return listed(leadNumbers);
+  const total =
     candidates <= COUNTED_UP_TO ? undefined : await estimateMatches(db, lead, leadNumbers, others);
   // Near the line where totals must be exact, they are counted.
-  if (total === undefined || total <= 2 * EXACT_TOTAL_UP_TO) {
-    total = (await read(page, everything)).found;
-    return { jobs: answer.jobs, totalJobs: total, page, generation: answer.generation };
-  }
-  return {
-    jobs: answer.jobs,
-    totalJobs: total,
-    totalIsEstimate: true,
-    page,
-    generation: answer.generation,
-  };
+  if (total === undefined || total <= 2 * EXACT_TOTAL_UP_TO)
+    return listed((await read(page, everything)).found);
+  return { ...listed(total), totalIsEstimate: true };
 }
 
 /** A page of one term's jobs, which are all the matches: `jobs` of them. */
@@ -427,7 +420,7 @@ async function estimateMatches(
   return Math.round(sample!.matches / Math.min(1, sampled));
 }
 
-const jobQuery = preparedQuery((db) =>
+const jobQuery = perDatabase((db) =>
   db
     .select()
     .from(jobs)

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { SetPasswordInput, User } from '@common/schemas/users';
-import { type Db, type Tx, preparedQuery } from '../../db/client';
+import { type Db, type Tx, perDatabase } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -51,7 +51,7 @@ function withRoles(rows: UserRow[]): User[] {
 const selectUser = async (db: Db | Tx, id: string): Promise<User | undefined> =>
   withRoles(await userRows(db).where(eq(users.id, id)))[0];
 
-const everyUserQuery = preparedQuery((db) => userRows(db).prepare('every_user'));
+const everyUserQuery = perDatabase((db) => userRows(db).prepare('every_user'));
 
 /** Every user with their roles; never a password or hash. */
 export const listUsers = async (db: Db) => withRoles(await everyUserQuery(db).execute());
