@@ -142,3 +142,34 @@ test("by keyboard: the grid is one Tab stop, the arrows reach a job's toggle, En
   await expect(details).toHaveCount(0);
   await expect(expand).toBeFocused();
 });
+
+test('typing a filter after moving in the grid by keyboard keeps the focus and every key in the filter', async ({
+  page,
+}) => {
+  await signIn(page, 'viewer', 'viewer123');
+  await page.goto('/lims/jobs');
+  const grid = page.getByRole('grid', { name: 'Jobs' });
+  await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: 'Refresh' }));
+  await page.keyboard.press('Tab');
+  await expect(grid.getByRole('columnheader', { name: 'Details' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeFocused();
+
+  // Back to the filter by keyboard: the grid had a cell in focus, and the new rows put it
+  // back in focus, so the rest of the typing went to the grid.
+  const filter = page.getByLabel('Filter');
+  for (let i = 0; i < 5; i++) {
+    if (await filter.evaluate((element) => element === document.activeElement)) break;
+    await page.keyboard.press('Shift+Tab');
+  }
+  await expect(filter).toBeFocused();
+  await page.keyboard.type('completed pass');
+  await expect(page).toHaveURL(/filter=completed\+pass/);
+  // The filtered rows are in: fewer jobs than all of them.
+  await expect(page.getByText(/^1–50 of (?!10,000$)[\d,]+$/)).toBeVisible();
+  await page.keyboard.type(' water');
+  await expect(filter).toBeFocused();
+  await expect(filter).toHaveValue('completed pass water');
+  await expect(page).toHaveURL(/filter=completed\+pass\+water/);
+});

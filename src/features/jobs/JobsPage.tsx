@@ -8,6 +8,7 @@ import {
   GridActionsCellItem,
   type GridColDef,
   type GridSortModel,
+  useGridApiRef,
 } from '@mui/x-data-grid';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -55,6 +56,7 @@ function JobList() {
   const { data, currentData, error, isLoading, isFetching, refetch } = useListJobsQuery(view);
   const mayOpen = useCan('GET', '/api/LIMS/jobs/:id');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const gridApi = useGridApiRef();
   const [typed, setTyped] = useState(view.filter);
   // A filter that came from elsewhere (a link, the menu) replaces what was typed.
   const [typedFor, setTypedFor] = useState(view.filter);
@@ -189,8 +191,28 @@ function JobList() {
         empty={view.filter ? 'No jobs match this filter' : 'No jobs yet'}
       >
         {(list) => (
-          <Box sx={{ height: 640 }}>
+          <Box
+            sx={{ height: 640 }}
+            // The grid remembers the cell the keyboard left it on, and focuses a cell again
+            // when its rows change: a new filter's rows took the focus from the filter box,
+            // and the rest of the typing went to the grid. Once the focus is elsewhere on
+            // the page, the grid forgets its cell.
+            onBlur={(event) => {
+              const to = event.relatedTarget;
+              if (to instanceof Node && !event.currentTarget.contains(to))
+                gridApi.current?.setState((state) => ({
+                  ...state,
+                  focus: {
+                    cell: null,
+                    columnHeader: null,
+                    columnHeaderFilter: null,
+                    columnGroupHeader: null,
+                  },
+                }));
+            }}
+          >
             <DataGrid
+              apiRef={gridApi}
               aria-label="Jobs"
               rows={rows}
               columns={columns}
