@@ -1,6 +1,11 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, MenuItem, Stack, TextField } from '@mui/material';
-import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data-grid';
+import {
+  DataGrid,
+  type GridColDef,
+  type GridPaginationModel,
+  useGridApiRef,
+} from '@mui/x-data-grid';
 import { type FormEvent, useMemo, useState } from 'react';
 import { AUDIT_COUNT_LIMIT, AUDIT_PAGE_SIZE } from '@common/constants';
 import { messages } from '@common/messages';
@@ -15,6 +20,7 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
+import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useExportAuditEventsMutation, useListAuditEventsQuery } from './audit.api';
 
@@ -79,6 +85,8 @@ function download(text: string, fileName: string) {
 function AuditLog() {
   const [form, setForm] = useState(NO_FILTER);
   const [filter, setFilter] = useState<AuditFilter>({});
+  const gridApi = useGridApiRef();
+  const releaseGridFocus = useGridFocusRelease(gridApi);
   const [paging, setPaging] = useState<GridPaginationModel>({
     page: 0,
     pageSize: AUDIT_PAGE_SIZE,
@@ -187,8 +195,9 @@ function AuditLog() {
                 older ones.
               </Alert>
             )}
-            <Box sx={{ height: 600 }}>
+            <Box sx={{ height: 600 }} onBlur={releaseGridFocus}>
               <DataGrid
+                apiRef={gridApi}
                 aria-label="Audit events"
                 rows={loaded.events}
                 getRowId={(event) => event._id}

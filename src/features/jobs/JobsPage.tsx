@@ -19,6 +19,7 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
+import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
 import { useReportedError } from '@/hooks/useReportedError';
 import { JobDetails } from './JobDetails';
 import {
@@ -57,6 +58,7 @@ function JobList() {
   const mayOpen = useCan('GET', '/api/LIMS/jobs/:id');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const gridApi = useGridApiRef();
+  const releaseGridFocus = useGridFocusRelease(gridApi);
   const [typed, setTyped] = useState(view.filter);
   // A filter that came from elsewhere (a link, the menu) replaces what was typed.
   const [typedFor, setTypedFor] = useState(view.filter);
@@ -191,26 +193,7 @@ function JobList() {
         empty={view.filter ? 'No jobs match this filter' : 'No jobs yet'}
       >
         {(list) => (
-          <Box
-            sx={{ height: 640 }}
-            // The grid remembers the cell the keyboard left it on, and focuses a cell again
-            // when its rows change: a new filter's rows took the focus from the filter box,
-            // and the rest of the typing went to the grid. Once the focus is elsewhere on
-            // the page, the grid forgets its cell.
-            onBlur={(event) => {
-              const to = event.relatedTarget;
-              if (to instanceof Node && !event.currentTarget.contains(to))
-                gridApi.current?.setState((state) => ({
-                  ...state,
-                  focus: {
-                    cell: null,
-                    columnHeader: null,
-                    columnHeaderFilter: null,
-                    columnGroupHeader: null,
-                  },
-                }));
-            }}
-          >
+          <Box sx={{ height: 640 }} onBlur={releaseGridFocus}>
             <DataGrid
               apiRef={gridApi}
               aria-label="Jobs"

@@ -36,6 +36,7 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useChangedMeanwhile, useHeardChange } from '@/hooks/useChangedMeanwhile';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useEditBases } from '@/hooks/useEditBases';
+import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
 import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
@@ -181,6 +182,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   // Rows whose last save failed (the grid is about to put them back in edit mode).
   const failedSaves = useRef(new Set<string>());
   const apiRef = useGridApiRef();
+  const releaseGridFocus = useGridFocusRelease(apiRef);
   // What each saved row being edited started from (kept until it is saved or cancelled:
   // a failed save comes back to edit mode with the same base).
   const { bases, remember: rememberBase, rebase, forget } = useEditBases<EditBase>();
@@ -431,7 +433,7 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           />
         </Box>
       )}
-      <Box sx={{ height: 520 }}>
+      <Box sx={{ height: 520 }} onBlur={releaseGridFocus}>
         <DataGrid
           apiRef={apiRef}
           aria-label={`${entity.name} records`}

@@ -29,6 +29,7 @@ import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useChangedMeanwhile } from '@/hooks/useChangedMeanwhile';
 import { useEditBases } from '@/hooks/useEditBases';
+import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
 import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useReportedError } from '@/hooks/useReportedError';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
@@ -54,6 +55,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
   const mayDelete = useCan('DELETE', '/api/users/:id');
   const { explain, clear: clearRefusal, alert: refusalAlert } = useRuleRefusal();
   const apiRef = useGridApiRef();
+  const releaseGridFocus = useGridFocusRelease(apiRef);
 
   useReportedError(messages.users.fetchContext, usersQuery.error);
 
@@ -256,7 +258,7 @@ function UserGrid({ mayAdd }: { mayAdd: boolean }) {
         emptyAction={mayAdd ? { label: 'Add one', to: '/users/add' } : undefined}
       >
         {(users) => (
-          <Box sx={{ height: 560 }}>
+          <Box sx={{ height: 560 }} onBlur={releaseGridFocus}>
             <DataGrid
               apiRef={apiRef}
               aria-label="Users"
