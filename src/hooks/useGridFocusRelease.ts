@@ -3,9 +3,10 @@ import { type FocusEvent, type RefObject, useCallback } from 'react';
 
 /**
  * The `onBlur` for a DataGrid's container (the grid given `apiRef`): once the focus leaves
- * the grid for elsewhere on the page, the grid forgets the cell the keyboard left it on. It would focus a cell again
- * when its rows change, taking the focus from wherever the person went: typing a job filter
- * after moving in the grid sent the rest of the typing to the grid.
+ * the grid for elsewhere on the page, the grid forgets the cell the keyboard left it on.
+ * It would focus a cell again when its rows change, taking the focus from wherever the
+ * person went: typing a job filter after moving in the grid sent the rest of the typing
+ * to the grid.
  */
 export function useGridFocusRelease(apiRef: RefObject<GridApi | null>) {
   return useCallback(
