@@ -3,7 +3,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/App';
-import { appStarted } from './app/listeners';
+import { appStarted } from './lib/store';
 import { AppRoutes } from './app/router';
 import { makeAppStore } from './app/store';
 

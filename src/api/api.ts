@@ -1,12 +1,14 @@
-import { isAnyOf, type Middleware } from '@reduxjs/toolkit';
-import { createApi, setupListeners } from '@reduxjs/toolkit/query/react';
-import { startAppListening } from '@/app/listeners';
-import { dynamicMiddleware, rootReducer } from '@/app/store';
+import { isAnyOf } from '@reduxjs/toolkit';
+import { createApi } from '@reduxjs/toolkit/query/react';
 import { loggedIn, loggedOut, tokenRefreshed, userIdentified } from '@/auth/auth.slice';
 import type { SessionUser } from '@/auth/session';
+import type { AppStartListening } from '@/lib/store';
 import { baseQuery } from './baseQuery';
 
-/** The one API slice; each feature injects its endpoints (`api.injectEndpoints`). */
+/**
+ * The one API slice; each feature injects its endpoints (`api.injectEndpoints`). It joins a
+ * store with the first screen that talks to the API (`app/ApiReady.tsx`).
+ */
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
@@ -18,29 +20,23 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-// This module loads with the first screen that talks to the API: the slice and its
-// middleware join the store then (store.ts), with the window focus and network listeners
-// that `refetchOnFocus` needs.
-rootReducer.inject(api);
-const focusAndNetworkListeners: Middleware = (store) => {
-  setupListeners(store.dispatch);
-  return (next) => (action) => next(action);
-};
-dynamicMiddleware.addMiddleware(api.middleware, focusAndNetworkListeners);
-
 const rolesOf = (user: SessionUser | null) => [...(user?.roles ?? [])].sort().join(',');
 
-// The cached server data follows the session: a login, a logout or another user drops all
-// of it (it belonged to the previous user); new roles refetch the permissions.
-startAppListening({
-  matcher: isAnyOf(loggedIn, tokenRefreshed, userIdentified, loggedOut),
-  effect: (action, listenerApi) => {
-    const before = listenerApi.getOriginalState().auth.user;
-    const after = listenerApi.getState().auth.user;
-    if (loggedIn.match(action) || loggedOut.match(action) || before?._id !== after?._id) {
-      listenerApi.dispatch(api.util.resetApiState());
-    } else if (rolesOf(before) !== rolesOf(after)) {
-      listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
-    }
-  },
-});
+/**
+ * The cached server data follows the session: a login, a logout or another user drops all
+ * of it (it belonged to the previous user); new roles refetch the permissions.
+ */
+export function addApiListeners(startListening: AppStartListening): void {
+  startListening({
+    matcher: isAnyOf(loggedIn, tokenRefreshed, userIdentified, loggedOut),
+    effect: (action, listenerApi) => {
+      const before = listenerApi.getOriginalState().auth.user;
+      const after = listenerApi.getState().auth.user;
+      if (loggedIn.match(action) || loggedOut.match(action) || before?._id !== after?._id) {
+        listenerApi.dispatch(api.util.resetApiState());
+      } else if (rolesOf(before) !== rolesOf(after)) {
+        listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
+      }
+    },
+  });
+}

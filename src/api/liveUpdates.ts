@@ -8,19 +8,11 @@ import {
   type PresenceInput,
   presenceEventSchema,
 } from '@common/schemas/events';
-import { useAppDispatch } from '@/app/hooks';
-import { type AppStartListening, startAppListening } from '@/app/listeners';
-import { rootReducer } from '@/app/store';
 import { loggedOut } from '@/auth/auth.slice';
+import { type AppStartListening, useAppDispatch } from '@/lib/store';
 import { api } from './api';
 import { API_HOST } from './apiHost';
-import {
-  changeHeard,
-  followingStarted,
-  followingStopped,
-  liveSlice,
-  presenceHeard,
-} from './live.slice';
+import { changeHeard, followingStarted, followingStopped, presenceHeard } from './live.slice';
 import { refreshAccessToken } from './session';
 import {
   bookVersionsTag,
@@ -31,8 +23,6 @@ import {
   recordListTag,
   recordVersionsTag,
 } from './tags';
-
-rootReducer.inject(liveSlice);
 
 type TagType = 'Book' | 'User' | 'Role' | 'Entity' | 'Record' | 'Route' | 'Permissions';
 type Tag = TagDescription<TagType>;
@@ -177,28 +167,31 @@ async function follow(listenerApi: ListenerApi, userId: string) {
   }
 }
 
-startAppListening({
-  predicate: (action, state, previous) =>
-    (liveUpdatesWanted.match(action) &&
-      state.auth.user !== null &&
-      state.live?.following !== state.auth.user._id) ||
-    (previous.live?.following != null && state.auth.user?._id !== previous.auth.user?._id),
-  effect: async (_action, listenerApi) => {
-    listenerApi.cancelActiveListeners();
-    const userId = listenerApi.getState().auth.user?._id;
-    if (!userId) {
-      listenerApi.dispatch(followingStopped());
-      return;
-    }
-    listenerApi.dispatch(followingStarted(userId));
-    try {
-      await follow(listenerApi, userId);
-    } finally {
-      if (listenerApi.getState().live?.following === userId)
+/** Follows the event stream while a screen wants it and a user is signed in (see `follow`). */
+export function addLiveListeners(startListening: AppStartListening): void {
+  startListening({
+    predicate: (action, state, previous) =>
+      (liveUpdatesWanted.match(action) &&
+        state.auth.user !== null &&
+        state.live?.following !== state.auth.user._id) ||
+      (previous.live?.following != null && state.auth.user?._id !== previous.auth.user?._id),
+    effect: async (_action, listenerApi) => {
+      listenerApi.cancelActiveListeners();
+      const userId = listenerApi.getState().auth.user?._id;
+      if (!userId) {
         listenerApi.dispatch(followingStopped());
-    }
-  },
-});
+        return;
+      }
+      listenerApi.dispatch(followingStarted(userId));
+      try {
+        await follow(listenerApi, userId);
+      } finally {
+        if (listenerApi.getState().live?.following === userId)
+          listenerApi.dispatch(followingStopped());
+      }
+    },
+  });
+}
 
 /** Opens the event stream for the signed-in user (once, whichever screens ask). */
 export function useLiveUpdates() {

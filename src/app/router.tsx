@@ -3,7 +3,7 @@ import { Route, Routes } from 'react-router-dom';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { HomePage } from '@/features/home/HomePage';
 import { loadChunk } from '@/lib/loadChunk';
-import { AppShell } from '@/ui/AppShell';
+import { AppShell } from './shell/AppShell';
 
 /** A screen loaded as its own chunk when first shown. */
 const page = (load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> =>
@@ -15,7 +15,7 @@ const page = (load: () => Promise<ComponentType>): LazyExoticComponent<Component
  */
 const apiScreen = (load: () => Promise<ComponentType>) =>
   page(async () => {
-    const [{ ApiReady }, Screen] = await Promise.all([import('@/api/ApiReady'), load()]);
+    const [{ ApiReady }, Screen] = await Promise.all([import('./ApiReady'), load()]);
     return function ApiScreen() {
       return (
         <ApiReady>
@@ -60,8 +60,8 @@ const GoogleCallbackPage = apiScreen(
 );
 const NotFoundPage = page(async () => (await import('@/ui/NotFoundPage')).NotFoundPage);
 
-const RoutesPage = privateScreen(
-  async () => (await import('@/features/permissions/RoutesPage')).RoutesPage,
+const RoutesScreen = privateScreen(
+  async () => (await import('./screens/RoutesScreen')).RoutesScreen,
 );
 const BooksPage = privateScreen(async () => (await import('@/features/books/BooksPage')).BooksPage);
 const BookFormPage = privateScreen(
@@ -76,13 +76,13 @@ const AddEntityPage = privateScreen(
 const EditEntityPage = privateScreen(
   async () => (await import('@/features/entities/EntityFormPage')).EditEntityPage,
 );
-const RecordsPage = privateScreen(
-  async () => (await import('@/features/records/RecordsPage')).RecordsPage,
+const RecordsScreen = privateScreen(
+  async () => (await import('./screens/RecordsScreen')).RecordsScreen,
 );
 const JobsPage = privateScreen(async () => (await import('@/features/jobs/JobsPage')).JobsPage);
 const UsersPage = privateScreen(async () => (await import('@/features/users/UsersPage')).UsersPage);
-const UserFormPage = privateScreen(
-  async () => (await import('@/features/users/UserFormPage')).UserFormPage,
+const UserFormScreen = privateScreen(
+  async () => (await import('./screens/UserFormScreen')).UserFormScreen,
 );
 const AuditPage = privateScreen(async () => (await import('@/features/audit/AuditPage')).AuditPage);
 const RolesPage = privateScreen(async () => (await import('@/features/roles/RolesPage')).RolesPage);
@@ -107,16 +107,16 @@ export function AppRoutes() {
         <Route path="register" element={<RegisterPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="google-callback" element={<GoogleCallbackPage />} />
-        <Route path="routes" element={<RoutesPage />} />
+        <Route path="routes" element={<RoutesScreen />} />
         <Route path="books" element={<BooksPage />} />
         <Route path="book" element={<BookFormPage />} />
         <Route path="entities" element={<EntitiesPage />} />
         <Route path="entities/add" element={<AddEntityPage />} />
         <Route path="entities/edit/:entityId" element={<EditEntityPage />} />
-        <Route path="entities/:entityName" element={<RecordsPage />} />
+        <Route path="entities/:entityName" element={<RecordsScreen />} />
         <Route path="lims/jobs" element={<JobsPage />} />
         <Route path="users" element={<UsersPage />} />
-        <Route path="users/add" element={<UserFormPage />} />
+        <Route path="users/add" element={<UserFormScreen />} />
         <Route path="roles" element={<RolesPage />} />
         <Route path="role" element={<RoleFormPage />} />
         <Route path="role/:id/edit" element={<RoleUsersPage />} />

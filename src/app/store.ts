@@ -2,42 +2,44 @@ import {
   combineSlices,
   configureStore,
   createDynamicMiddleware,
+  createListenerMiddleware,
+  type Reducer,
   type WithSlice,
 } from '@reduxjs/toolkit';
 import type { api } from '@/api/api';
 import type { liveSlice } from '@/api/live.slice';
 import { addAuthListeners } from '@/auth/auth.listeners';
 import { authSlice, loadAuthState } from '@/auth/auth.slice';
+import type { AppDispatch, RootState } from '@/lib/store';
 import { uiSlice } from '@/ui/ui.slice';
-import { listenerMiddleware, startAppListening } from './listeners';
 
 /**
- * The store's reducer: the auth and ui slices from the start; the API slice joins when the
- * first screen that talks to the API loads (`api/api.ts` injects itself), so the home
- * page's first load carries no RTK Query; the live slice with the first private screen.
+ * The store's reducer: the auth and ui slices from the start; the API and live slices join
+ * when the first screen that talks to the API loads (`app/ApiReady.tsx`), so the home
+ * page's first load carries no RTK Query.
  */
 export const rootReducer = combineSlices(authSlice, uiSlice).withLazyLoadedSlices<
   WithSlice<typeof api> & WithSlice<typeof liveSlice>
->();
-export type RootState = ReturnType<typeof rootReducer>;
-
-/** Middleware that joins later (the API slice's), in every store made here. */
-export const dynamicMiddleware = createDynamicMiddleware();
-
-addAuthListeners(startAppListening);
+>() satisfies Reducer<RootState, never, never>;
 
 /**
- * Makes the one store: the auth slice, the ui slice and, once loaded, the API slice, with
- * the listener middleware in front. Tests make a fresh one each (with the state they need).
+ * Makes a store: the auth and ui slices, its own listener middleware in front (the
+ * session's listeners registered), and room for the middleware that joins later. Each
+ * store is fresh: a test's store shares no listener, timer or middleware with the last.
  */
 export function makeStore(preloadedState?: Partial<RootState>) {
-  return configureStore({
+  const listeners = createListenerMiddleware();
+  const joinLater = createDynamicMiddleware();
+  const store = configureStore({
     reducer: rootReducer,
     preloadedState,
     middleware: (getDefault) =>
-      getDefault().prepend(listenerMiddleware.middleware).concat(dynamicMiddleware.middleware),
+      getDefault().prepend(listeners.middleware).concat(joinLater.middleware),
     devTools: process.env.NODE_ENV !== 'production',
   });
+  const startListening = listeners.startListening.withTypes<RootState, AppDispatch>();
+  addAuthListeners(startListening);
+  return Object.assign(store, { startListening, addMiddleware: joinLater.addMiddleware });
 }
 
 /** The store the app starts with: the session it finds in browser storage. */
@@ -46,4 +48,3 @@ export function makeAppStore() {
 }
 
 export type AppStore = ReturnType<typeof makeStore>;
-export type AppDispatch = AppStore['dispatch'];

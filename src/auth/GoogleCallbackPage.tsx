@@ -2,7 +2,7 @@ import { CircularProgress, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { messages } from '@common/messages';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { useIdentifyMutation } from './auth.api';
 import { loggedIn, loggedOut, userIdentified } from './auth.slice';
 

@@ -3,7 +3,7 @@ import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { loginSchema } from '@common/schemas/auth';
 import { errorMessage, reportError } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { FormTextField } from '@/components/FormTextField';
 import { FORM_ALERT } from '@/lib/formErrors';
 import { useSchemaForm } from '@/hooks/useSchemaForm';

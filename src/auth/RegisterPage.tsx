@@ -2,7 +2,7 @@ import { Alert, Button, Paper, Stack, Typography } from '@mui/material';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { registerSchema } from '@common/schemas/auth';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { FormTextField } from '@/components/FormTextField';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useRegisterMutation } from './auth.api';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 import { selectIsAuthenticated } from './auth.slice';
 
 /** Private screens: a signed-out visitor goes to /login, and comes back after signing in. */

@@ -1,6 +1,6 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import { messages } from '@common/messages';
-import { type AppStartListening, appStarted } from '@/app/listeners';
+import { type AppStartListening, appStarted } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 import { loggedIn, loggedOut, tokenRefreshed } from './auth.slice';
 import { ACCESS_TOKEN_KEY, isTokenExpired, msUntilExpiry, REFRESH_TOKEN_KEY } from './session';
@@ -19,8 +19,8 @@ export const REFRESH_MARGIN_MS = 30_000;
  * The session calls load only when a session needs them, so a visitor's first page does
  * without them; how the cached server data follows the session is in `api/api.ts`.
  */
-export function addAuthListeners(startAppListening: AppStartListening): void {
-  startAppListening({
+export function addAuthListeners(startListening: AppStartListening): void {
+  startListening({
     matcher: isAnyOf(loggedIn, tokenRefreshed, loggedOut),
     effect: (_action, listenerApi) => {
       const { accessToken, refreshToken } = listenerApi.getState().auth;
@@ -34,7 +34,7 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
     },
   });
 
-  startAppListening({
+  startListening({
     matcher: isAnyOf(appStarted, loggedIn, tokenRefreshed, loggedOut),
     effect: async (action, listenerApi) => {
       // Only the latest session event counts: a new one replaces the pending timer.
@@ -58,7 +58,7 @@ export function addAuthListeners(startAppListening: AppStartListening): void {
     },
   });
 
-  startAppListening({
+  startListening({
     actionCreator: appStarted,
     effect: (_action, listenerApi) => {
       window.addEventListener('storage', (event) => {

@@ -2,13 +2,12 @@ import { type Permissions, permissionsSchema } from '@common/schemas/permissions
 import { api } from '@/api/api';
 import { requestForbidden } from '@/api/baseQuery';
 import { responseSchema } from '@/api/responseSchema';
-import { startAppListening } from '@/app/listeners';
-import type { RootState } from '@/app/store';
+import type { AppStartListening, RootState } from '@/lib/store';
 
 /**
  * What the signed-in user may call (`GET /api/auth/permissions`), for the screens to
  * offer only that. Refetched when the session changes or a request answers 403
- * (auth.listeners), when routes or role memberships change (their mutations invalidate
+ * (addPermissionListeners), when routes or role memberships change (their mutations invalidate
  * 'Permissions'), and when the window regains focus (`usePermissions`).
  */
 export const permissionsApi = api.injectEndpoints({
@@ -34,17 +33,21 @@ const selectPermissions = permissionsApi.endpoints.getPermissions.select();
 export const selectPermissionsResult = (state: RootState) =>
   selectPermissions(state as Parameters<typeof selectPermissions>[0]);
 
-// A 403 means the rights changed elsewhere (the routes table, the user's roles): the
-// permissions the screens hold are asked for again, once per burst of refusals. RTK Query
-// delays an invalidation until the requests on their way have settled, merging a burst's;
-// a refusal while the permissions are on their way adds nothing. Nor does one while they
-// are unknown or failed: there is no picture to correct, and a page that asks the server
-// when they fail would otherwise ask, be refused and refetch them, again and again.
-startAppListening({
-  actionCreator: requestForbidden,
-  effect: (_action, listenerApi) => {
-    const permissions = selectPermissionsResult(listenerApi.getState());
-    if (!permissions.isSuccess) return;
-    listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
-  },
-});
+/**
+ * A 403 means the rights changed elsewhere (the routes table, the user's roles): the
+ * permissions the screens hold are asked for again, once per burst of refusals. RTK Query
+ * delays an invalidation until the requests on their way have settled, merging a burst's;
+ * a refusal while the permissions are on their way adds nothing. Nor does one while they
+ * are unknown or failed: there is no picture to correct, and a page that asks the server
+ * when they fail would otherwise ask, be refused and refetch them, again and again.
+ */
+export function addPermissionListeners(startListening: AppStartListening): void {
+  startListening({
+    actionCreator: requestForbidden,
+    effect: (_action, listenerApi) => {
+      const permissions = selectPermissionsResult(listenerApi.getState());
+      if (!permissions.isSuccess) return;
+      listenerApi.dispatch(api.util.invalidateTags(['Permissions']));
+    },
+  });
+}

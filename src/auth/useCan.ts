@@ -1,5 +1,5 @@
 import type { Permissions } from '@common/schemas/permissions';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 import { selectIsAuthenticated } from './auth.slice';
 import { useGetPermissionsQuery } from './permissions.api';
 

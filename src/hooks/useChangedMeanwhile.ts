@@ -1,6 +1,6 @@
 import type { ChangeResource } from '@common/schemas/events';
 import { type HeardChange, itemKey } from '@/api/live.slice';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 
 /** The last change the event stream told of an item (none for no item). */
 export function useHeardChange(

@@ -3,7 +3,7 @@ import { PRESENCE_BEAT_MS } from '@common/constants';
 import type { ChangeResource } from '@common/schemas/events';
 import { itemKey } from '@/api/live.slice';
 import { useAnnouncePresenceMutation } from '@/api/liveUpdates';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 
 /** An item someone may be editing. */
 export interface EditedItem {

@@ -1,7 +1,7 @@
 import { useSnackbar } from 'notistack';
 import { useEffect, useRef } from 'react';
 import { ERROR_TOAST_MS, TOAST_MS } from '@common/constants';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { selectToasts, toastClosed } from './ui.slice';
 
 /** Shows the ui slice's toasts through notistack: errors for 2 s, the others for 3 s. */

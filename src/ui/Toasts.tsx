@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 import { loadChunk } from '@/lib/loadChunk';
 import { selectToasts } from './ui.slice';
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
-import { appStarted } from '@/app/listeners';
+import { appStarted } from '@/lib/store';
 import { makeStore } from '@/app/store';
 import { REFRESH_MARGIN_MS } from '@/auth/auth.listeners';
 import { loggedIn, loggedOut } from '@/auth/auth.slice';
@@ -95,6 +95,18 @@ describe('the session listener', () => {
     expect(await logout!.json()).toEqual({ refreshToken: 'good' });
     await jest.advanceTimersByTimeAsync(600_000);
     expect(refreshes).toBe(0);
+  });
+
+  it("keeps each store's timer its own: another store's sign-in and logout cancel nothing", async () => {
+    const store = makeStore();
+    store.dispatch(loggedIn({ accessToken: tokenExpiringIn(300), refreshToken: 'good' }));
+    const other = makeStore();
+    other.dispatch(loggedIn({ accessToken: tokenExpiringIn(300, 'grace'), refreshToken: 'good' }));
+    other.dispatch(loggedOut());
+    await jest.advanceTimersByTimeAsync(300_000 - REFRESH_MARGIN_MS);
+    await settle();
+    expect(refreshes).toBe(1);
+    expect(store.getState().auth.user?.username).toBe('ada1');
   });
 
   it('follows a logout and a sign-in made in another tab', async () => {

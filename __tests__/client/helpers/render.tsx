@@ -9,7 +9,8 @@ import {
 } from 'react-router-dom';
 import { AppProviders } from '@/app/App';
 import { AppRoutes } from '@/app/router';
-import { makeStore, type RootState } from '@/app/store';
+import { makeStore } from '@/app/store';
+import type { RootState } from '@/lib/store';
 
 /** Where the test's router is, and a way to move it (as the app's links and code do). */
 export interface TestRouter {

@@ -16,7 +16,7 @@ import { messages } from '@common/messages';
 import type { Book, BookLookupResult } from '@common/schemas/books';
 import type { DeletedItem, Version } from '@common/schemas/versions';
 import { conflictCurrent, errorMessage, isRequestCanceled, reportError } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ConflictDialog } from '@/components/ConflictDialog';

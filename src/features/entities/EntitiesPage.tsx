@@ -12,8 +12,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
 import type { DeletedItem } from '@common/schemas/versions';
-import { useListEntitiesQuery } from '@/api/entities.api';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
@@ -26,6 +25,7 @@ import { toastQueued } from '@/ui/ui.slice';
 import {
   useDeleteEntityMutation,
   useListDeletedEntitiesQuery,
+  useListEntitiesQuery,
   useRestoreEntityVersionMutation,
 } from './entities.api';
 

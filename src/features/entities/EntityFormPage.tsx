@@ -10,7 +10,6 @@ import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
 import type { Version } from '@common/schemas/versions';
 import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
-import { useGetEntityQuery } from '@/api/entities.api';
 import { conflictCurrent, errorMessage, reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
@@ -28,6 +27,7 @@ import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
 import {
   useCreateEntityMutation,
+  useGetEntityQuery,
   useListEntityVersionsInfiniteQuery,
   useRestoreEntityVersionMutation,
   useUpdateEntityMutation,

@@ -7,7 +7,6 @@ import {
   versionSchema,
 } from '@common/schemas/versions';
 import { api } from '@/api/api';
-import { entitiesApi } from '@/api/entities.api';
 import { responseSchema } from '@/api/responseSchema';
 import {
   deletedEntitiesTag,
@@ -17,8 +16,23 @@ import {
 } from '@/api/tags';
 import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
 
-export const entityDefinitionsApi = api.injectEndpoints({
+export const entitiesApi = api.injectEndpoints({
   endpoints: (build) => ({
+    listEntities: build.query<Entity[], void>({
+      query: () => '/api/entities',
+      providesTags: (result = []) => [
+        { type: 'Entity', id: 'LIST' },
+        ...result.map((entity) => ({ type: 'Entity' as const, id: entity._id })),
+      ],
+      ...responseSchema(z.array(entitySchema)),
+    }),
+    getEntity: build.query<Entity, string>({
+      query: (idOrName) => `/api/entities/${encodeURIComponent(idOrName)}`,
+      // "No such entity" is an answer about the list: asked again when the list changes
+      // (the entity defined or restored, here or by someone else).
+      providesTags: (result) => [{ type: 'Entity', id: result ? result._id : 'LIST' }],
+      ...responseSchema(entitySchema),
+    }),
     createEntity: build.mutation<Entity, EntityInput>({
       query: (body) => ({ url: '/api/entities', method: 'POST', body }),
       extraOptions: { shownInForm: true },
@@ -124,10 +138,12 @@ export const entityDefinitionsApi = api.injectEndpoints({
 });
 
 export const {
+  useListEntitiesQuery,
+  useGetEntityQuery,
   useCreateEntityMutation,
   useUpdateEntityMutation,
   useDeleteEntityMutation,
   useListEntityVersionsInfiniteQuery,
   useListDeletedEntitiesQuery,
   useRestoreEntityVersionMutation,
-} = entityDefinitionsApi;
+} = entitiesApi;

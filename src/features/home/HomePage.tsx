@@ -1,7 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
 import { DEMO_ACCOUNTS } from '@common/constants';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 import { selectCurrentUser } from '@/auth/auth.slice';
 
 const stack = [

@@ -15,9 +15,9 @@ import {
 import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { RoutePermission } from '@common/schemas/permissions';
+import type { Role } from '@common/schemas/roles';
 import { conflictCurrent, reportError } from '@/api/errors';
-import { useListRolesQuery } from '@/api/roles.api';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { ConflictDialog } from '@/components/ConflictDialog';
@@ -179,16 +179,11 @@ function RouteCard({ route, roleNames }: RouteItemProps) {
 }
 
 /** The routes table, read-only unless the user may edit routes. */
-function RouteTables() {
+function RouteTables({ roles }: { roles?: Role[] }) {
   const routesQuery = useListRoutesQuery();
   const mayEdit = useCan('PUT', '/api/routes/:id');
-  const mayListRoles = useCan('GET', '/api/roles');
   // A table of four columns does not fit a phone: there each route is a card.
   const asCards = useMediaQuery((theme) => theme.breakpoints.down('sm'));
-  // The role names are only needed to edit, which needs the routes first.
-  const { data: roles } = useListRolesQuery(undefined, {
-    skip: !routesQuery.data || !mayEdit || !mayListRoles,
-  });
 
   useReportedError(messages.permissions.fetchContext, routesQuery.error);
 
@@ -250,15 +245,18 @@ function RouteTables() {
   );
 }
 
-/** `/routes`: which roles may call which API route, grouped by resource, edited row by row. */
-export function RoutesPage() {
+/**
+ * `/routes`: which roles may call which API route, grouped by resource, edited row by row.
+ * `roles`, the roles to offer in edit mode, come from the roles feature (composed in app/).
+ */
+export function RoutesPage({ roles }: { roles?: Role[] }) {
   return (
     <Stack spacing={3}>
       <Typography variant="h4" component="h1">
         Routes
       </Typography>
       <PermissionGate verb="GET" path="/api/routes" what="reading the routes">
-        <RouteTables />
+        <RouteTables roles={roles} />
       </PermissionGate>
     </Stack>
   );

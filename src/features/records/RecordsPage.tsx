@@ -16,13 +16,10 @@ import {
   useGridApiRef,
 } from '@mui/x-data-grid';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { DeletedItem, Version } from '@common/schemas/versions';
-import { useGetEntityQuery } from '@/api/entities.api';
-import { conflictCurrent, errorCode, reportError } from '@/api/errors';
-import { PermissionGate } from '@/auth/PermissionGate';
+import { conflictCurrent, reportError } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ChangedMeanwhileAlert } from '@/components/ChangedMeanwhileAlert';
@@ -515,58 +512,13 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   );
 }
 
-/** What an unknown entity name shows in the page (the base query has toasted the 404). */
-function NoSuchEntity({ entityName }: { entityName: string }) {
+/** `/entities/:entityName`: the records of one entity (loaded by app/), edited inline. */
+export function RecordsPage({ entity }: { entity: Entity }) {
+  const recordsQuery = useListRecordsQuery(entity.name);
+  useReportedError(messages.records.fetchContext, recordsQuery.error);
   return (
-    <Box>
-      <PageHeader title={entityName} />
-      <Alert
-        severity="info"
-        role="status"
-        action={
-          <Button color="inherit" size="small" component={RouterLink} to="/entities">
-            See the entities
-          </Button>
-        }
-      >
-        There is no entity named {entityName}.
-      </Alert>
-    </Box>
-  );
-}
-
-/**
- * One entity's definition, then its records: the records are asked for only once the
- * entity is known to exist (an unknown name makes one request and one toast).
- */
-function EntityRecords({ entityName }: { entityName: string }) {
-  const entityQuery = useGetEntityQuery(entityName);
-  const entity = entityQuery.data;
-  const recordsQuery = useListRecordsQuery(entityName, { skip: !entity });
-  useReportedError(messages.records.fetchContext, entityQuery.error ?? recordsQuery.error);
-
-  if (errorCode(entityQuery.error) === 'NOT_FOUND') {
-    return <NoSuchEntity entityName={entityName} />;
-  }
-  return (
-    <QueryState query={entityQuery} what="entity">
-      {(loaded) => (
-        <QueryState query={recordsQuery} what="records">
-          {(records) => <RecordGrid key={loaded._id} entity={loaded} records={records} />}
-        </QueryState>
-      )}
+    <QueryState query={recordsQuery} what="records">
+      {(records) => <RecordGrid entity={entity} records={records} />}
     </QueryState>
-  );
-}
-
-/** `/entities/:entityName`: the records of one entity in a grid, edited inline. */
-export function RecordsPage() {
-  const { entityName = '' } = useParams();
-  return (
-    <PermissionGate verb="GET" path="/api/entities/:idOrName" what="reading the entities">
-      <PermissionGate verb="GET" path="/api/entity-records/:entityName" what="reading the records">
-        <EntityRecords key={entityName} entityName={entityName} />
-      </PermissionGate>
-    </PermissionGate>
   );
 }

@@ -2,7 +2,7 @@ import { Alert, Button, Paper, Stack } from '@mui/material';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { createRoleSchema } from '@common/schemas/roles';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';

@@ -6,8 +6,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
-import { useListRolesQuery } from '@/api/roles.api';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
@@ -17,7 +16,7 @@ import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued } from '@/ui/ui.slice';
-import { useDeleteRoleMutation } from './roles.api';
+import { useDeleteRoleMutation, useListRolesQuery } from './roles.api';
 
 /** The roles, each with the actions the user may take. */
 function RoleList({ mayAdd }: { mayAdd: boolean }) {

@@ -2,10 +2,17 @@ import { z } from 'zod';
 import { type Role, type RoleUser, roleSchema, roleUserSchema } from '@common/schemas/roles';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
-import { rolesApi } from '@/api/roles.api';
 
-export const rolesFeatureApi = api.injectEndpoints({
+export const rolesApi = api.injectEndpoints({
   endpoints: (build) => ({
+    listRoles: build.query<Role[], void>({
+      query: () => '/api/roles',
+      providesTags: (result = []) => [
+        { type: 'Role', id: 'LIST' },
+        ...result.map((role) => ({ type: 'Role' as const, id: role._id })),
+      ],
+      ...responseSchema(z.array(roleSchema)),
+    }),
     getRole: build.query<Role, string>({
       query: (id) => `/api/roles/${id}`,
       providesTags: (_result, _error, id) => [{ type: 'Role', id }],
@@ -64,7 +71,7 @@ export const rolesFeatureApi = api.injectEndpoints({
           return; // Refused: whoever asked for it reports why.
         }
         dispatch(
-          rolesFeatureApi.util.updateQueryData('listRoleUsers', roleId, (draft) => {
+          rolesApi.util.updateQueryData('listRoleUsers', roleId, (draft) => {
             const user = draft.find((candidate) => candidate._id === userId);
             if (user) user.hasRole = hasRole;
           }),
@@ -75,9 +82,10 @@ export const rolesFeatureApi = api.injectEndpoints({
 });
 
 export const {
+  useListRolesQuery,
   useGetRoleQuery,
   useCreateRoleMutation,
   useDeleteRoleMutation,
   useListRoleUsersQuery,
   useToggleRoleUserMutation,
-} = rolesFeatureApi;
+} = rolesApi;

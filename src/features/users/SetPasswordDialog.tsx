@@ -11,7 +11,7 @@ import {
 import { useId } from 'react';
 import { messages } from '@common/messages';
 import { setPasswordSchema, type User } from '@common/schemas/users';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { FormTextField } from '@/components/FormTextField';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';

@@ -13,21 +13,28 @@ import {
 import { Controller } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
+import type { Role } from '@common/schemas/roles';
 import { createUserSchema } from '@common/schemas/users';
-import { useListRolesQuery } from '@/api/roles.api';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch } from '@/lib/store';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
-import { QueryState } from '@/components/QueryState';
+import { type QueryLike, QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateUserMutation } from './users.api';
 
 /** The roles to choose from, through the shared loading, error and empty states. */
-function RoleChoices({ value, onChange }: { value: string[]; onChange(ids: string[]): void }) {
-  const rolesQuery = useListRolesQuery();
+function RoleChoices({
+  rolesQuery,
+  value,
+  onChange,
+}: {
+  rolesQuery: QueryLike<Role[]>;
+  value: string[];
+  onChange(ids: string[]): void;
+}) {
   useReportedError(messages.roles.fetchContext, rolesQuery.error);
   return (
     <QueryState query={rolesQuery} what="roles" empty="No roles yet">
@@ -58,7 +65,7 @@ function RoleChoices({ value, onChange }: { value: string[]; onChange(ids: strin
 }
 
 /** The new user's form: a password and roles. */
-function UserForm() {
+function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
   const [createUser, { isLoading }] = useCreateUserMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -110,7 +117,11 @@ function UserForm() {
               <FormLabel component="legend">Roles</FormLabel>
               {/* A user may be added without roles: a role that may not list them still can. */}
               <PermissionGate verb="GET" path="/api/roles" what="choosing roles">
-                <RoleChoices value={field.value ?? []} onChange={field.onChange} />
+                <RoleChoices
+                  rolesQuery={rolesQuery}
+                  value={field.value ?? []}
+                  onChange={field.onChange}
+                />
               </PermissionGate>
               {fieldState.error && <FormHelperText>{fieldState.error.message}</FormHelperText>}
             </FormControl>
@@ -127,11 +138,14 @@ function UserForm() {
   );
 }
 
-/** `/users/add`: a new user, for a user who may add one (others are told so; nothing is sent). */
-export function UserFormPage() {
+/**
+ * `/users/add`: a new user, for a user who may add one (others are told so; nothing is
+ * sent). The roles to choose from come from the roles feature (composed in app/).
+ */
+export function UserFormPage({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
   return (
     <PermissionGate verb="POST" path="/api/users" what="adding users">
-      <UserForm />
+      <UserForm rolesQuery={rolesQuery} />
     </PermissionGate>
   );
 }

@@ -4,7 +4,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { DEVELOPER_SITE } from '@common/constants';
 import { messages } from '@common/messages';
-import { ErrorBoundary } from './ErrorBoundary';
+import { ErrorBoundary } from '@/ui/ErrorBoundary';
 import { NavBar } from './NavBar';
 
 const sweep = keyframes`from { transform: translateX(-100%); } to { transform: translateX(250%); }`;

@@ -11,7 +11,7 @@ import {
 } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { loggedOut, selectIsAuthenticated } from '@/auth/auth.slice';
 import { loadChunk } from '@/lib/loadChunk';
 import { type NavItem, SIGNED_IN_LINKS } from './navItems';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { ApiReady } from '@/api/ApiReady';
 import { useCan } from '@/auth/useCan';
+import { ApiReady } from '../ApiReady';
 
 function Gate({ verb, path, children }: { verb: string; path: string; children: ReactNode }) {
   return useCan(verb, path) ? children : null;

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
-import { appStarted } from '@/app/listeners';
+import { appStarted } from '@/lib/store';
 import { ACCESS_TOKEN_KEY } from '@/auth/session';
 import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken, renderApp, signedInAs } from '../helpers/render';

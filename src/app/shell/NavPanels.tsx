@@ -10,12 +10,12 @@ import {
 } from '@mui/material';
 import { type ReactNode, useId } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useListEntitiesQuery } from '@/api/entities.api';
-import { ApiReady } from '@/api/ApiReady';
-import { useAppSelector } from '@/app/hooks';
+import { useAppSelector } from '@/lib/store';
 import { selectIsAuthenticated } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
+import { useListEntitiesQuery } from '@/features/entities/entities.api';
 import { groupByCategory } from '@/lib/entityCategories';
+import { ApiReady } from '../ApiReady';
 import { EXPERIMENTAL_ITEMS, MANAGE_ENTITIES, type NavItem, SIGNED_IN_LINKS } from './navItems';
 
 /** One link of a panel; choosing it closes the panel. */
