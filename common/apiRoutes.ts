@@ -1,3 +1,5 @@
+import { ADMIN_ROLE } from './constants';
+
 /**
  * The routes table: every `/api` route that needs a signed-in user and is checked against
  * its allowed roles, as `[verb, path]` in the form the server registers it (`/api/books/:id`).
@@ -61,3 +63,21 @@ export type ApiPath = ApiRoute[1];
  * but not `/api/books`.
  */
 export type ApiPathOf<V extends ApiVerb> = Extract<ApiRoute, readonly [V, string]>[1];
+
+/** `/api/books/:id` → `books`: the resource a route belongs to (the table's `routeEntity`). */
+export const routeEntityOf = (path: string) => path.split('/')[2] ?? '';
+
+/**
+ * The roles a route starts with (DESIGN's default grants): viewers may call every GET but
+ * those of users, roles, routes and the audit log; contributors also create, update and
+ * delete books and entity records; admins may call everything. The server seeds new routes
+ * with it; the client tests answer the permissions call by it.
+ */
+export function defaultAllowedRoles({ verb, path }: { verb: string; path: string }): string[] {
+  const entity = routeEntityOf(path);
+  if (verb === 'GET' && !['users', 'roles', 'routes', 'audit'].includes(entity)) {
+    return [ADMIN_ROLE, 'contributor', 'viewer'];
+  }
+  if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
+  return [ADMIN_ROLE];
+}
