@@ -1,12 +1,13 @@
 import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
+import type { ApiPathOf, ApiVerb } from '@common/apiRoutes';
 import { messages } from '@common/messages';
 import { can, usePermissions } from './useCan';
 
-interface PermissionGateProps {
-  verb: string;
-  /** In the routes table's form, e.g. `/api/books`. */
-  path: string;
+interface PermissionGateProps<V extends ApiVerb> {
+  verb: V;
+  /** A path the routes table has a `verb` route for, e.g. `/api/books`. */
+  path: ApiPathOf<V>;
   /** What the call gives, for the sentence: 'reading the books'. */
   what: string;
   children: ReactNode;
@@ -19,7 +20,12 @@ interface PermissionGateProps {
  * server answers for itself.
  * @example <PermissionGate verb="GET" path="/api/books" what="reading the books">…
  */
-export function PermissionGate({ verb, path, what, children }: PermissionGateProps) {
+export function PermissionGate<V extends ApiVerb>({
+  verb,
+  path,
+  what,
+  children,
+}: PermissionGateProps<V>) {
   const { permissions, isKnown, isError } = usePermissions();
   if (isError && !isKnown) return children;
   if (!isKnown) return null;

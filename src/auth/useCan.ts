@@ -1,13 +1,17 @@
+import type { ApiPathOf, ApiVerb } from '@common/apiRoutes';
 import type { Permissions } from '@common/schemas/permissions';
 import { useAppSelector } from '@/lib/store';
 import { selectIsAuthenticated } from './auth.slice';
 import { useGetPermissionsQuery } from './permissions.api';
 
-/** Whether `permissions` allow `verb` on `path` (the routes table's form: `/api/books/:id`). */
-export function can(permissions: Permissions | undefined, verb: string, path: string): boolean {
-  const method = verb.toUpperCase();
+/** Whether `permissions` allow `verb` on `path` (a route of the routes table: `/api/books/:id`). */
+export function can<V extends ApiVerb>(
+  permissions: Permissions | undefined,
+  verb: V,
+  path: ApiPathOf<V>,
+): boolean {
   return Boolean(
-    permissions?.allowed.some((route) => route.routeVerb === method && route.routePath === path),
+    permissions?.allowed.some((route) => route.routeVerb === verb && route.routePath === path),
   );
 }
 
@@ -37,7 +41,7 @@ export function usePermissions() {
  * allowed. The server stays the authority.
  * @example const canDelete = useCan('DELETE', '/api/books/:id');
  */
-export function useCan(verb: string, path: string): boolean {
+export function useCan<V extends ApiVerb>(verb: V, path: ApiPathOf<V>): boolean {
   return can(usePermissions().permissions, verb, path);
 }
 

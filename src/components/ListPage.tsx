@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { Box, Button } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import type { ApiPathOf } from '@common/apiRoutes';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { PageHeader } from './PageHeader';
@@ -9,9 +10,9 @@ import { PageHeader } from './PageHeader';
 interface ListPageProps {
   title: string;
   /** The list's own route (the routes table's form) and what it gives, for the gate's sentence. */
-  read: { path: string; what: string };
+  read: { path: ApiPathOf<'GET'>; what: string };
   /** The Add button: its label, the page it opens, and the POST route that page calls. */
-  add: { label: string; to: string; path: string };
+  add: { label: string; to: string; path: ApiPathOf<'POST'> };
   /** More buttons for the header, after Add. */
   actions?: ReactNode;
   /** The list, told whether the user may add (its empty state offers it only then). */

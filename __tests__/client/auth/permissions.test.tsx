@@ -30,10 +30,17 @@ describe('can', () => {
   it("answers from the table's verb and path, and no while the permissions are unknown", () => {
     const viewer = permissionsFor(['viewer']);
     expect(can(viewer, 'GET', '/api/books')).toBe(true);
-    expect(can(viewer, 'get', '/api/books')).toBe(true);
     expect(can(viewer, 'DELETE', '/api/books/:id')).toBe(false);
     expect(can(permissionsFor(['contributor']), 'DELETE', '/api/books/:id')).toBe(true);
     expect(can(undefined, 'GET', '/api/books')).toBe(false);
+  });
+
+  it("takes only the routes table's own verbs and paths (anything else is a type error)", () => {
+    const admin = permissionsFor(['admin']);
+    // @ts-expect-error: the table has no PUT /api/books.
+    expect(can(admin, 'PUT', '/api/books')).toBe(false);
+    // @ts-expect-error: verbs are upper case, as in the table.
+    expect(can(admin, 'get', '/api/books')).toBe(false);
   });
 });
 

@@ -14,77 +14,18 @@
 import { waitFor } from '@testing-library/react';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import { ADMIN_ROLE } from '@common/constants';
+import { API_ROUTES, defaultAllowedRoles } from '@common/apiRoutes';
 import type { ErrorCode } from '@common/errorCodes';
 import type { FieldError } from '@common/schemas/apiError';
 import type { Permissions } from '@common/schemas/permissions';
-
-interface TableRoute {
-  routeVerb: string;
-  routePath: string;
-}
-
-/** The routes table as the server registers it (every `/api` route that needs a user). */
-export const routeTable: TableRoute[] = [
-  ['GET', '/api/books'],
-  ['GET', '/api/books/search-book'],
-  ['GET', '/api/books/:id/versions'],
-  ['GET', '/api/books/recently-deleted'],
-  ['POST', '/api/books/:id/versions/:versionId/restore'],
-  ['POST', '/api/books/add'],
-  ['PUT', '/api/books/:id'],
-  ['DELETE', '/api/books/:id'],
-  ['GET', '/api/users'],
-  ['POST', '/api/users'],
-  ['PUT', '/api/users/:id'],
-  ['PUT', '/api/users/:id/password'],
-  ['DELETE', '/api/users/:id'],
-  ['GET', '/api/roles'],
-  ['GET', '/api/roles/:id'],
-  ['POST', '/api/roles'],
-  ['DELETE', '/api/roles/:id'],
-  ['GET', '/api/roles/:id/users'],
-  ['PUT', '/api/roles/:id/users/:userId'],
-  ['GET', '/api/entities'],
-  ['GET', '/api/entities/:idOrName'],
-  ['GET', '/api/entities/:id/versions'],
-  ['GET', '/api/entities/recently-deleted'],
-  ['POST', '/api/entities/:id/versions/:versionId/restore'],
-  ['POST', '/api/entities'],
-  ['PUT', '/api/entities/:id'],
-  ['DELETE', '/api/entities/:id'],
-  ['GET', '/api/entity-records/:entityName'],
-  ['GET', '/api/entity-records/:entityName/:id/versions'],
-  ['GET', '/api/entity-records/:entityName/recently-deleted'],
-  ['POST', '/api/entity-records/:entityName/:id/versions/:versionId/restore'],
-  ['POST', '/api/entity-records/:entityName'],
-  ['PUT', '/api/entity-records/:entityName/:id'],
-  ['DELETE', '/api/entity-records/:entityName/:id'],
-  ['GET', '/api/routes'],
-  ['PUT', '/api/routes/:id'],
-  ['GET', '/api/LIMS/jobs'],
-  ['GET', '/api/LIMS/jobs/:id'],
-  ['GET', '/api/audit'],
-  ['GET', '/api/audit/export.csv'],
-].map(([routeVerb, routePath]) => ({ routeVerb: routeVerb!, routePath: routePath! }));
-
-/** The default grants (DESIGN): the same rule as the server's `defaultAllowedRoles`. */
-function allowedRoles({ routeVerb, routePath }: TableRoute): string[] {
-  const entity = routePath.split('/')[2] ?? '';
-  if (routeVerb === 'GET' && !['users', 'roles', 'routes', 'audit'].includes(entity)) {
-    return [ADMIN_ROLE, 'contributor', 'viewer'];
-  }
-  if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
-  return [ADMIN_ROLE];
-}
 
 /** What `GET /api/auth/permissions` answers to a user with `roles` under the default grants. */
 export function permissionsFor(roles: string[]): Permissions {
   return {
     roles,
-    allowed: routeTable
-      .filter((route) => allowedRoles(route).some((role) => roles.includes(role)))
-      .map(({ routeVerb, routePath }) => ({ routeVerb, routePath })),
+    allowed: API_ROUTES.filter(([verb, path]) =>
+      defaultAllowedRoles({ verb, path }).some((role) => roles.includes(role)),
+    ).map(([routeVerb, routePath]) => ({ routeVerb, routePath })),
   };
 }
 

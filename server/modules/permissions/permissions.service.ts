@@ -1,4 +1,5 @@
 import { asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { defaultAllowedRoles, routeEntityOf } from '@common/apiRoutes';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { AllowedRoute, Permissions, RoutePermission } from '@common/schemas/permissions';
@@ -24,23 +25,6 @@ const ADMIN_ONLY_FOREVER = [
   { verb: 'GET', path: '/api/routes' },
   { verb: 'PUT', path: '/api/routes/:id' },
 ];
-
-/** `/api/books/:id` → `books`: the resource a route belongs to. */
-export const routeEntityOf = (path: string) => path.split('/')[2] ?? '';
-
-/**
- * The grants a route starts with (DESIGN): viewers may call every GET but those of users,
- * roles, routes and the audit log; contributors also create, update and delete books and entity records;
- * admins may call everything.
- */
-export function defaultAllowedRoles({ verb, path }: RegisteredRoute): string[] {
-  const entity = routeEntityOf(path);
-  if (verb === 'GET' && !['users', 'roles', 'routes', 'audit'].includes(entity)) {
-    return [ADMIN_ROLE, 'contributor', 'viewer'];
-  }
-  if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
-  return [ADMIN_ROLE];
-}
 
 const toWire = (row: typeof routes.$inferSelect): RoutePermission => ({
   _id: row.id,

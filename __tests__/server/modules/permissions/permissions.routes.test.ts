@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { defaultAllowedRoles } from '@common/apiRoutes';
 import { messages } from '@common/messages';
 import type { AllowedRoute, Permissions, RoutePermission } from '@common/schemas/permissions';
 import { roles } from '@server/db/schema/roles';
 import { routes } from '@server/db/schema/routes';
 import { userRoles, users } from '@server/db/schema/users';
-import { defaultAllowedRoles } from '@server/modules/permissions/permissions.service';
 import { bearer, login, registerUser } from '../../helpers/auth';
 import { eventually } from '../../helpers/eventually';
 import { type TestApp, startTestApp } from '../../helpers/testApp';

@@ -1,0 +1,83 @@
+import { ADMIN_ROLE } from './constants';
+
+/**
+ * The routes table: every `/api` route that needs a signed-in user and is checked against
+ * its allowed roles, as `[verb, path]` in the form the server registers it (`/api/books/:id`).
+ * Routes marked public or signed-in only (sign-in, `GET /api/auth/permissions`, the event
+ * stream) are not in it. A server test holds it equal to the server's registry, both ways.
+ */
+export const API_ROUTES = [
+  ['GET', '/api/routes'],
+  ['PUT', '/api/routes/:id'],
+  ['GET', '/api/roles'],
+  ['POST', '/api/roles'],
+  ['GET', '/api/roles/:id'],
+  ['DELETE', '/api/roles/:id'],
+  ['GET', '/api/roles/:id/users'],
+  ['PUT', '/api/roles/:id/users/:userId'],
+  ['GET', '/api/users'],
+  ['POST', '/api/users'],
+  ['PUT', '/api/users/:id'],
+  ['DELETE', '/api/users/:id'],
+  ['PUT', '/api/users/:id/password'],
+  ['GET', '/api/books'],
+  ['GET', '/api/books/search-book'],
+  ['POST', '/api/books/add'],
+  ['PUT', '/api/books/:id'],
+  ['DELETE', '/api/books/:id'],
+  ['GET', '/api/books/:id/versions'],
+  ['GET', '/api/books/recently-deleted'],
+  ['POST', '/api/books/:id/versions/:versionId/restore'],
+  ['GET', '/api/entities'],
+  ['POST', '/api/entities'],
+  ['GET', '/api/entities/:idOrName'],
+  ['PUT', '/api/entities/:id'],
+  ['DELETE', '/api/entities/:id'],
+  ['GET', '/api/entities/:id/versions'],
+  ['GET', '/api/entities/recently-deleted'],
+  ['POST', '/api/entities/:id/versions/:versionId/restore'],
+  ['GET', '/api/entity-records/:entityName'],
+  ['POST', '/api/entity-records/:entityName'],
+  ['PUT', '/api/entity-records/:entityName/:id'],
+  ['DELETE', '/api/entity-records/:entityName/:id'],
+  ['GET', '/api/entity-records/:entityName/:id/versions'],
+  ['GET', '/api/entity-records/:entityName/recently-deleted'],
+  ['POST', '/api/entity-records/:entityName/:id/versions/:versionId/restore'],
+  ['GET', '/api/LIMS/jobs'],
+  ['GET', '/api/LIMS/jobs/:id'],
+  ['GET', '/api/audit'],
+  ['GET', '/api/audit/export.csv'],
+] as const;
+
+/** A route of the routes table: `readonly ['PUT', '/api/books/:id']`. */
+export type ApiRoute = (typeof API_ROUTES)[number];
+
+/** A verb the routes table has a route for. */
+export type ApiVerb = ApiRoute[0];
+
+/** A path of the routes table, whatever its verb. */
+export type ApiPath = ApiRoute[1];
+
+/**
+ * The paths the routes table has a `V` route for: `ApiPathOf<'PUT'>` has `/api/books/:id`
+ * but not `/api/books`.
+ */
+export type ApiPathOf<V extends ApiVerb> = Extract<ApiRoute, readonly [V, string]>[1];
+
+/** `/api/books/:id` → `books`: the resource a route belongs to (the table's `routeEntity`). */
+export const routeEntityOf = (path: string) => path.split('/')[2] ?? '';
+
+/**
+ * The roles a route starts with (DESIGN's default grants): viewers may call every GET but
+ * those of users, roles, routes and the audit log; contributors also create, update and
+ * delete books and entity records; admins may call everything. The server seeds new routes
+ * with it; the client tests answer the permissions call by it.
+ */
+export function defaultAllowedRoles({ verb, path }: { verb: string; path: string }): string[] {
+  const entity = routeEntityOf(path);
+  if (verb === 'GET' && !['users', 'roles', 'routes', 'audit'].includes(entity)) {
+    return [ADMIN_ROLE, 'contributor', 'viewer'];
+  }
+  if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
+  return [ADMIN_ROLE];
+}
