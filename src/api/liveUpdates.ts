@@ -7,6 +7,7 @@ import {
   changeEventSchema,
   type PresenceInput,
   presenceEventSchema,
+  readyEventSchema,
 } from '@common/schemas/events';
 import { useAppDispatch } from '@/app/hooks';
 import { type AppStartListening, startAppListening } from '@/app/listeners';
@@ -20,6 +21,8 @@ import {
   followingStopped,
   liveSlice,
   presenceHeard,
+  streamClosed,
+  streamOpened,
 } from './live.slice';
 import { refreshAccessToken } from './session';
 import {
@@ -148,6 +151,10 @@ async function follow(listenerApi: ListenerApi, userId: string) {
       if (connectedBefore && !lastEventId) dispatch(api.util.invalidateTags(EVERY_TAG));
       connectedBefore = true;
       failures = 0;
+      // A server from before stream ids (during a rolling deploy) names none: presence
+      // announced meanwhile ends only when it expires.
+      const ready = readyEventSchema.safeParse(JSON.parse(message.data));
+      dispatch(streamOpened(ready.success ? ready.data.streamId : null));
     } else if (message.event === 'change') {
       const event = changeEventSchema.parse(JSON.parse(message.data));
       lastEventId = message.id ?? lastEventId;
@@ -173,6 +180,8 @@ async function follow(listenerApi: ListenerApi, userId: string) {
     failures++;
     await readStream(listenerApi, lastEventId, onMessage);
     listenerApi.throwIfCancelled();
+    // Its id now names a closed stream: announcements go without one until the next `ready`.
+    dispatch(streamClosed());
     await listenerApi.delay(reconnectDelayMs(failures));
   }
 }
