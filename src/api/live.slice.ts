@@ -16,13 +16,15 @@ export interface HeardChange {
 export interface LiveState {
   /** The user whose event stream is open, if any. */
   following: string | null;
+  /** The open stream's id (its `ready`): presence announced with it ends when it closes. */
+  streamId: string | null;
   /** The last change heard of each item (by `itemKey`). */
   changes: Record<string, HeardChange>;
   /** Who else is editing each item: by their id, their name and when it expires (ms). */
   editors: Record<string, Record<string, { actor: string; until: number }>>;
 }
 
-const initialState: LiveState = { following: null, changes: {}, editors: {} };
+const initialState: LiveState = { following: null, streamId: null, changes: {}, editors: {} };
 
 /**
  * What the event stream told that screens show beside the cache (which the stream
@@ -37,6 +39,12 @@ export const liveSlice = createSlice({
     },
     followingStopped() {
       return initialState;
+    },
+    streamOpened(state, action: PayloadAction<string | null>) {
+      state.streamId = action.payload;
+    },
+    streamClosed(state) {
+      state.streamId = null;
     },
     changeHeard(state, { payload }: PayloadAction<ChangeEvent>) {
       const key = itemKey(payload.resource, payload.id);
@@ -62,4 +70,11 @@ export const liveSlice = createSlice({
   },
 });
 
-export const { followingStarted, followingStopped, changeHeard, presenceHeard } = liveSlice.actions;
+export const {
+  followingStarted,
+  followingStopped,
+  streamOpened,
+  streamClosed,
+  changeHeard,
+  presenceHeard,
+} = liveSlice.actions;

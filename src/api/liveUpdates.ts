@@ -7,12 +7,20 @@ import {
   changeEventSchema,
   type PresenceInput,
   presenceEventSchema,
+  readyEventSchema,
 } from '@common/schemas/events';
 import { loggedOut } from '@/auth/auth.slice';
 import { type AppStartListening, useAppDispatch } from '@/lib/store';
 import { api } from './api';
 import { API_HOST } from './apiHost';
-import { changeHeard, followingStarted, followingStopped, presenceHeard } from './live.slice';
+import {
+  changeHeard,
+  followingStarted,
+  followingStopped,
+  presenceHeard,
+  streamClosed,
+  streamOpened,
+} from './live.slice';
 import { refreshAccessToken } from './session';
 import {
   bookVersionsTag,
@@ -138,6 +146,10 @@ async function follow(listenerApi: ListenerApi, userId: string) {
       if (connectedBefore && !lastEventId) dispatch(api.util.invalidateTags(EVERY_TAG));
       connectedBefore = true;
       failures = 0;
+      // A server from before stream ids (during a rolling deploy) names none: presence
+      // announced meanwhile ends only when it expires.
+      const ready = readyEventSchema.safeParse(JSON.parse(message.data));
+      dispatch(streamOpened(ready.success ? ready.data.streamId : null));
     } else if (message.event === 'change') {
       const event = changeEventSchema.parse(JSON.parse(message.data));
       lastEventId = message.id ?? lastEventId;
@@ -163,6 +175,8 @@ async function follow(listenerApi: ListenerApi, userId: string) {
     failures++;
     await readStream(listenerApi, lastEventId, onMessage);
     listenerApi.throwIfCancelled();
+    // Its id now names a closed stream: announcements go without one until the next `ready`.
+    dispatch(streamClosed());
     await listenerApi.delay(reconnectDelayMs(failures));
   }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PRESENCE_BEAT_MS } from '@common/constants';
 import type { ChangeResource } from '@common/schemas/events';
 import { itemKey } from '@/api/live.slice';
@@ -14,28 +14,52 @@ export interface EditedItem {
 
 /**
  * Tells the others who may read the item that this user is editing it: at once, every
- * PRESENCE_BEAT_MS while `item` is set, and that they stopped when it is unset.
+ * PRESENCE_BEAT_MS while `item` is set, and that they stopped when it is unset. Each
+ * announcement names this tab's event stream when it is open, so that the presence ends
+ * when the tab goes; a new stream (a reconnection) is announced at once.
  */
 export function useAnnounceEditing(item: EditedItem | undefined) {
   const [announce] = useAnnouncePresenceMutation();
+  const streamId = useAppSelector((state) => state.live?.streamId ?? null);
+  // Read when sending: as a dependency of the beat, a new stream id would rerun it, and its
+  // cleanup would announce a stop.
+  const announcedStream = useRef(streamId);
   // One announcement after another: a stop sent while the start is on its way would be
   // refused as a duplicate request, and the others would see an edit that ended.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const { resource, id, entityName } = item ?? {};
+  const send = useCallback(
+    (editing: boolean) => {
+      if (!resource || !id) return;
+      const stream = announcedStream.current;
+      queue.current = queue.current.then(() =>
+        announce({
+          resource,
+          id,
+          entityName: entityName ?? null,
+          editing,
+          ...(stream ? { streamId: stream } : {}),
+        }),
+      );
+    },
+    [announce, resource, id, entityName],
+  );
   useEffect(() => {
     if (!resource || !id) return;
-    const send = (editing: boolean) => {
-      queue.current = queue.current.then(() =>
-        announce({ resource, id, entityName: entityName ?? null, editing }),
-      );
-    };
     send(true);
     const beat = setInterval(() => send(true), PRESENCE_BEAT_MS);
     return () => {
       clearInterval(beat);
       send(false);
     };
-  }, [announce, resource, id, entityName]);
+  }, [send, resource, id]);
+  // The last stream's close ended the presence on the server, or it went out before this
+  // stream was ready and names none: tie it to this stream now, not at the next beat.
+  useEffect(() => {
+    if (announcedStream.current === streamId) return;
+    announcedStream.current = streamId;
+    if (streamId) send(true);
+  }, [send, streamId]);
 }
 
 /**

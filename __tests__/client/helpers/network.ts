@@ -82,16 +82,17 @@ export const liveEvents = {
 };
 
 /**
- * What every test gets unless it says otherwise: the navigation's entity list (empty),
- * the permissions of the token's roles under the default grants, logout, and an event
- * stream that carries what `liveEvents.send` pushes.
+ * `GET /api/events` answering `ready` with `ready` as its data, then what `liveEvents.send`
+ * pushes. By default (`{}`) it names no stream, as a server from before stream ids.
  */
-export const defaultHandlers: RequestHandler[] = [
+export const eventStream = (ready: object = {}) =>
   http.get('/api/events', ({ request }) => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         liveEvents.streams.add(controller);
-        controller.enqueue(new TextEncoder().encode('event: ready\ndata: {}\n\n'));
+        controller.enqueue(
+          new TextEncoder().encode(`event: ready\ndata: ${JSON.stringify(ready)}\n\n`),
+        );
         request.signal.addEventListener('abort', () => {
           liveEvents.streams.delete(controller);
           controller.error(new DOMException('Aborted', 'AbortError'));
@@ -99,7 +100,15 @@ export const defaultHandlers: RequestHandler[] = [
       },
     });
     return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
-  }),
+  });
+
+/**
+ * What every test gets unless it says otherwise: the navigation's entity list (empty),
+ * the permissions of the token's roles under the default grants, logout, and an event
+ * stream that carries what `liveEvents.send` pushes.
+ */
+export const defaultHandlers: RequestHandler[] = [
+  eventStream(),
   http.post('/api/events/presence', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/entities', () => HttpResponse.json([])),
   http.get('/api/auth/permissions', ({ request }) => {

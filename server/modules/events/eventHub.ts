@@ -1,7 +1,8 @@
 import { PRESENCE_TTL_MS } from '@common/constants';
 import type { Identity } from '@common/schemas/auth';
-import type { ChangeEvent, ChangeResource, PresenceEvent } from '@common/schemas/events';
+import type { ChangeEvent, ChangeResource } from '@common/schemas/events';
 import type { IdentityRecord } from '../auth/session.service';
+import type { AnnouncedPresence } from './events.service';
 
 /** The route whose GET lets a user hear of changes to each kind of item. */
 export const READ_ROUTE: Record<ChangeResource, string> = {
@@ -15,6 +16,8 @@ export const READ_ROUTE: Record<ChangeResource, string> = {
 
 /** A client's open event stream. */
 export interface EventStream {
+  /** Told to its client in `ready`: presence announced with it ends when the stream closes. */
+  id: string;
   userId: string;
   /** The session generation its token was issued in: a later one (password set) ends it. */
   sessionGeneration: number;
@@ -45,7 +48,7 @@ export class EventHub {
    * Who is editing what, as heard from every server (by item and editor), until their
    * presence expires: a stream that opens hears it at once, not at the next repeat.
    */
-  private readonly editing = new Map<string, { event: PresenceEvent; until: number }>();
+  private readonly editing = new Map<string, { event: AnnouncedPresence; until: number }>();
   /** Events go out one after another, in the order heard, so ids only grow on a stream. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -91,7 +94,7 @@ export class EventHub {
   }
 
   /** Tells each stream whose user may read the item that someone is (or stopped) editing it. */
-  publishPresence(event: PresenceEvent): Promise<void> {
+  publishPresence(event: AnnouncedPresence): Promise<void> {
     const key = `${event.resource}/${event.id}/${event.actorId}`;
     if (event.editing) this.editing.set(key, { event, until: Date.now() + PRESENCE_TTL_MS });
     else this.editing.delete(key);
@@ -106,7 +109,20 @@ export class EventHub {
       .filter((frame) => frame !== undefined);
   }
 
-  private presenceFrame(user: Identity, event: PresenceEvent) {
+  /**
+   * The ends of the presences `stream`'s user announced with it, once it has closed: their
+   * tab is gone, so the others should not wait for them to expire. Another user naming the
+   * stream in their own presence does not tie it to the stream.
+   */
+  presenceEndedBy(stream: EventStream): AnnouncedPresence[] {
+    this.forgetExpiredPresence();
+    return [...this.editing.values()]
+      .filter(({ event }) => event.streamId === stream.id && event.actorId === stream.userId)
+      .map(({ event }) => ({ ...event, editing: false }));
+  }
+
+  private presenceFrame(user: Identity, { streamId: _, ...event }: AnnouncedPresence) {
+    // The stream id stays between servers: it is no one else's business.
     return user._id !== event.actorId && this.deps.mayCall(user, 'GET', READ_ROUTE[event.resource])
       ? sseFrame('presence', event)
       : undefined;

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '@common/messages';
 import { apiErrorSchema } from '@common/schemas/apiError';
-import { type ChangeEvent, presenceInputSchema } from '@common/schemas/events';
+import { type ChangeEvent, presenceInputSchema, type ReadyEvent } from '@common/schemas/events';
 import type { Config } from '../../config';
 import { forbidden } from '../../lib/errors';
 import { EventHub, type EventStream, READ_ROUTE, sseFrame } from './eventHub';
@@ -49,10 +50,31 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
   });
   const heartbeat = setInterval(() => hub.heartbeat(), config.eventsHeartbeatMs);
   heartbeat.unref();
+  // Ends of presence still on their way to the database.
+  const ending = new Set<Promise<void>>();
+  /**
+   * A stream closed (its client left, or this server ended it): the presence announced with
+   * it ends now, on every server, instead of when it expires.
+   */
+  const endPresenceOf = (stream: EventStream) => {
+    for (const stop of hub.presenceEndedBy(stream)) {
+      const sent = announcePresence(app.db, stop)
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'The end of a presence could not be sent'),
+        )
+        .finally(() => ending.delete(sent));
+      ending.add(sent);
+    }
+  };
   // Open streams would keep the server from closing.
   app.addHook('preClose', async () => {
     clearInterval(heartbeat);
     hub.closeAll();
+  });
+  // Fastify runs this once every connection has closed, so every stream's 'close' has
+  // begun its ends of presence, and before the database plugin's: they still go out.
+  app.addHook('onClose', async () => {
+    await Promise.all(ending);
   });
 
   app.get(
@@ -63,7 +85,8 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         response: {
           // Written to the socket as events happen: the schema only documents it.
           200: {
-            description: 'Server-sent events: `change` (a ChangeEvent as JSON) and `permissions`',
+            description:
+              'Server-sent events: `ready` once caught up (`{ streamId }`: name it in POST /api/events/presence, and the presence ends when this stream closes), `change` (a ChangeEvent as JSON), `permissions`, `presence` (someone else is editing an item, or stopped) and `reset` (refetch everything)',
             content: { 'text/event-stream': { schema: z.string() } },
           },
           400: apiErrorSchema,
@@ -91,6 +114,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
       });
       raw.write(`retry: ${RETRY_MS}\n\n`);
       const stream: EventStream = {
+        id: randomUUID(),
         userId: user._id,
         sessionGeneration: record?.sessionGeneration ?? -1,
         write: (text) => {
@@ -101,7 +125,10 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         },
         close: () => raw.end(),
       };
-      raw.on('close', () => hub.remove(stream));
+      raw.on('close', () => {
+        hub.remove(stream);
+        endPresenceOf(stream);
+      });
 
       // In the hub's order: what the client missed, then it hears what comes next. Should the
       // catching up fail (the database away), the stream ends and the client reconnects.
@@ -117,7 +144,8 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
             }
           }
           hub.add(stream);
-          stream.write(sseFrame('ready', {}));
+          const ready: ReadyEvent = { streamId: stream.id };
+          stream.write(sseFrame('ready', ready));
           for (const frame of hub.presenceNow(user)) stream.write(frame);
         })
         .catch((error: unknown) => {

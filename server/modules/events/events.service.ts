@@ -41,7 +41,13 @@ export async function changesSince(db: Db, lastId: number): Promise<ChangeEvent[
   return rows.map(toEvent);
 }
 
+/**
+ * A presence as the servers tell it to each other: with the event stream it came with, if
+ * any, so that the server holding that stream can end it when the stream closes.
+ */
+export type AnnouncedPresence = PresenceEvent & { streamId?: string };
+
 /** Tells every server's streams that someone is (or stopped) editing an item. */
-export async function announcePresence(db: Db, presence: PresenceEvent): Promise<void> {
+export async function announcePresence(db: Db, presence: AnnouncedPresence): Promise<void> {
   await db.execute(sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify(presence)})`);
 }

@@ -1,11 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Book } from '@common/schemas/books';
-import type { ChangeEvent } from '@common/schemas/events';
+import type { ChangeEvent, PresenceEvent, ReadyEvent } from '@common/schemas/events';
 import type { RoutePermission } from '@common/schemas/permissions';
 import type { User } from '@common/schemas/users';
 import { bearer, login, registerUser } from '../../helpers/auth';
-import { changeOf, type OpenStream, openEventStream } from '../../helpers/eventStream';
+import {
+  changeOf,
+  type OpenStream,
+  openEventStream,
+  type SseFrame,
+} from '../../helpers/eventStream';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -26,9 +31,9 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  /** A stream, open and listening once this resolves. */
-  const open = async (token: string | undefined, lastEventId?: string) => {
-    const stream = await openEventStream(baseUrl, token, lastEventId);
+  /** A stream (to `base`, this server by default), open and listening once this resolves. */
+  const open = async (token: string | undefined, lastEventId?: string, base = baseUrl) => {
+    const stream = await openEventStream(base, token, lastEventId);
     streams.push(stream);
     if (stream.status === 200) await stream.waitFor((frame) => frame.event === 'ready');
     return stream;
@@ -220,5 +225,85 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
       payload: { resource: 'books', id, editing: true },
     });
     expect(refused.statusCode).toBe(403);
+  });
+
+  describe('when an editor’s event stream closes', () => {
+    const itemA = '00000000-0000-4000-8000-0000000000b1';
+    const itemB = '00000000-0000-4000-8000-0000000000b2';
+    const itemC = '00000000-0000-4000-8000-0000000000b3';
+    /** The id its `ready` gave the stream. */
+    const streamIdOf = (stream: OpenStream) =>
+      (stream.frames.find((frame) => frame.event === 'ready')!.data as ReadyEvent).streamId;
+    const presenceOf =
+      (id: string, editing: boolean) =>
+      ({ event, data }: SseFrame): boolean =>
+        event === 'presence' &&
+        (data as PresenceEvent).id === id &&
+        (data as PresenceEvent).editing === editing;
+    const announce = (who: string, id: string, streamId: string | undefined) =>
+      call(
+        'POST',
+        '/api/events/presence',
+        { resource: 'books', id, editing: true, ...(streamId ? { streamId } : {}) },
+        who,
+      );
+
+    it('ends the presence announced with it at once, and no other', async () => {
+      const viewer = await open(tokens.viewer);
+      const editor = await open(tokens.contributor);
+      const ready = editor.frames.find((frame) => frame.event === 'ready')!;
+      expect(ready.data).toEqual({ streamId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      const streamId = streamIdOf(editor);
+
+      expect((await announce('contributor', itemA, streamId)).statusCode).toBe(204);
+      // Another user naming the stream, and the same user without it.
+      expect((await announce('admin', itemB, streamId)).statusCode).toBe(204);
+      expect((await announce('contributor', itemC, undefined)).statusCode).toBe(204);
+      const heard = await viewer.waitFor(presenceOf(itemA, true));
+      await viewer.waitFor(presenceOf(itemB, true));
+      await viewer.waitFor(presenceOf(itemC, true));
+      // The stream it belongs to is no one else's business.
+      expect(heard.data).not.toHaveProperty('streamId');
+
+      editor.close();
+      expect((await viewer.waitFor(presenceOf(itemA, false))).data).toMatchObject({
+        resource: 'books',
+        actor: 'contributor',
+      });
+      // Frames go out in order: once a later change arrives, an end of presence would have.
+      const book = (await call('POST', '/api/books/add', { title: 'After the tab closed' })).json();
+      await viewer.waitFor(changeOf('books', 'create', book._id));
+      expect(viewer.frames.some(presenceOf(itemB, false))).toBe(false);
+      expect(viewer.frames.some(presenceOf(itemC, false))).toBe(false);
+      // A stream opened now still hears of those two.
+      const later = await open(tokens.viewer);
+      await later.waitFor(presenceOf(itemB, true));
+      await later.waitFor(presenceOf(itemC, true));
+      expect(later.frames.some(presenceOf(itemA, true))).toBe(false);
+      for (const [who, id] of [
+        ['admin', itemB],
+        ['contributor', itemC],
+      ] as const)
+        await call('POST', '/api/events/presence', { resource: 'books', id, editing: false }, who);
+    });
+
+    it('ends it on every server, wherever it was announced', async () => {
+      const other = await t.startAnother();
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+      // Someone on each server.
+      const viewer = await open(tokens.viewer);
+      const adminThere = await open(tokens.admin, undefined, otherUrl);
+      // The editor's stream is held by the other server; their announcement lands on this one.
+      const editor = await open(tokens.contributor, undefined, otherUrl);
+      expect((await announce('contributor', itemA, streamIdOf(editor))).statusCode).toBe(204);
+      await viewer.waitFor(presenceOf(itemA, true));
+      // Each server hears it in its own time: the other one has once it tells its streams.
+      await adminThere.waitFor(presenceOf(itemA, true));
+
+      editor.close();
+      await adminThere.waitFor(presenceOf(itemA, false));
+      await viewer.waitFor(presenceOf(itemA, false));
+    });
   });
 });
