@@ -22,6 +22,7 @@ export const API_ROUTES = [
   ['PUT', '/api/users/:id/password'],
   ['GET', '/api/books'],
   ['GET', '/api/books/search-book'],
+  ['GET', '/api/books/:id'],
   ['POST', '/api/books/add'],
   ['PUT', '/api/books/:id'],
   ['DELETE', '/api/books/:id'],

@@ -32,6 +32,8 @@ export const messages = {
       'Passwords are reset by an administrator of this site. Ask one to set a new password for your account, then sign in with it.',
   },
   books: {
+    /** A book's author when it has none (spec section 3), in the list and from a lookup. */
+    unknownAuthor: 'unknown author',
     fetchContext: 'Error fetching books',
     lookupContext: 'Error calling book API',
     updateContext: 'Error updating book',

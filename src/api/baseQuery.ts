@@ -52,8 +52,11 @@ const isSignInCall = (args: string | FetchArgs) =>
 export interface BaseQueryOptions {
   quiet?: boolean;
   shownInForm?: boolean;
-  /** The screen shows a VERSION_CONFLICT itself (ConflictDialog): no toast for it. */
-  conflictShown?: boolean;
+  /**
+   * A save of the edit machine (`useVersionedEdit`), which shows a VERSION_CONFLICT (the
+   * conflict dialog) and a NOT_FOUND (deleted meanwhile) itself: no toast for them.
+   */
+  editorShown?: boolean;
 }
 
 /**
@@ -85,10 +88,10 @@ export const baseQuery: BaseQueryFn<
     if (errorCode(result.error) === 'FORBIDDEN' && api.endpoint !== 'getPermissions') {
       api.dispatch(requestForbidden());
     }
-    const { quiet, shownInForm, conflictShown } = extraOptions ?? {};
+    const { quiet, shownInForm, editorShown } = extraOptions ?? {};
     const shownOnScreen = (error: FetchBaseQueryError) =>
       (shownInForm && isFormError(error)) ||
-      (conflictShown && errorCode(error) === 'VERSION_CONFLICT');
+      (editorShown && ['VERSION_CONFLICT', 'NOT_FOUND'].includes(errorCode(error) ?? ''));
     if (result.error && !quiet && !shownOnScreen(result.error)) {
       const toast = toastForError(result.error);
       if (toast) api.dispatch(toastQueued(toast, 'error'));

@@ -40,7 +40,13 @@ export function tagsOf(event: ChangeEvent): Tag[] {
   const { id } = event;
   switch (event.resource) {
     case 'books':
-      return [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id), deletedBooksTag];
+      // The book read alone (the edit form's) too.
+      return [
+        { type: 'Book', id: 'LIST' },
+        { type: 'Book', id },
+        bookVersionsTag(id),
+        deletedBooksTag,
+      ];
     case 'users':
       // Role pages list every user.
       return [

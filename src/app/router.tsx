@@ -67,6 +67,9 @@ const BooksPage = privateScreen(async () => (await import('@/features/books/Book
 const BookFormPage = privateScreen(
   async () => (await import('@/features/books/BookFormPage')).BookFormPage,
 );
+const BookEditPage = privateScreen(
+  async () => (await import('@/features/books/BookEditPage')).BookEditPage,
+);
 const EntitiesPage = privateScreen(
   async () => (await import('@/features/entities/EntitiesPage')).EntitiesPage,
 );
@@ -110,6 +113,7 @@ export function AppRoutes() {
         <Route path="routes" element={<RoutesScreen />} />
         <Route path="books" element={<BooksPage />} />
         <Route path="book" element={<BookFormPage />} />
+        <Route path="book/:id/edit" element={<BookEditPage />} />
         <Route path="entities" element={<EntitiesPage />} />
         <Route path="entities/add" element={<AddEntityPage />} />
         <Route path="entities/edit/:entityId" element={<EditEntityPage />} />

@@ -13,16 +13,6 @@ import {
 } from '@mui/material';
 import { useId, useRef, useState } from 'react';
 import type { DeletedItem } from '@common/schemas/versions';
-import { reportError } from '@/api/errors';
-
-/** For `onRestore`: the item came back. */
-export const restored = () => true;
-
-/** For `onRestore`: reports the failure (a toast, with `context`); the item did not come back. */
-export const failedTo = (context: string) => (error: unknown) => {
-  reportError(context, error);
-  return false;
-};
 
 interface RecentlyDeletedDialogProps {
   title: string;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { reportError } from '@/api/errors';
 
 /**
@@ -8,9 +8,10 @@ import { reportError } from '@/api/errors';
  */
 export function useConfirmedAction<T>(action: (item: T) => Promise<void>, errorContext: string) {
   const [pending, setPending] = useState<T>();
+  const ask = useCallback((item: T) => setPending(() => item), []);
   return {
     pending,
-    ask: (item: T) => setPending(() => item),
+    ask,
     dialog: {
       open: pending !== undefined,
       onCancel: () => setPending(undefined),

@@ -1,4 +1,11 @@
+import type {
+  FetchArgs,
+  FetchBaseQueryError,
+  FetchBaseQueryMeta,
+  QueryReturnValue,
+} from '@reduxjs/toolkit/query';
 import { VERSION_PAGE_SIZE } from '@common/constants';
+import { messages } from '@common/messages';
 import type { Version } from '@common/schemas/versions';
 import { comparedValues } from '@common/versionChanges';
 
@@ -45,3 +52,46 @@ export function versionValue(version: Version, field: string): string {
 /** The `If-Match` of a write based on version `version` of an item (none: last write wins). */
 export const ifMatch = (version?: number) =>
   version === undefined ? undefined : { 'if-match': `"${version}"` };
+
+type Answer<T> = QueryReturnValue<T, FetchBaseQueryError, FetchBaseQueryMeta | undefined>;
+type BaseQuery = (args: string | FetchArgs) => Answer<unknown> | PromiseLike<Answer<unknown>>;
+
+/** What a restore of an item with no history answers: there is nothing to restore. */
+const noHistory: FetchBaseQueryError = {
+  status: 404,
+  data: {
+    statusCode: 404,
+    error: 'Not Found',
+    code: 'NOT_FOUND',
+    message: messages.server.notFound,
+  },
+};
+
+/**
+ * A restore's `queryFn`: makes version `versionId` of the item at `itemUrl` current again,
+ * naming `version` (the one shown as current). Without `versionId`, it brings the item
+ * back as it was deleted (its newest version, the delete); should someone have brought it
+ * back meanwhile, it answers the item as it is now.
+ */
+export async function restoreItem<Item>(
+  baseQuery: BaseQuery,
+  itemUrl: string,
+  versionId: string | undefined,
+  version?: number,
+): Promise<Answer<Item>> {
+  let restoring = versionId;
+  if (!restoring) {
+    const newest = await baseQuery(`${itemUrl}/versions?page=1&perPage=1`);
+    if (newest.error) return { error: newest.error };
+    const [latest] = newest.data as Version[];
+    if (!latest) return { error: noHistory };
+    if (latest.action !== 'delete') return { data: latest.document as Item };
+    restoring = latest._id;
+  }
+  // The endpoint's response schema checks what it is.
+  return (await baseQuery({
+    url: `${itemUrl}/versions/${restoring}/restore`,
+    method: 'POST',
+    headers: ifMatch(version),
+  })) as Answer<Item>;
+}

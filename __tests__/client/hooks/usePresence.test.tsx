@@ -1,5 +1,6 @@
 import { render, waitFor } from '@testing-library/react';
 import { reconnectDelayMs, useLiveUpdates } from '@/api/liveUpdates';
+import { ApiReady } from '@/app/ApiReady';
 import { AppProviders } from '@/app/App';
 import { makeStore } from '@/app/store';
 import { type EditedItem, useAnnounceEditing } from '@/hooks/usePresence';
@@ -24,7 +25,9 @@ describe('announcing an edit', () => {
   const renderEditor = () =>
     render(
       <AppProviders store={makeStore(signedInAs('ada', ['contributor']))}>
-        <Editor item={book} />
+        <ApiReady>
+          <Editor item={book} />
+        </ApiReady>
       </AppProviders>,
     );
 

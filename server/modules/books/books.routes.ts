@@ -16,6 +16,7 @@ import { lookUpBooks } from './bookLookup';
 import {
   createBook,
   deleteBook,
+  getBook,
   listBooks,
   listBookVersions,
   listDeletedBooks,
@@ -55,6 +56,12 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
       },
     },
     async (request) => lookUpBooks(request.query.title, config.booksApi),
+  );
+
+  app.get(
+    '/books/:id',
+    { schema: { params: bookIdParamsSchema, response: { 200: bookSchema, ...errors } } },
+    async (request) => getBook(app.db, request.params.id),
   );
 
   app.post(

@@ -51,6 +51,13 @@ const booksPageQuery = perDatabase((db) =>
     .prepare('books_page'),
 );
 
+/** One book, with its version (sent as its ETag). @throws 404. */
+export async function getBook(db: Db, id: string): Promise<Book> {
+  const [row] = await db.select().from(books).where(eq(books.id, id));
+  if (!row) throw notFound('Book');
+  return toWire(row);
+}
+
 /** Adds a book and its first version, in one transaction. */
 export async function createBook(db: Db, input: BookInput, actor: Actor): Promise<Book> {
   return db.transaction(async (tx) => {

@@ -1,4 +1,6 @@
 import { BOOK_PAGE_SIZE } from '@common/constants';
+import { messages } from '@common/messages';
+import type { Book, BookInput } from '@common/schemas/books';
 
 /**
  * The next page to load after `lastPage` (spec section 4): none once a page comes back
@@ -14,5 +16,8 @@ export function nextBookPage(
 
 /** A book's author from a lookup's authors (spec section 3). */
 export function joinAuthors(authors: string[]): string {
-  return authors.length > 0 ? authors.join(', ') : 'unknown author';
+  return authors.length > 0 ? authors.join(', ') : messages.books.unknownAuthor;
 }
+
+/** What an edit of a book changes and sends. */
+export const bookValues = ({ title, author, isbn }: Book): BookInput => ({ title, author, isbn });

@@ -13,10 +13,12 @@ import {
   deletedItemSchema,
   versionSchema,
 } from '@common/schemas/versions';
+import { messages } from '@common/messages';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 import { bookVersionsTag, deletedBooksTag } from '@/api/tags';
-import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
+import type { HistoryEndpoints } from '@/components/ItemHistory';
+import { restoreItem, versionPageQuery, versionPages } from '@/lib/versions';
 import { nextBookPage } from './bookRules';
 
 export const booksApi = api.injectEndpoints({
@@ -34,6 +36,11 @@ export const booksApi = api.injectEndpoints({
       ],
       ...responseSchema(z.array(bookSchema)),
     }),
+    getBook: build.query<Book, string>({
+      query: (id) => `/api/books/${id}`,
+      providesTags: (_result, _error, id) => [{ type: 'Book', id }],
+      ...responseSchema(bookSchema),
+    }),
     searchBook: build.query<BookLookupResult[], string>({
       query: (title) => `/api/books/search-book?title=${encodeURIComponent(title)}`,
       ...responseSchema(z.array(bookLookupResultSchema)),
@@ -45,14 +52,26 @@ export const booksApi = api.injectEndpoints({
       invalidatesTags: (_result, error) => (error ? [] : [{ type: 'Book', id: 'LIST' }]),
       ...responseSchema(bookSchema),
     }),
-    /** The list reloads after an update (spec section 4); the book's versions changed. */
+    /**
+     * The list reloads after an update (spec section 4); the book's versions changed; the
+     * stored book replaces the one read alone (the edit form's).
+     */
     updateBook: build.mutation<Book, BookInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/books/${id}`, method: 'PUT', body }),
-      // A stale `_version` opens the list's ConflictDialog.
-      extraOptions: { conflictShown: true },
+      // A stale `_version` or a deleted book: the edit machine shows it.
+      extraOptions: { editorShown: true },
       invalidatesTags: (_result, error, { id }) =>
         error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id)],
       ...responseSchema(bookSchema),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        let stored: Book;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return; // Refused: whoever asked for it says why.
+        }
+        dispatch(booksApi.util.upsertQueryData('getBook', id, stored));
+      },
     }),
     deleteBook: build.mutation<void, string>({
       query: (id) => ({ url: `/api/books/${id}`, method: 'DELETE' }),
@@ -73,15 +92,22 @@ export const booksApi = api.injectEndpoints({
         );
       },
     }),
-    /** The restored book may be anywhere in the pages (or back from a delete): they reload. */
-    restoreBookVersion: build.mutation<Book, { id: string; versionId: string; version?: number }>({
-      query: ({ id, versionId, version }) => ({
-        url: `/api/books/${id}/versions/${versionId}/restore`,
-        method: 'POST',
-        headers: ifMatch(version),
-      }),
+    /**
+     * The restored book may be anywhere in the pages (or back from a delete): they reload.
+     * Without `versionId`: the book as it was deleted.
+     */
+    restoreBookVersion: build.mutation<Book, { id: string; versionId?: string; version?: number }>({
+      queryFn: ({ id, versionId, version }, _api, _extra, baseQuery) =>
+        restoreItem(baseQuery, `/api/books/${id}`, versionId, version),
       invalidatesTags: (_result, error, { id }) =>
-        error ? [] : [{ type: 'Book', id: 'LIST' }, bookVersionsTag(id), deletedBooksTag],
+        error
+          ? []
+          : [
+              { type: 'Book', id: 'LIST' },
+              { type: 'Book', id },
+              bookVersionsTag(id),
+              deletedBooksTag,
+            ],
       ...responseSchema(bookSchema),
     }),
     listBookVersions: build.infiniteQuery<Version[], string, number>({
@@ -101,6 +127,7 @@ export const booksApi = api.injectEndpoints({
 
 export const {
   useListBooksInfiniteQuery,
+  useGetBookQuery,
   useLazySearchBookQuery,
   useCreateBookMutation,
   useUpdateBookMutation,
@@ -109,3 +136,17 @@ export const {
   useListDeletedBooksQuery,
   useRestoreBookVersionMutation,
 } = booksApi;
+
+/** The books' history, for the shared history components. */
+export const bookHistory: HistoryEndpoints<string, Book> = {
+  useVersions: (id) => useListBookVersionsInfiniteQuery(id),
+  useRestore() {
+    const [restore] = useRestoreBookVersionMutation();
+    return (id, versionId, version) => restore({ id, versionId, version }).unwrap();
+  },
+  useDeleted: () => useListDeletedBooksQuery(),
+  keyOfDeleted: (item) => item._id,
+  deletedPath: '/api/books/recently-deleted',
+  restorePath: '/api/books/:id/versions/:versionId/restore',
+  restoreContext: messages.books.restoreContext,
+};

@@ -11,23 +11,16 @@ import {
 import { Link as RouterLink } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Entity } from '@common/schemas/entities';
-import type { DeletedItem } from '@common/schemas/versions';
 import { useAppDispatch } from '@/lib/store';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
-import { RecentlyDeletedButton } from '@/components/RecentlyDeletedButton';
-import { RecentlyDeletedDialog, failedTo, restored } from '@/components/RecentlyDeletedDialog';
+import { RecentlyDeleted } from '@/components/ItemHistory';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { toastQueued } from '@/ui/ui.slice';
-import {
-  useDeleteEntityMutation,
-  useListDeletedEntitiesQuery,
-  useListEntitiesQuery,
-  useRestoreEntityVersionMutation,
-} from './entities.api';
+import { entityHistory, useDeleteEntityMutation, useListEntitiesQuery } from './entities.api';
 
 /** The entity definitions as cards, each with the actions the user may take. */
 function EntityCards({ mayAdd }: { mayAdd: boolean }) {
@@ -123,39 +116,19 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
   );
 }
 
-function DeletedEntities({ onClose }: { onClose(): void }) {
-  const { data, isLoading, isError } = useListDeletedEntitiesQuery();
-  const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
-  const [restoreVersion] = useRestoreEntityVersionMutation();
-  const restore = (item: DeletedItem) =>
-    restoreVersion({ id: item._id, name: String(item.document.name), versionId: item.versionId })
-      .unwrap()
-      .then(restored, failedTo(messages.entities.restoreContext));
-  return (
-    <RecentlyDeletedDialog
-      title="Recently deleted entities"
-      items={data}
-      isLoading={isLoading}
-      isError={isError}
-      nameOf={(item) => String(item.document.name)}
-      onClose={onClose}
-      onRestore={mayRestore ? restore : undefined}
-    />
-  );
-}
-
 /** `/entities`: the entity definitions; a user whose role may not read them is told so. */
 export function EntitiesPage() {
-  const mayListDeleted = useCan('GET', '/api/entities/recently-deleted');
   return (
     <ListPage
       title="Entities"
       read={{ path: '/api/entities', what: 'reading the entities' }}
       add={{ label: 'Add Entity', to: '/entities/add', path: '/api/entities' }}
       actions={
-        mayListDeleted && (
-          <RecentlyDeletedButton dialog={(onClose) => <DeletedEntities onClose={onClose} />} />
-        )
+        <RecentlyDeleted
+          endpoints={entityHistory}
+          title="Recently deleted entities"
+          nameOf={(item) => String(item.document.name)}
+        />
       }
     >
       {(mayAdd) => <EntityCards mayAdd={mayAdd} />}

@@ -1,201 +1,54 @@
 import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
 import { Alert, Button, IconButton, Paper, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
-import { useFieldArray } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router-dom';
-import type { z } from 'zod';
+import { useParams } from 'react-router-dom';
 import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
 import { messages } from '@common/messages';
-import type { Entity } from '@common/schemas/entities';
-import type { Version } from '@common/schemas/versions';
-import { entityInputSchema, stripToIdentifier } from '@common/schemas/entities';
-import { conflictCurrent, errorMessage, reportError } from '@/api/errors';
+import { type Entity, stripToIdentifier } from '@common/schemas/entities';
 import { PermissionGate } from '@/auth/PermissionGate';
-import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { ChangedMeanwhileAlert } from '@/components/ChangedMeanwhileAlert';
-import { ConflictDialog } from '@/components/ConflictDialog';
+import { EditNotices } from '@/components/EditNotices';
+import { Editors } from '@/components/Editors';
 import { FormTextField } from '@/components/FormTextField';
+import { ItemHistory } from '@/components/ItemHistory';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { useChangedMeanwhile, useHeardChange } from '@/hooks/useChangedMeanwhile';
-import { useConfirmedAction } from '@/hooks/useConfirmedAction';
-import { useAnnounceEditing, useEditors } from '@/hooks/usePresence';
 import { useReportedError } from '@/hooks/useReportedError';
-import { useSchemaForm } from '@/hooks/useSchemaForm';
-import { VersionHistoryDialog } from '@/components/VersionHistoryDialog';
-import {
-  useCreateEntityMutation,
-  useGetEntityQuery,
-  useListEntityVersionsInfiniteQuery,
-  useRestoreEntityVersionMutation,
-  useUpdateEntityMutation,
-} from './entities.api';
-
-type EntityFormValues = z.input<typeof entityInputSchema>;
-type CheckedEntity = z.output<typeof entityInputSchema>;
-
-const blankField = () => ({ name: '', label: '' });
-
-const blankForm = (): EntityFormValues => ({
-  name: '',
-  description: '',
-  category: DEFAULT_ENTITY_CATEGORY,
-  fields: [blankField()],
-});
-
-/** What a comparison of two definitions looks at. */
-const comparable = ({ description, category, fields }: EntityFormValues) => ({
-  description,
-  category,
-  fields: fields.map(({ name, label }) => ({ name, label })),
-});
-
-const fromEntity = (entity: Entity): EntityFormValues => ({
-  name: entity.name,
-  description: entity.description,
-  category: entity.category,
-  fields: entity.fields.map(({ name, label }) => ({ name, label })),
-});
-
-function EntityVersions({
-  entity,
-  onClose,
-  onRestored,
-}: {
-  entity: Entity;
-  onClose(): void;
-  /** The form takes the restored definition. */
-  onRestored(restored: Entity): void;
-}) {
-  const history = useListEntityVersionsInfiniteQuery(entity._id);
-  const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
-  const [restoreVersion] = useRestoreEntityVersionMutation();
-  const restore = (version: Version, current?: number) =>
-    restoreVersion({ id: entity._id, name: entity.name, versionId: version._id, version: current })
-      .unwrap()
-      .then(onRestored)
-      .catch((error: unknown) => reportError(messages.entities.restoreContext, error));
-  return (
-    <VersionHistoryDialog
-      title={`Versions of ${entity.name}`}
-      history={history}
-      onClose={onClose}
-      onRestore={mayRestore ? restore : undefined}
-    />
-  );
-}
+import { useGetEntityQuery } from './entities.api';
+import { blankField, comparable, useEntityForm } from './useEntityForm';
 
 function EntityForm({ entity }: { entity?: Entity }) {
+  const { form, fields, edit, history, fieldRemoval, ...controller } = useEntityForm(entity);
   const editing = Boolean(entity);
-  const failed = entity ? messages.entities.saveFailed : messages.entities.addFailed;
-  const [success, setSuccess] = useState<string>();
-  const [showVersions, setShowVersions] = useState(false);
-  const mayReadVersions = useCan('GET', '/api/entities/:id/versions');
-  const [createEntity, { isLoading: isCreating }] = useCreateEntityMutation();
-  const [updateEntity, { isLoading: isUpdating }] = useUpdateEntityMutation();
-  const navigate = useNavigate();
-  const form = useSchemaForm(entityInputSchema, {
-    defaultValues: entity ? fromEntity(entity) : blankForm(),
-    errorContext: failed,
-    codes: { NAME_TAKEN: { field: 'name' } },
-    // The spec's alert on every failure; its details under the inputs when they have one.
-    failureText: (error, placed) => (placed ? failed : `${failed}: ${errorMessage(error)}`),
-  });
-  const fields = useFieldArray({ control: form.control, name: 'fields' });
   // About the list itself ('must have at least one field'): a field array keeps it in root.
   const fieldsProblem =
     form.formState.errors.fields?.root?.message ?? form.formState.errors.fields?.message;
-
-  // The definition as this edit started from it: a save names its version, and a newer one
-  // on the server (someone else saved) is a conflict to resolve, not a silent overwrite.
-  const [base, setBase] = useState(entity);
-  const [conflict, setConflict] = useState<{ mine: CheckedEntity; theirs: Entity }>();
-  useAnnounceEditing(entity && { resource: 'entities', id: entity._id });
-  const otherEditors = useEditors('entities')[entity?._id ?? ''] ?? [];
-  const changedMeanwhile = useChangedMeanwhile('entities', entity?._id, base?._version);
-  const changedBy = useHeardChange('entities', entity?._id)?.actor;
-
-  /** Saves `input` over version `version`; a newer one opens the conflict dialog. */
-  async function update(input: CheckedEntity, version: number) {
-    try {
-      const stored = await updateEntity({ id: entity!._id, ...input, _version: version }).unwrap();
-      // The form shows what was stored (an empty category became the default one).
-      form.reset(fromEntity(stored));
-      setBase(stored);
-      setConflict(undefined);
-      setSuccess(messages.entities.saved);
-    } catch (failure) {
-      const current = conflictCurrent<Entity>(failure);
-      if (!current) throw failure;
-      setConflict({ mine: input, theirs: current });
-    }
-  }
-
-  async function save(input: CheckedEntity) {
-    if (entity) {
-      await update(input, base!._version);
-    } else {
-      await createEntity(input).unwrap();
-      form.reset(blankForm());
-      setSuccess(messages.entities.added);
-    }
-  }
-
-  const fieldRemoval = useConfirmedAction(
-    ({ input }: { input: CheckedEntity; removed: string[] }) => form.attempt(() => save(input)),
-    failed,
-  );
-
-  const checkAndSave = form.submit(async (input) => {
-    // Fields taken out of a definition take their values in every record with them.
-    const removed = (entity?.fields ?? [])
-      .map((field) => field.name)
-      .filter((name) => !input.fields.some((field) => field.name === name));
-    if (removed.length > 0) fieldRemoval.ask({ input, removed });
-    else await save(input);
-  });
-
   return (
     <Paper component="section" sx={{ maxWidth: 720, p: { xs: 2, sm: 3 } }}>
-      <PageHeader title={editing ? `Edit ${entity!.name}` : 'Add Entity'}>
-        {entity && mayReadVersions && (
-          <Button onClick={() => setShowVersions(true)}>Version history</Button>
-        )}
+      <PageHeader title={entity ? `Edit ${entity.name}` : 'Add Entity'}>
+        {history?.mayRead && <Button onClick={history.open}>Version history</Button>}
       </PageHeader>
       <Stack
         component="form"
         spacing={2}
-        onSubmit={(event) => {
-          setSuccess(undefined);
-          return checkAndSave(event);
-        }}
+        onSubmit={controller.submit}
         noValidate
         aria-label={editing ? 'Edit entity' : 'Add entity'}
       >
-        {success && (
+        {controller.success && (
           <Alert severity="success" role="alert">
-            {success}
+            {controller.success}
           </Alert>
         )}
-        {otherEditors.length > 0 && (
-          <Typography role="status" variant="body2" color="text.secondary">
-            {otherEditors.join(', ')} {otherEditors.length === 1 ? 'is' : 'are'} editing this entity
-            too.
-          </Typography>
-        )}
-        {changedMeanwhile && entity && (
-          <ChangedMeanwhileAlert
-            by={changedMeanwhile.actor}
-            what="this entity"
-            onReview={() => {
-              // What a save would send: the form's own rules say what is not valid yet.
-              const mine = entityInputSchema.safeParse(form.getValues());
-              if (mine.success) setConflict({ mine: mine.data, theirs: entity });
-              else void form.trigger();
-            }}
-          />
+        {entity && (
+          <>
+            <Editors editors={edit.editors} nameOf={() => 'this entity'} ids={[entity._id]} />
+            <EditNotices
+              edit={edit}
+              nameOf={() => `the entity ${entity.name}`}
+              shownValues={comparable}
+            />
+          </>
         )}
         {form.failure && (
           <Alert severity="error" role="alert">
@@ -268,43 +121,19 @@ function EntityForm({ entity }: { entity?: Entity }) {
           Add field
         </Button>
         <Stack direction="row" spacing={1}>
-          <Button type="submit" variant="contained" disabled={isCreating || isUpdating}>
+          <Button type="submit" variant="contained" disabled={controller.isSaving}>
             {editing ? 'Save' : 'Add Entity'}
           </Button>
-          <Button onClick={() => void navigate('/entities')}>Back to entities</Button>
+          <Button onClick={controller.back}>Back to entities</Button>
         </Stack>
       </Stack>
-      {showVersions && entity && (
-        <EntityVersions
-          entity={entity}
-          onClose={() => setShowVersions(false)}
-          onRestored={(restored) => {
-            form.reset(fromEntity(restored));
-            setBase(restored);
-            setSuccess(messages.entities.restored);
-          }}
-        />
-      )}
-      {conflict && base && (
-        <ConflictDialog
-          what={`the entity ${base.name}`}
-          changedBy={changedBy}
-          base={comparable(fromEntity(base))}
-          theirs={comparable(fromEntity(conflict.theirs))}
-          mine={comparable(conflict.mine)}
-          busy={isUpdating}
-          onKeepTheirs={() => {
-            form.reset(fromEntity(conflict.theirs));
-            setBase(conflict.theirs);
-            setConflict(undefined);
-          }}
-          onEditFurther={() => {
-            setBase(conflict.theirs);
-            setConflict(undefined);
-          }}
-          onApplyMine={() =>
-            void form.attempt(() => update(conflict.mine, conflict.theirs._version))
-          }
+      {entity && history?.shows && (
+        <ItemHistory
+          endpoints={history.endpoints}
+          item={entity}
+          title={`Versions of ${entity.name}`}
+          onClose={history.close}
+          onRestored={history.restored}
         />
       )}
       <ConfirmDialog

@@ -6,15 +6,17 @@ import {
   deletedItemSchema,
   versionSchema,
 } from '@common/schemas/versions';
+import { messages } from '@common/messages';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import type { HistoryEndpoints } from '@/components/ItemHistory';
 import {
   deletedEntitiesTag,
   deletedRecordsTag,
   entityVersionsTag,
   recordListTag,
 } from '@/api/tags';
-import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
+import { restoreItem, versionPageQuery, versionPages } from '@/lib/versions';
 
 export const entitiesApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -102,13 +104,11 @@ export const entitiesApi = api.injectEndpoints({
      */
     restoreEntityVersion: build.mutation<
       Entity,
-      { id: string; name: string; versionId: string; version?: number }
+      { id: string; name: string; versionId?: string; version?: number }
     >({
-      query: ({ id, versionId, version }) => ({
-        url: `/api/entities/${id}/versions/${versionId}/restore`,
-        method: 'POST',
-        headers: ifMatch(version),
-      }),
+      // Without `versionId`: the definition as it was deleted.
+      queryFn: ({ id, versionId, version }, _api, _extra, baseQuery) =>
+        restoreItem(baseQuery, `/api/entities/${id}`, versionId, version),
       invalidatesTags: (_result, error, { id, name }) =>
         error
           ? []
@@ -147,3 +147,21 @@ export const {
   useListDeletedEntitiesQuery,
   useRestoreEntityVersionMutation,
 } = entitiesApi;
+
+/** A definition as its history endpoints need it: its id, and its name (for its records). */
+export type EntityKey = Pick<Entity, '_id' | 'name'>;
+
+/** The definitions' history, for the shared history components. */
+export const entityHistory: HistoryEndpoints<EntityKey, Entity> = {
+  useVersions: (entity) => useListEntityVersionsInfiniteQuery(entity._id),
+  useRestore() {
+    const [restore] = useRestoreEntityVersionMutation();
+    return (entity, versionId, version) =>
+      restore({ id: entity._id, name: entity.name, versionId, version }).unwrap();
+  },
+  useDeleted: () => useListDeletedEntitiesQuery(),
+  keyOfDeleted: (item) => ({ _id: item._id, name: String(item.document.name) }),
+  deletedPath: '/api/entities/recently-deleted',
+  restorePath: '/api/entities/:id/versions/:versionId/restore',
+  restoreContext: messages.entities.restoreContext,
+};

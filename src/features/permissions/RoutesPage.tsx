@@ -16,13 +16,14 @@ import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { RoutePermission } from '@common/schemas/permissions';
 import type { Role } from '@common/schemas/roles';
-import { conflictCurrent, reportError } from '@/api/errors';
+import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/lib/store';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
-import { ConflictDialog } from '@/components/ConflictDialog';
+import { EditNotices } from '@/components/EditNotices';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useVersionedEdit } from '@/hooks/useVersionedEdit';
 import { toastQueued } from '@/ui/ui.slice';
 import { useListRoutesQuery, useUpdateRouteMutation } from './permissions.api';
 
@@ -32,62 +33,64 @@ interface RouteItemProps {
   roleNames?: string[];
 }
 
-/** A route's read and edit modes, whichever way it is laid out. */
+/** What a route's edit changes: its allowed roles, in order. */
+const grantsOf = (route: RoutePermission) => ({ allowedRoles: [...route.allowedRoles].sort() });
+
+/** A route's read and edit modes, whichever way it is laid out, on the one edit machine. */
 function useRouteEditor(route: RoutePermission) {
   const [editing, setEditing] = useState(false);
   const [selected, setSelected] = useState(route.allowedRoles);
-  // The route as the edit started: its save names that version.
-  const [base, setBase] = useState(route);
-  const [theirs, setTheirs] = useState<RoutePermission>();
   const [updateRoute, { isLoading }] = useUpdateRouteMutation();
   const dispatch = useAppDispatch();
+
+  const versioned = useVersionedEdit<RoutePermission, { allowedRoles: string[] }>({
+    resource: 'routes',
+    editingId: editing ? route._id : undefined,
+    itemOf: () => route,
+    valuesOf: grantsOf,
+    typedValues: () => ({ allowedRoles: [...selected].sort() }),
+    send: (id, { allowedRoles }, version) => updateRoute({ id, allowedRoles, version }).unwrap(),
+    errorContext: messages.permissions.editContext,
+    onSettled: (id, stored, kept) => {
+      if (kept === 'mine') dispatch(toastQueued(`Saved ${routeLabel(stored)}`, 'success'));
+      versioned.end(id);
+      setSelected(stored.allowedRoles);
+      setEditing(false);
+    },
+    onDiscarded: () => setEditing(false),
+  });
 
   const toggle = (name: string) =>
     setSelected((current) =>
       current.includes(name) ? current.filter((n) => n !== name) : [...current, name],
     );
 
-  async function save(version = base._version) {
-    try {
-      await updateRoute({ id: route._id, allowedRoles: selected, version }).unwrap();
-      dispatch(toastQueued(`Saved ${route.routeVerb} ${route.routePath}`, 'success'));
-      setTheirs(undefined);
-      setEditing(false);
-    } catch (error) {
-      const current = conflictCurrent<RoutePermission>(error);
-      if (current) setTheirs(current);
-      else reportError(messages.permissions.editContext, error);
-    }
+  async function save() {
+    const stored = await versioned
+      .submit(route._id, { allowedRoles: selected })
+      .catch((error: unknown) => void reportError(messages.permissions.editContext, error));
+    if (!stored) return;
+    dispatch(toastQueued(`Saved ${routeLabel(route)}`, 'success'));
+    versioned.end(route._id);
+    setEditing(false);
   }
 
   const edit = (on: boolean) => {
     setSelected(route.allowedRoles);
-    setBase(route);
+    if (on) versioned.begin(route);
+    else versioned.end(route._id);
     setEditing(on);
   };
 
-  /** A save that met a newer version: their grants against mine. */
-  const conflict = theirs && (
-    <ConflictDialog
-      what={routeLabel(route)}
-      base={{ allowedRoles: [...base.allowedRoles].sort() }}
-      theirs={{ allowedRoles: [...theirs.allowedRoles].sort() }}
-      mine={{ allowedRoles: [...selected].sort() }}
+  /** A conflict or another person's change meanwhile: their grants against mine. */
+  const notices = (
+    <EditNotices
+      edit={versioned}
+      nameOf={() => routeLabel(route)}
       labelOf={() => 'Allowed roles'}
-      busy={isLoading}
-      onKeepTheirs={() => {
-        setSelected(theirs.allowedRoles);
-        setTheirs(undefined);
-        setEditing(false);
-      }}
-      onEditFurther={() => {
-        setBase(theirs);
-        setTheirs(undefined);
-      }}
-      onApplyMine={() => void save(theirs._version)}
     />
   );
-  return { editing, selected, toggle, save: () => save(), edit, isLoading, conflict };
+  return { editing, selected, toggle, save: () => void save(), edit, isLoading, notices };
 }
 
 type RouteEditor = ReturnType<typeof useRouteEditor>;
@@ -133,7 +136,7 @@ function RouteActions({ route, editor }: { route: RoutePermission; editor: Route
       <Button onClick={() => editor.edit(false)} aria-label={`Cancel ${label}`}>
         Cancel
       </Button>
-      {editor.conflict}
+      {editor.notices}
     </>
   ) : (
     <Button onClick={() => editor.edit(true)} aria-label={`Edit ${label}`}>

@@ -24,7 +24,7 @@ export const permissionsApi = api.injectEndpoints({
         method: 'PUT',
         body: { allowedRoles, _version: version },
       }),
-      extraOptions: { conflictShown: true },
+      extraOptions: { editorShown: true },
       invalidatesTags: (_result, error) => (error ? [] : ['Permissions']),
       ...responseSchema(routePermissionSchema),
       async onQueryStarted({ id }, { dispatch, queryFulfilled }) {

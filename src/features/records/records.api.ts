@@ -6,15 +6,20 @@ import {
   deletedItemSchema,
   versionSchema,
 } from '@common/schemas/versions';
+import { messages } from '@common/messages';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
-import { ifMatch, versionPageQuery, versionPages } from '@/lib/versions';
+import type { HistoryEndpoints } from '@/components/ItemHistory';
+import { restoreItem, versionPageQuery, versionPages } from '@/lib/versions';
 
 interface RecordKey {
   entityName: string;
   id: string;
 }
+
+const recordsUrl = (entityName: string) => `/api/entity-records/${encodeURIComponent(entityName)}`;
+const recordUrl = ({ entityName, id }: RecordKey) => `${recordsUrl(entityName)}/${id}`;
 
 export const recordsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -58,7 +63,7 @@ export const recordsApi = api.injectEndpoints({
         method: 'PUT',
         body: { fields, _version: version },
       }),
-      extraOptions: { conflictShown: true },
+      extraOptions: { editorShown: true },
       ...responseSchema(entityRecordSchema),
       invalidatesTags: (_result, error, { id }) => (error ? [] : [recordVersionsTag(id)]),
       async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
@@ -75,16 +80,16 @@ export const recordsApi = api.injectEndpoints({
         );
       },
     }),
-    /** Answers the restored record, which replaces (or, once deleted, rejoins) the cached one. */
+    /**
+     * Answers the restored record, which replaces (or, once deleted, rejoins) the cached one.
+     * Without `versionId`: the record as it was deleted.
+     */
     restoreRecordVersion: build.mutation<
       EntityRecord,
-      RecordKey & { versionId: string; version?: number }
+      RecordKey & { versionId?: string; version?: number }
     >({
-      query: ({ entityName, id, versionId, version }) => ({
-        url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions/${versionId}/restore`,
-        method: 'POST',
-        headers: ifMatch(version),
-      }),
+      queryFn: ({ entityName, id, versionId, version }, _api, _extra, baseQuery) =>
+        restoreItem(baseQuery, recordUrl({ entityName, id }), versionId, version),
       ...responseSchema(entityRecordSchema),
       invalidatesTags: (_result, error, { entityName, id }) =>
         error ? [] : [recordVersionsTag(id), deletedRecordsTag(entityName)],
@@ -149,3 +154,17 @@ export const {
   useListDeletedRecordsQuery,
   useRestoreRecordVersionMutation,
 } = recordsApi;
+
+/** An entity's records' history, for the shared history components. */
+export const recordHistory = (entityName: string): HistoryEndpoints<string, EntityRecord> => ({
+  useVersions: (id) => useListRecordVersionsInfiniteQuery({ entityName, id }),
+  useRestore() {
+    const [restore] = useRestoreRecordVersionMutation();
+    return (id, versionId, version) => restore({ entityName, id, versionId, version }).unwrap();
+  },
+  useDeleted: () => useListDeletedRecordsQuery(entityName),
+  keyOfDeleted: (item) => item._id,
+  deletedPath: '/api/entity-records/:entityName/recently-deleted',
+  restorePath: '/api/entity-records/:entityName/:id/versions/:versionId/restore',
+  restoreContext: messages.records.restoreContext,
+});

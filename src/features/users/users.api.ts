@@ -33,7 +33,7 @@ export const usersApi = api.injectEndpoints({
     updateUser: build.mutation<User, UpdateUserInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `/api/users/${id}`, method: 'PUT', body }),
       // A stale `_version` opens the grid's ConflictDialog.
-      extraOptions: { conflictShown: true },
+      extraOptions: { editorShown: true },
       invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
       ...responseSchema(userSchema),
       async onQueryStarted({ id }, { dispatch, queryFulfilled }) {

@@ -94,7 +94,7 @@ describe('/entities/:entityName with others at work', () => {
     await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
 
     const dialog = await screen.findByRole('dialog', {
-      name: 'Someone else changed record 1 while you were editing',
+      name: 'Someone else changed the record «Ford» while you were editing',
     });
     // A conflict is not a fault: nothing is logged as an error.
     expect(consoleError).not.toHaveBeenCalledWith(messages.records.saveContext, expect.anything());
@@ -124,7 +124,7 @@ describe('/entities/:entityName with others at work', () => {
     adaSavedRecord1(7);
     await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
     const dialog = await screen.findByRole('dialog', {
-      name: 'ada changed record 1 while you were editing',
+      name: 'ada changed the record «Ford» while you were editing',
     });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep theirs' }));
     expect(await within(grid).findByText('Ford GT')).toBeInTheDocument();
@@ -147,7 +147,7 @@ describe('/entities/:entityName with others at work', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     const dialog = await screen.findByRole('dialog', {
-      name: 'ada changed record 1 while you were editing',
+      name: 'ada changed the record «Ford» while you were editing',
     });
     expect(within(dialog).getByText('Ford → Ford GT')).toBeInTheDocument();
   });
@@ -162,7 +162,7 @@ describe('/entities/:entityName with others at work', () => {
       actorId: 'id-ada',
       actor: 'ada',
     });
-    expect(await screen.findByText('ada is editing record 2.')).toBeInTheDocument();
+    expect(await screen.findByText('ada is editing the record «Fiat».')).toBeInTheDocument();
 
     const lastPresence = async () =>
       (await network.calls('POST /api/events/presence').at(-1)?.clone().json()) as unknown;
@@ -187,7 +187,7 @@ describe('/entities/:entityName with others at work', () => {
       actor: 'ada',
     });
     await waitFor(() =>
-      expect(screen.queryByText('ada is editing record 2.')).not.toBeInTheDocument(),
+      expect(screen.queryByText('ada is editing the record «Fiat».')).not.toBeInTheDocument(),
     );
   });
 

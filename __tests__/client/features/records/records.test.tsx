@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
-import { cancelRow, saveRow, startEditing } from '@/features/records/recordRows';
+import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
 import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs, type TestRouter } from '../../helpers/render';
 

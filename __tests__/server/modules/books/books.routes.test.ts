@@ -72,6 +72,29 @@ describe.each(testDbKinds)('books on %s', (kind) => {
     );
   });
 
+  describe('GET /api/books/:id', () => {
+    it('answers one book with its version as its ETag, to a viewer', async () => {
+      const added: Book = (await addBook({ title: 'Dune', author: 'Frank Herbert' })).json();
+      const res = await t.app.inject({ url: `/api/books/${added._id}`, headers: viewer });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(added);
+      expect(res.headers.etag).toBe('"1"');
+    });
+
+    it('answers 404 for a book that is not there, and 400 for an id that is not one', async () => {
+      const missing = await t.app.inject({ url: `/api/books/${randomUUID()}`, headers: viewer });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().code).toBe('NOT_FOUND');
+      const bad = await t.app.inject({ url: '/api/books/not-an-id', headers: viewer });
+      expect(bad.statusCode).toBe(400);
+    });
+
+    it('answers 401 without a token', async () => {
+      const res = await t.app.inject({ url: `/api/books/${randomUUID()}` });
+      expect(res.statusCode).toBe(401);
+    });
+  });
+
   describe('POST /api/books/add and PUT /api/books/:id', () => {
     it('adds a book, normalising the ISBN, and lists it first', async () => {
       const res = await addBook({

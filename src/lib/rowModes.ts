@@ -1,9 +1,9 @@
 import { type GridRowModesModel, GridRowModes } from '@mui/x-data-grid';
 
 /**
- * The record grid's edit rules (spec section 4): one row is the editing one. Starting to
- * edit another row saves the current one (its mode goes back to view, which makes the
- * grid save it) and makes the new row the editing one.
+ * A grid edited row by row (spec section 4, the record grid's rule): one row is the editing
+ * one. Starting to edit another row saves the current one (its mode goes back to view,
+ * which makes the grid save it) and makes the new row the editing one.
  */
 export function startEditing(
   modes: GridRowModesModel,

@@ -1,0 +1,66 @@
+import { Alert, AlertTitle, Button, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+
+interface DeletedMeanwhileAlertProps {
+  /** Who deleted it, when the event stream said. */
+  by: string | null;
+  /** What was deleted, as a sentence names it: `the record «Car»`, `the user ada`. */
+  what: string;
+  busy?: boolean;
+  /** Brings it back with what is typed; absent where the user may not restore. */
+  onRestoreAndApply?(): void;
+  /** What is typed, as text to paste elsewhere. */
+  typedText(): string;
+  onDiscard(): void;
+}
+
+/**
+ * Someone deleted the item being edited: what is typed stays on screen, and the person
+ * chooses: bring it back with their changes, copy their values, or discard them.
+ */
+export function DeletedMeanwhileAlert({
+  by,
+  what,
+  busy = false,
+  onRestoreAndApply,
+  typedText,
+  onDiscard,
+}: DeletedMeanwhileAlertProps) {
+  const [copied, setCopied] = useState<'yes' | 'failed'>();
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(typedText());
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  }
+  return (
+    <Alert severity="error" role="alert">
+      <AlertTitle>
+        {by ?? 'Someone else'} deleted {what} while you were editing it
+      </AlertTitle>
+      <Typography variant="body2" sx={{ mb: 1 }}>
+        What you typed is still here, not saved.
+      </Typography>
+      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
+        {onRestoreAndApply && (
+          <Button size="small" variant="contained" disabled={busy} onClick={onRestoreAndApply}>
+            Restore and apply mine
+          </Button>
+        )}
+        <Button size="small" variant="outlined" color="inherit" onClick={() => void copy()}>
+          Copy my values
+        </Button>
+        <Button size="small" color="inherit" disabled={busy} onClick={onDiscard}>
+          Discard
+        </Button>
+      </Stack>
+      <Typography role="status" variant="body2" sx={{ mt: copied ? 1 : 0 }}>
+        {copied === 'yes' && 'Your values are on the clipboard.'}
+        {copied === 'failed' &&
+          'The clipboard is not available here: select your values on screen and copy them.'}
+      </Typography>
+    </Alert>
+  );
+}

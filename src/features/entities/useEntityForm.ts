@@ -1,0 +1,153 @@
+import { type FormEvent, useState } from 'react';
+import { useFieldArray } from 'react-hook-form';
+import { useNavigate } from 'react-router-dom';
+import type { z } from 'zod';
+import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
+import { messages } from '@common/messages';
+import { type Entity, entityInputSchema } from '@common/schemas/entities';
+import { errorCode, errorMessage } from '@/api/errors';
+import { useCan } from '@/auth/useCan';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { useVersionedEdit } from '@/hooks/useVersionedEdit';
+import {
+  entityHistory,
+  useCreateEntityMutation,
+  useGetEntityQuery,
+  useRestoreEntityVersionMutation,
+  useUpdateEntityMutation,
+} from './entities.api';
+
+export type EntityFormValues = z.input<typeof entityInputSchema>;
+type CheckedEntity = z.output<typeof entityInputSchema>;
+
+export const blankField = () => ({ name: '', label: '' });
+
+const blankForm = (): EntityFormValues => ({
+  name: '',
+  description: '',
+  category: DEFAULT_ENTITY_CATEGORY,
+  fields: [blankField()],
+});
+
+const fromEntity = (entity: Entity): EntityFormValues => ({
+  name: entity.name,
+  description: entity.description,
+  category: entity.category,
+  fields: entity.fields.map(({ name, label }) => ({ name, label })),
+});
+
+/** What a comparison of two definitions looks at (the name never changes). */
+export const comparable = ({ description, category, fields }: EntityFormValues) => ({
+  description,
+  category,
+  fields: fields.map(({ name, label }) => ({ name, label })),
+});
+
+/**
+ * The entity form's controller, adding (`entity` absent) or editing a definition: the
+ * form over the common schema, its field list, the save on the one edit machine (edits
+ * only), the removal of fields confirmed first (their values go from every record), and
+ * the history, whose restore the form takes.
+ */
+export function useEntityForm(entity?: Entity) {
+  const failed = entity ? messages.entities.saveFailed : messages.entities.addFailed;
+  const [success, setSuccess] = useState<string>();
+  const [showsHistory, setShowsHistory] = useState(false);
+  const mayReadVersions = useCan('GET', '/api/entities/:id/versions');
+  const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
+  const [createEntity, { isLoading: isCreating }] = useCreateEntityMutation();
+  const [updateEntity, { isLoading: isUpdating }] = useUpdateEntityMutation();
+  const [restoreEntity] = useRestoreEntityVersionMutation();
+  const entityQuery = useGetEntityQuery(entity?._id ?? '', { skip: !entity });
+  const navigate = useNavigate();
+  const form = useSchemaForm(entityInputSchema, {
+    defaultValues: entity ? fromEntity(entity) : blankForm(),
+    errorContext: failed,
+    codes: { NAME_TAKEN: { field: 'name' } },
+    // The spec's alert on every failure; its details under the inputs when they have one.
+    failureText: (error, placed) => (placed ? failed : `${failed}: ${errorMessage(error)}`),
+  });
+  const fields = useFieldArray({ control: form.control, name: 'fields' });
+
+  const edit = useVersionedEdit<Entity, EntityFormValues>({
+    resource: 'entities',
+    editingId: entity?._id,
+    startsFrom: entity,
+    itemOf: () => entityQuery.data,
+    valuesOf: fromEntity,
+    typedValues: () => form.getValues(),
+    send: async (id, values, version) => {
+      // What is typed may not be valid yet (Apply mine after a review): the form says why.
+      const checked = entityInputSchema.safeParse(values);
+      if (!checked.success) {
+        void form.trigger();
+        throw checked.error;
+      }
+      return updateEntity({ id, ...checked.data, _version: version }).unwrap();
+    },
+    restore:
+      mayRestore && mayReadVersions
+        ? (id) => restoreEntity({ id, name: entity!.name }).unwrap()
+        : undefined,
+    isGone: () => errorCode(entityQuery.error) === 'NOT_FOUND',
+    errorContext: failed,
+    // The form shows what was stored (an empty category became the default one).
+    onSettled: (_id, stored) => form.reset(fromEntity(stored)),
+    onDiscarded: () => void navigate('/entities'),
+  });
+
+  async function save(input: CheckedEntity) {
+    if (entity) {
+      const stored = await edit.submit(entity._id, input);
+      if (!stored) return; // A conflict or a deletion: the form's notices say so.
+      form.reset(fromEntity(stored));
+      setSuccess(messages.entities.saved);
+    } else {
+      await createEntity(input).unwrap();
+      form.reset(blankForm());
+      setSuccess(messages.entities.added);
+    }
+  }
+
+  const fieldRemoval = useConfirmedAction(
+    ({ input }: { input: CheckedEntity; removed: string[] }) => form.attempt(() => save(input)),
+    failed,
+  );
+
+  const checkAndSave = form.submit(async (input) => {
+    // Fields taken out of a definition take their values in every record with them.
+    const removed = (entity?.fields ?? [])
+      .map((field) => field.name)
+      .filter((name) => !input.fields.some((field) => field.name === name));
+    if (removed.length > 0) fieldRemoval.ask({ input, removed });
+    else await save(input);
+  });
+
+  return {
+    form,
+    fields,
+    edit,
+    success,
+    isSaving: isCreating || isUpdating,
+    submit: (event?: FormEvent) => {
+      setSuccess(undefined);
+      return checkAndSave(event);
+    },
+    fieldRemoval,
+    history: entity && {
+      endpoints: entityHistory,
+      mayRead: mayReadVersions,
+      shows: showsHistory,
+      open: () => setShowsHistory(true),
+      close: () => setShowsHistory(false),
+      /** The form takes the restored definition. */
+      restored: (restored: Entity) => {
+        form.reset(fromEntity(restored));
+        edit.rebase(restored);
+        setSuccess(messages.entities.restored);
+      },
+    },
+    back: () => void navigate('/entities'),
+  };
+}

@@ -1,0 +1,231 @@
+import {
+  type GridApi,
+  type GridRowModesModel,
+  GridRowModes,
+  type GridValidRowModel,
+} from '@mui/x-data-grid';
+import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { ChangeResource } from '@common/schemas/events';
+import { conflictCurrent, errorCode, reportError } from '@/api/errors';
+import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
+import { useVersionedEdit, type Versioned } from './useVersionedEdit';
+
+export interface VersionedRowEditOptions<Row extends Versioned & GridValidRowModel, Values> {
+  resource: ChangeResource;
+  /** For a record: its entity (presence names it). */
+  entityName?: string;
+  /** The saved rows, as the cache holds them. */
+  rows: Row[];
+  /** What an edit of a row changes and sends. */
+  valuesOf(row: Row): Values;
+  /** The row of an item in the server's form (a conflict's `current`); by default the same. */
+  fromServer?(current: unknown): Row;
+  /** Saves `values` as row `id` over version `version`; resolves to the stored row. */
+  send(id: string, values: Values, version: number): Promise<Row>;
+  /** Saves a new row (one `addRow` made); resolves to the stored row. */
+  create?(row: Row): Promise<Row>;
+  /** A new blank row, for `addRow`. */
+  blankRow?(): Row;
+  /** Brings back row `id` as it was deleted; absent where the user may not. */
+  restore?(id: string): Promise<Row>;
+  /** The column the keyboard goes to when an edit starts. */
+  fieldToFocus?: string;
+  apiRef: RefObject<GridApi | null>;
+  /** The shared handler's context for a failed save. */
+  errorContext: string;
+  /** Called with each saved edit (to say so). */
+  onSaved?(row: Row): void;
+  /** Called with a failed save's error, other than a conflict or a deletion (to explain it). */
+  onFailed?(failure: unknown): void;
+}
+
+/**
+ * A grid edited row by row (`editMode="row"`), on the one edit machine (`useVersionedEdit`):
+ * one row is the editing one (spec section 4: starting to edit another row saves the current
+ * one), its save names the version its edit started from, and a conflict, a change or a
+ * deletion by someone else meanwhile is told and resolved the same way as in a form. A row
+ * deleted by someone else while being edited stays in the grid, as typed, until the person
+ * chooses what to do with it. Spread `gridProps` on the DataGrid.
+ */
+export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, Values>(
+  options: VersionedRowEditOptions<Row, Values>,
+) {
+  const { rows: saved, apiRef, fieldToFocus } = options;
+  const [modes, setModes] = useState<GridRowModesModel>({});
+  /** Rows added here and not saved yet. */
+  const [drafts, setDrafts] = useState<Row[]>([]);
+  /** Each row being edited as it was when its edit started: shown should it leave the cache. */
+  const [startedFrom, setStartedFrom] = useState<Record<string, Row>>({});
+  // Rows whose last save failed: the grid puts them back in edit mode, which starts nothing.
+  const failedSaves = useRef(new Set<string>());
+  const latest = useRef(options);
+  useLayoutEffect(() => {
+    latest.current = options;
+  });
+
+  const editingId = Object.keys(modes).find((id) => modes[id]?.mode === GridRowModes.Edit);
+  const isDraft = useCallback((id: string) => drafts.some((row) => row._id === id), [drafts]);
+  const savedRow = useCallback((id: string) => saved.find((row) => row._id === id), [saved]);
+
+  const removeDraft = useCallback((id: string) => {
+    setDrafts((current) => current.filter((row) => row._id !== id));
+  }, []);
+  const forget = useCallback((id: string) => {
+    setStartedFrom((known) =>
+      id in known ? Object.fromEntries(Object.entries(known).filter(([key]) => key !== id)) : known,
+    );
+  }, []);
+
+  const typedRow = (id: string) =>
+    (apiRef.current?.getRowWithUpdatedValues(id, '') as Row | undefined) ??
+    savedRow(id) ??
+    startedFrom[id];
+
+  const edit = useVersionedEdit<Row, Values>({
+    resource: options.resource,
+    entityName: options.entityName,
+    editingId: editingId !== undefined && !isDraft(editingId) ? editingId : undefined,
+    itemOf: savedRow,
+    valuesOf: options.valuesOf,
+    fromServer: options.fromServer,
+    typedValues: (id) => latest.current.valuesOf(typedRow(id)!),
+    send: (id, values, version) => latest.current.send(id, values, version),
+    restore: options.restore,
+    // A row that ends its edit shows the cache's row.
+    onSettled: (id) => {
+      forget(id);
+      setModes((current) => cancelRow(current, id));
+    },
+    onDiscarded: (id) => {
+      forget(id);
+      setModes((current) => cancelRow(current, id));
+    },
+    errorContext: options.errorContext,
+    onFailed: options.onFailed,
+    isGone: (id) => !isDraft(id) && !savedRow(id),
+  });
+  const { begin, end } = edit;
+
+  /** Starts the edit of `row`: its version and values are the base. */
+  const beginRow = useCallback(
+    (row: Row) => {
+      begin(row);
+      setStartedFrom((known) => (row._id in known ? known : { ...known, [row._id]: row }));
+    },
+    [begin],
+  );
+
+  const startEdit = useCallback(
+    (row: Row) => {
+      if (!isDraft(row._id)) beginRow(row);
+      setModes((current) => startEditing(current, row._id, fieldToFocus));
+    },
+    [beginRow, isDraft, fieldToFocus],
+  );
+
+  /** Leaves the row's edit keeping what was typed: the grid saves it. */
+  const saveEdit = useCallback((id: string) => setModes((current) => saveRow(current, id)), []);
+
+  /** Leaves the row's edit dropping what was typed (a new row goes altogether). */
+  const cancelEdit = useCallback(
+    (id: string) => {
+      end(id);
+      forget(id);
+      removeDraft(id);
+      setModes((current) => cancelRow(current, id));
+    },
+    [end, forget, removeDraft],
+  );
+
+  /** Appends a blank row in edit mode (spec section 4). */
+  const addRow = useCallback(() => {
+    const row = latest.current.blankRow?.();
+    if (!row) return;
+    setDrafts((current) => [...current, row]);
+    setModes((current) => startEditing(current, row._id, fieldToFocus));
+  }, [fieldToFocus]);
+
+  // What the grid shows: the cache's rows, the new ones, and any being edited that someone
+  // else deleted meanwhile (as typed, until the person chooses).
+  const rows = useMemo(() => {
+    const shown = new Set(saved.map((row) => row._id));
+    const kept = Object.values(startedFrom).filter(
+      (row) => !shown.has(row._id) && row._id in edit.bases,
+    );
+    return [...saved, ...drafts.filter((row) => !shown.has(row._id)), ...kept];
+  }, [saved, drafts, startedFrom, edit.bases]);
+
+  const isEditing = useCallback((id: string) => modes[id]?.mode === GridRowModes.Edit, [modes]);
+
+  const processRowUpdate = async (row: Row, previous: Row): Promise<Row> => {
+    const { valuesOf, create, onSaved } = latest.current;
+    try {
+      if (isDraft(row._id)) {
+        const stored = await create!(row);
+        removeDraft(row._id);
+        onSaved?.(stored);
+        return stored;
+      }
+      if (JSON.stringify(valuesOf(row)) === JSON.stringify(valuesOf(previous))) {
+        end(row._id);
+        forget(row._id);
+        return row;
+      }
+      const stored = await edit.save(row._id, valuesOf(row));
+      end(row._id);
+      forget(row._id);
+      onSaved?.(stored);
+      return stored;
+    } catch (failure) {
+      failedSaves.current.add(row._id);
+      throw failure;
+    }
+  };
+
+  const gridProps = {
+    rows,
+    getRowId: (row: Row) => row._id,
+    editMode: 'row' as const,
+    rowModesModel: modes,
+    onRowModesModelChange: (next: GridRowModesModel) => {
+      // Keep the one-editing-row rule when the grid starts an edit itself (double click,
+      // Enter). A row whose save failed comes back to edit mode too: it stays, and no other
+      // row is sent off to be saved for it.
+      const started = Object.keys(next).filter(
+        (id) =>
+          next[id]!.mode === GridRowModes.Edit &&
+          modes[id]?.mode !== GridRowModes.Edit &&
+          !failedSaves.current.delete(id),
+      );
+      // Escape ends an edit with nothing saved; a new row goes altogether.
+      for (const [id, mode] of Object.entries(next)) {
+        if (mode.mode === GridRowModes.View && mode.ignoreModifications) {
+          if (modes[id]?.mode === GridRowModes.Edit) cancelEdit(id);
+        }
+      }
+      const row = started.length === 1 ? rows.find((r) => r._id === started[0]) : undefined;
+      if (row && !isDraft(row._id)) beginRow(row);
+      setModes(started.length === 1 ? startEditing(modes, started[0]!) : next);
+    },
+    processRowUpdate,
+    onProcessRowUpdateError: (failure: unknown) => {
+      // A conflict or a deletion is not a fault: the notices show it.
+      if (conflictCurrent(failure) || errorCode(failure) === 'NOT_FOUND') return;
+      latest.current.onFailed?.(failure);
+      reportError(latest.current.errorContext, failure);
+    },
+  };
+
+  return {
+    ...edit,
+    gridProps,
+    /** The row being edited, if any. */
+    editingId,
+    isEditing,
+    isDraft,
+    startEdit,
+    saveEdit,
+    cancelEdit,
+    addRow,
+  };
+}
