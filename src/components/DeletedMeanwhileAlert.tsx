@@ -1,5 +1,5 @@
 import { Alert, AlertTitle, Button, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 interface DeletedMeanwhileAlertProps {
   /** Who deleted it, when the event stream said. */
@@ -27,6 +27,7 @@ export function DeletedMeanwhileAlert({
   onDiscard,
 }: DeletedMeanwhileAlertProps) {
   const [copied, setCopied] = useState<'yes' | 'failed'>();
+  const titleId = useId();
   async function copy() {
     try {
       await navigator.clipboard.writeText(typedText());
@@ -36,8 +37,8 @@ export function DeletedMeanwhileAlert({
     }
   }
   return (
-    <Alert severity="error" role="alert">
-      <AlertTitle>
+    <Alert severity="error" role="alert" aria-labelledby={titleId}>
+      <AlertTitle id={titleId}>
         {by ?? 'Someone else'} deleted {what} while you were editing it
       </AlertTitle>
       <Typography variant="body2" sx={{ mb: 1 }}>

@@ -251,6 +251,14 @@ export function useVersionedEdit<Item extends Versioned, Values>(
   );
   const editors = useEditors(resource);
 
+  /** Who saved theirs: the stream may tell after the save met it. */
+  function savedBy(open: EditConflict<Item, Values>) {
+    const change = heardOf(open.id);
+    return change && change.actorId !== me && change.version >= open.theirs._version
+      ? change.actor
+      : open.by;
+  }
+
   /** Compares their version with the edit of `id`, as a save would meet it. */
   function review(id: string) {
     const base = bases[id];
@@ -314,6 +322,7 @@ export function useVersionedEdit<Item extends Versioned, Values>(
     /** A save met a newer version: the three ways on. */
     conflict: conflict && {
       ...conflict,
+      by: savedBy(conflict),
       theirValues: options.valuesOf(conflict.theirs),
       keepTheirs: () => keepTheirs(conflict),
       editFurther: () => editFurther(conflict),

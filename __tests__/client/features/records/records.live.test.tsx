@@ -191,6 +191,112 @@ describe('/entities/:entityName with others at work', () => {
     );
   });
 
+  describe('a record deleted by someone else while it is being edited', () => {
+    /** The event stream tells that ada deleted record 1, which the server no longer has. */
+    const adaDeletesRecord1 = (eventId: number) => {
+      stored = stored.filter((record) => record._id !== 'r1');
+      liveEvents.send('change', {
+        eventId,
+        resource: 'entity-records',
+        id: 'r1',
+        entityName: 'Car',
+        action: 'delete',
+        version: 1,
+        actorId: 'id-ada',
+        actor: 'ada',
+      });
+    };
+    const deletedWhileEditing = async () => {
+      const grid = await openGrid();
+      await editMake(grid, 'Ford Motor');
+      adaDeletesRecord1(9);
+      const alert = await screen.findByRole('alert', {
+        name: 'ada deleted the record «Ford» while you were editing it',
+      });
+      return { grid, alert };
+    };
+
+    it('keeps the row in the grid as typed, and says who deleted it', async () => {
+      const { grid } = await deletedWhileEditing();
+      // The list has been read again without it; the row and its text stay.
+      await waitFor(() => expect(network.calls('GET /api/entity-records/Car')).toHaveLength(2));
+      expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
+    });
+
+    it('Restore and apply mine brings the record back, then saves what was typed over it', async () => {
+      network.use(
+        http.get('/api/entity-records/Car/r1/versions', () =>
+          HttpResponse.json([
+            {
+              _id: 'v-delete',
+              action: 'delete',
+              updatedBy: 'ada',
+              versionDate: new Date().toISOString(),
+              document: { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+              changes: [],
+            },
+          ]),
+        ),
+        http.post('/api/entity-records/Car/r1/versions/v-delete/restore', () => {
+          const back = {
+            _id: 'r1',
+            entity_name: 'Car',
+            fields: { make: 'Ford', colour: 'red' },
+            _version: 2,
+          };
+          stored = [back, ...stored];
+          return HttpResponse.json(back);
+        }),
+        versionCheckingPut,
+      );
+      const { grid, alert } = await deletedWhileEditing();
+      await userEvent.click(within(alert).getByRole('button', { name: 'Restore and apply mine' }));
+      expect(await within(grid).findByText('Ford Motor')).toBeInTheDocument();
+      expect(await network.calls('PUT /api/entity-records/Car/r1').at(-1)!.json()).toEqual({
+        fields: { make: 'Ford Motor', colour: 'red' },
+        _version: 2,
+      });
+      await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+      expect(within(grid).queryByDisplayValue('Ford Motor')).not.toBeInTheDocument();
+    });
+
+    it('Copy my values puts what was typed on the clipboard, labelled', async () => {
+      const user = userEvent.setup();
+      const { alert } = await deletedWhileEditing();
+      await user.click(within(alert).getByRole('button', { name: 'Copy my values' }));
+      expect(await navigator.clipboard.readText()).toBe('Make: Ford Motor\nColour: red');
+      expect(within(alert).getByRole('status')).toHaveTextContent(
+        'Your values are on the clipboard.',
+      );
+    });
+
+    it('Discard takes the row away with what was typed', async () => {
+      const { grid, alert } = await deletedWhileEditing();
+      await userEvent.click(within(alert).getByRole('button', { name: 'Discard' }));
+      await waitFor(() =>
+        expect(within(grid).queryByDisplayValue('Ford Motor')).not.toBeInTheDocument(),
+      );
+      expect(within(grid).queryByText('Ford')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
+  });
+
+  it('names who is editing a record in the question before deleting it', async () => {
+    const grid = await openGrid();
+    liveEvents.send('presence', {
+      resource: 'entity-records',
+      id: 'r2',
+      entityName: 'Car',
+      editing: true,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    await screen.findByText('ada is editing the record «Fiat».');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Delete record 2' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete record' });
+    expect(dialog).toHaveTextContent('Delete the record «Fiat»? ada is editing it.');
+  });
+
   it('shows the records once an entity that was not there is restored by someone else', async () => {
     let defined = false;
     network.use(
