@@ -20,7 +20,7 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
+import { GridFrame } from '@/components/GridFrame';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useExportAuditEventsMutation, useListAuditEventsQuery } from './audit.api';
 
@@ -86,7 +86,6 @@ function AuditLog() {
   const [form, setForm] = useState(NO_FILTER);
   const [filter, setFilter] = useState<AuditFilter>({});
   const gridApi = useGridApiRef();
-  const releaseGridFocus = useGridFocusRelease(gridApi);
   const [paging, setPaging] = useState<GridPaginationModel>({
     page: 0,
     pageSize: AUDIT_PAGE_SIZE,
@@ -195,7 +194,7 @@ function AuditLog() {
                 older ones.
               </Alert>
             )}
-            <Box sx={{ height: 600 }} onBlur={releaseGridFocus}>
+            <GridFrame apiRef={gridApi} label="Audit events" height={600}>
               <DataGrid
                 apiRef={gridApi}
                 aria-label="Audit events"
@@ -213,7 +212,7 @@ function AuditLog() {
                 disableColumnFilter
                 disableRowSelectionOnClick
               />
-            </Box>
+            </GridFrame>
           </>
         )}
       </QueryState>

@@ -19,7 +19,7 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
-import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
+import { GridFrame } from '@/components/GridFrame';
 import { useReportedError } from '@/hooks/useReportedError';
 import { JobDetails } from './JobDetails';
 import {
@@ -58,7 +58,6 @@ function JobList() {
   const mayOpen = useCan('GET', '/api/LIMS/jobs/:id');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const gridApi = useGridApiRef();
-  const releaseGridFocus = useGridFocusRelease(gridApi);
   const [typed, setTyped] = useState(view.filter);
   // A filter that came from elsewhere (a link, the menu) replaces what was typed.
   const [typedFor, setTypedFor] = useState(view.filter);
@@ -193,7 +192,7 @@ function JobList() {
         empty={view.filter ? 'No jobs match this filter' : 'No jobs yet'}
       >
         {(list) => (
-          <Box sx={{ height: 640 }} onBlur={releaseGridFocus}>
+          <GridFrame apiRef={gridApi} label="Jobs" height={640}>
             <DataGrid
               apiRef={gridApi}
               aria-label="Jobs"
@@ -228,14 +227,8 @@ function JobList() {
                   `${from}–${to} of ${list.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
               }}
               disableRowSelectionOnClick
-              // The grid hides the page-size choice on narrow screens; phones need it too.
-              sx={{
-                '& .MuiDataGrid-footerContainer .MuiTablePagination-input': {
-                  display: 'inline-flex',
-                },
-              }}
             />
-          </Box>
+          </GridFrame>
         )}
       </QueryState>
     </>
