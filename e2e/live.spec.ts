@@ -79,8 +79,8 @@ test.describe('screens that follow what others do', () => {
       await grids[index]!.getByRole('button', { name: 'Edit record 1' }).click();
     }
     // Each sees that the other is editing the row.
-    await expect(page.getByText('admin is editing record 1.')).toBeVisible();
-    await expect(other.getByText('contributor is editing record 1.')).toBeVisible();
+    await expect(page.getByText('admin is editing the record «first».')).toBeVisible();
+    await expect(other.getByText('contributor is editing the record «first».')).toBeVisible();
     await expectUsable(page, 'the record grid while someone else edits a row');
     await page.setViewportSize(DESKTOP);
 
@@ -93,7 +93,7 @@ test.describe('screens that follow what others do', () => {
     await grids[1]!.getByRole('textbox', { name: /Label/ }).fill('mine');
     await grids[1]!.getByRole('button', { name: 'Save record 1' }).click();
     const dialog = other.getByRole('dialog', {
-      name: 'contributor changed record 1 while you were editing',
+      name: 'contributor changed the record «first» while you were editing',
     });
     const row = dialog.getByRole('row', { name: /^Label/ });
     await expect(row.getByText('first → theirs')).toBeVisible();

@@ -111,7 +111,7 @@ export function GridFrame({ apiRef, label, height, children }: GridFrameProps) {
         sx={{
           height,
           // The grid hides the page size on a phone; the choice stays (named by its label).
-          '& .MuiTablePagination-input': { display: 'inline-flex' },
+          '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
         }}
         onBlur={releaseGridFocus}
       >

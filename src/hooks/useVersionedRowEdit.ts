@@ -1,11 +1,8 @@
 import {
   type GridApi,
-  type GridRowEditStopParams,
-  GridRowEditStopReasons,
   type GridRowModesModel,
   GridRowModes,
   type GridValidRowModel,
-  type MuiEvent,
 } from '@mui/x-data-grid';
 import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeResource } from '@common/schemas/events';
@@ -209,14 +206,6 @@ export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, V
       const row = started.length === 1 ? rows.find((r) => r._id === started[0]) : undefined;
       if (row && !isDraft(row._id)) beginRow(row);
       setModes(started.length === 1 ? startEditing(modes, started[0]!) : next);
-    },
-    // A row someone else deleted stays in edit mode, as typed, until the person chooses
-    // (Escape still drops it): leaving it (a click elsewhere, Enter) would save it in vain
-    // and the grid would start its edit over from the row as it was.
-    onRowEditStop: (params: GridRowEditStopParams, event: MuiEvent) => {
-      const gone = edit.deletions.some((deletion) => deletion.id === params.id);
-      if (gone && params.reason !== GridRowEditStopReasons.escapeKeyDown)
-        event.defaultMuiPrevented = true;
     },
     processRowUpdate,
     onProcessRowUpdateError: (failure: unknown) => {
