@@ -64,12 +64,14 @@ export const shutdownPlugin = fp(
     });
 
     app.decorate('drain', async (timeoutMs = 30_000) => {
-      draining = true;
       // net.Server's close, not http.Server's: that one also drops idle keep-alive sockets.
       // Right after an I/O phase (setImmediate), when libuv has just accepted every pending
       // connection: closing with some still in the backlog resets them, requests and all.
       await new Promise((resolve) => setImmediate(resolve));
       Server.prototype.close.call(app.server);
+      // Only now do answers close their connections: a client told so before would connect
+      // again at once, into the backlog that closing the listener resets.
+      draining = true;
       const done = new Promise<void>((resolve) => (drained = resolve));
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
