@@ -6,6 +6,7 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { EditNotices } from '@/components/EditNotices';
 import { Editors } from '@/components/Editors';
 import { FormTextField } from '@/components/FormTextField';
+import { ItemHistory } from '@/components/ItemHistory';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
@@ -16,11 +17,13 @@ const LABELS: Record<string, string> = { title: 'Title', author: 'Author', isbn:
 
 /** The book's form: title (required), author and ISBN, checked before anything is sent. */
 function BookEditForm({ book }: { book: Book }) {
-  const { form, edit, save, isSaving, cancel } = useBookEdit(book);
+  const { form, edit, save, isSaving, cancel, history } = useBookEdit(book);
   const nameOf = () => `the book «${book.title}»`;
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: { xs: 2, sm: 3 } }}>
-      <PageHeader title={`Edit ${book.title}`} />
+      <PageHeader title={`Edit ${book.title}`}>
+        {history.mayRead && <Button onClick={history.open}>Version history</Button>}
+      </PageHeader>
       <Editors editors={edit.editors} nameOf={() => 'this book'} ids={[book._id]} />
       <EditNotices edit={edit} nameOf={nameOf} labelOf={(field) => LABELS[field] ?? field} />
       <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Edit book">
@@ -35,6 +38,15 @@ function BookEditForm({ book }: { book: Book }) {
           <Button onClick={cancel}>Cancel</Button>
         </Stack>
       </Stack>
+      {history.shows && (
+        <ItemHistory
+          endpoints={history.endpoints}
+          item={book._id}
+          title={`Versions of ${book.title}`}
+          onClose={history.close}
+          onRestored={history.restored}
+        />
+      )}
     </Paper>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { type Book, type BookInput, bookInputSchema } from '@common/schemas/books';
@@ -8,7 +9,12 @@ import { useVersionedEdit } from '@/hooks/useVersionedEdit';
 import { useAppDispatch } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 import { bookValues } from './bookRules';
-import { useGetBookQuery, useRestoreBookVersionMutation, useUpdateBookMutation } from './books.api';
+import {
+  bookHistory,
+  useGetBookQuery,
+  useRestoreBookVersionMutation,
+  useUpdateBookMutation,
+} from './books.api';
 
 /** What the list hands the form: values typed elsewhere, over the version they build on. */
 interface EditFurther {
@@ -31,7 +37,9 @@ export function useBookEdit(book: Book) {
   const [restoreBook] = useRestoreBookVersionMutation();
   const mayRestoreVersion = useCan('POST', '/api/books/:id/versions/:versionId/restore');
   // Bringing a deleted book back finds its last version first.
-  const mayRestore = useCan('GET', '/api/books/:id/versions') && mayRestoreVersion;
+  const mayReadVersions = useCan('GET', '/api/books/:id/versions');
+  const mayRestore = mayReadVersions && mayRestoreVersion;
+  const [showsHistory, setShowsHistory] = useState(false);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const { state } = useLocation();
@@ -64,5 +72,23 @@ export function useBookEdit(book: Book) {
     void navigate('/books');
   });
 
-  return { form, edit, save, isSaving: isLoading, cancel: () => void navigate('/books') };
+  return {
+    form,
+    edit,
+    save,
+    isSaving: isLoading,
+    cancel: () => void navigate('/books'),
+    history: {
+      endpoints: bookHistory,
+      mayRead: mayReadVersions,
+      shows: showsHistory,
+      open: () => setShowsHistory(true),
+      close: () => setShowsHistory(false),
+      /** The form takes the restored book. */
+      restored: (restored: Book) => {
+        form.reset(bookValues(restored));
+        edit.rebase(restored);
+      },
+    },
+  };
 }

@@ -115,6 +115,18 @@ describe('/books', () => {
     });
   });
 
+  it("says 'unknown author' for a book with none, in the words a lookup uses (spec section 3)", async () => {
+    network.use(
+      http.get('/api/books', () =>
+        HttpResponse.json([{ _id: 'b9', _version: 1, title: 'Anon', author: null, isbn: null }]),
+      ),
+    );
+    renderApp('/books', asContributor);
+    const card = await screen.findByRole('listitem', { name: 'Anon' });
+    expect(card).toHaveTextContent('unknown author');
+    expect(card).not.toHaveTextContent('Unknown author');
+  });
+
   it('deletes a book after confirmation and removes it from the list without reloading', async () => {
     renderApp('/books', asContributor);
     const book = await screen.findByRole('listitem', { name: 'Book 1' });
