@@ -124,3 +124,26 @@ describe('saves that meet a newer version', () => {
     expect(stored.entity).toMatchObject({ description: 'Mine', _version: 3 });
   });
 });
+
+/** Who else is editing an entity, where its card and its delete question can say so. */
+describe('the entity list with others at work', () => {
+  setupNetwork(http.get('/api/entities', () => HttpResponse.json([car])));
+
+  it("says on an entity's card who is editing it, and names them in the delete question", async () => {
+    renderApp('/entities', signedInAs('admin', ['admin']));
+    const card = await screen.findByLabelText('Car');
+    await liveEvents.opened();
+    liveEvents.send('presence', {
+      resource: 'entities',
+      id: 'id-Car',
+      entityName: null,
+      editing: true,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+    expect(await within(card).findByText('ada is editing this entity.')).toBeInTheDocument();
+    await userEvent.click(within(card).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete entity' });
+    expect(dialog).toHaveTextContent('Delete Car and all its records? ada is editing it.');
+  });
+});

@@ -19,6 +19,8 @@ import { QueryState } from '@/components/QueryState';
 import { RecentlyDeleted } from '@/components/ItemHistory';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useEditors } from '@/hooks/usePresence';
+import { editingSentence } from '@/lib/editing';
 import { toastQueued } from '@/ui/ui.slice';
 import { entityHistory, useDeleteEntityMutation, useListEntitiesQuery } from './entities.api';
 
@@ -30,6 +32,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
   const mayEdit = useCan('PUT', '/api/entities/:id');
   const mayDelete = useCan('DELETE', '/api/entities/:id');
   const mayReadRecords = useCan('GET', '/api/entity-records/:entityName');
+  const editors = useEditors('entities');
 
   useReportedError(messages.entities.fetchContext, entitiesQuery.error);
 
@@ -69,6 +72,11 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
                     </Typography>
                     {entity.description && (
                       <Typography variant="body2">{entity.description}</Typography>
+                    )}
+                    {editors[entity._id] && (
+                      <Typography role="status" variant="body2" color="text.secondary">
+                        {editingSentence(editors[entity._id]!, 'this entity')}
+                      </Typography>
                     )}
                     <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: 'wrap', gap: 0.5 }}>
                       {entity.fields.map((field) => (
@@ -110,7 +118,11 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete entity"
-        message={`Delete ${removal.pending?.name ?? ''} and all its records?`}
+        message={`Delete ${removal.pending?.name ?? ''} and all its records?${
+          removal.pending && editors[removal.pending._id]
+            ? ` ${editingSentence(editors[removal.pending._id]!, 'it')}`
+            : ''
+        }`}
       />
     </>
   );
