@@ -1,30 +1,6 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { messages } from '../common/messages';
-import { E2E_ADMIN_PASSWORD } from './accounts';
-import { DESKTOP, expect, expectUsable, signIn, test, trackRequests } from './fixtures';
-
-const PASSWORDS: Record<string, string> = {
-  admin: E2E_ADMIN_PASSWORD,
-  contributor: 'contributor123',
-  viewer: 'viewer123',
-};
-
-/** The bearer header of `username`, signed in through the API. */
-async function bearer(request: APIRequestContext, username: string) {
-  const login = await request.post('/api/auth/login', {
-    data: { username, password: PASSWORDS[username] },
-  });
-  return { authorization: `Bearer ${(await login.json()).jwt}` };
-}
-
-/** A second person: their own browser context (own storage, own session), signed in. */
-async function secondPerson(browser: Browser, username: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
-  const page = await context.newPage();
-  trackRequests(page);
-  await signIn(page, username, PASSWORDS[username]!);
-  return page;
-}
+import { DESKTOP, expect, expectUsable, signIn, test } from './fixtures';
+import { bearer, secondPerson } from './people';
 
 test.describe('screens that follow what others do', () => {
   test("a contributor renames a book: the viewer's /books shows the new title without a reload", async ({

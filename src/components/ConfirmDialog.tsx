@@ -7,11 +7,14 @@ import {
   DialogTitle,
 } from '@mui/material';
 import { useId } from 'react';
+import { editingSentence } from '@/lib/editing';
 
 interface ConfirmDialogProps {
   open: boolean;
   title: string;
   message: string;
+  /** Who else is editing the item: the question says so ("ada is editing it."). */
+  editors?: string[];
   confirmLabel?: string;
   onConfirm(): void;
   onCancel(): void;
@@ -22,6 +25,7 @@ export function ConfirmDialog({
   open,
   title,
   message,
+  editors = [],
   confirmLabel = 'Delete',
   onConfirm,
   onCancel,
@@ -31,7 +35,9 @@ export function ConfirmDialog({
     <Dialog open={open} onClose={onCancel} aria-labelledby={titleId}>
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText>{message}</DialogContentText>
+        <DialogContentText>
+          {editors.length > 0 ? `${message} ${editingSentence(editors, 'it')}` : message}
+        </DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} autoFocus>

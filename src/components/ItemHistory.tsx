@@ -37,6 +37,21 @@ interface ItemHistoryProps<Key, Item> {
   onRestored?(item: Item): void;
 }
 
+/**
+ * The endpoints' restore, for a user who may restore (else undefined): a failure is
+ * reported with the resource's context, and resolves to undefined.
+ */
+function useRestore<Key, Item>(endpoints: HistoryEndpoints<Key, Item>) {
+  const mayRestore = useCan('POST', endpoints.restorePath);
+  const restore = endpoints.useRestore();
+  if (!mayRestore) return undefined;
+  return (key: Key, versionId: string, current?: number) =>
+    restore(key, versionId, current).catch((error: unknown) => {
+      reportError(endpoints.restoreContext, error);
+      return undefined;
+    });
+}
+
 /** One item's version history (`VersionHistoryDialog`), with Restore where the user may. */
 export function ItemHistory<Key, Item>({
   endpoints,
@@ -46,20 +61,18 @@ export function ItemHistory<Key, Item>({
   onRestored,
 }: ItemHistoryProps<Key, Item>) {
   const history = endpoints.useVersions(item);
-  const mayRestore = useCan('POST', endpoints.restorePath);
-  const restore = endpoints.useRestore();
+  const restore = useRestore(endpoints);
   return (
     <VersionHistoryDialog
       title={title}
       history={history}
       onClose={onClose}
       onRestore={
-        mayRestore
-          ? (version, current) =>
-              restore(item, version._id, current).then(onRestored, (error: unknown) =>
-                reportError(endpoints.restoreContext, error),
-              )
-          : undefined
+        restore &&
+        (async (version, current) => {
+          const restored = await restore(item, version._id, current);
+          if (restored) onRestored?.(restored);
+        })
       }
     />
   );
@@ -77,8 +90,7 @@ function DeletedItems<Key, Item>({
   onClose(): void;
 }) {
   const { data, isLoading, isError } = endpoints.useDeleted();
-  const mayRestore = useCan('POST', endpoints.restorePath);
-  const restore = endpoints.useRestore();
+  const restore = useRestore(endpoints);
   return (
     <RecentlyDeletedDialog
       title={title}
@@ -88,16 +100,9 @@ function DeletedItems<Key, Item>({
       nameOf={nameOf}
       onClose={onClose}
       onRestore={
-        mayRestore
-          ? (deleted) =>
-              restore(endpoints.keyOfDeleted(deleted), deleted.versionId).then(
-                () => true,
-                (error: unknown) => {
-                  reportError(endpoints.restoreContext, error);
-                  return false;
-                },
-              )
-          : undefined
+        restore &&
+        (async (deleted) =>
+          (await restore(endpoints.keyOfDeleted(deleted), deleted.versionId)) !== undefined)
       }
     />
   );

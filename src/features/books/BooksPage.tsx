@@ -5,32 +5,17 @@ import { EditNotices } from '@/components/EditNotices';
 import { ItemHistory, RecentlyDeleted } from '@/components/ItemHistory';
 import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
-import { editingSentence } from '@/lib/editing';
 import { BookCard } from './BookCard';
 import { bookHistory } from './books.api';
-import { type BookListController, useBookList } from './useBookList';
+import { useBookList } from './useBookList';
 
 const LABELS: Record<string, string> = { title: 'Title', author: 'Author', isbn: 'ISBN' };
-
-/** Delete a book: the question names it, and who else is editing it. */
-function DeleteBookDialog({ list }: { list: BookListController }) {
-  const { removal, edit } = list;
-  const book = removal.pending;
-  const editors = book ? (edit.editors[book._id] ?? []) : [];
-  const editing = editors.length > 0 ? ` ${editingSentence(editors, 'it')}` : '';
-  return (
-    <ConfirmDialog
-      {...removal.dialog}
-      title="Delete book"
-      message={`Delete ${book?.title ?? ''}?${editing}`}
-    />
-  );
-}
 
 /** The books, loaded page by page as the reader scrolls (spec section 4). */
 function BookList({ mayAdd }: { mayAdd: boolean }) {
   const list = useBookList();
   const { may, edit, history, lookups, refused } = list;
+  const pending = list.removal.pending;
   return (
     <Box>
       <EditNotices edit={edit} nameOf={list.nameOf} labelOf={(field) => LABELS[field] ?? field} />
@@ -101,7 +86,12 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
           onClose={history.close}
         />
       )}
-      <DeleteBookDialog list={list} />
+      <ConfirmDialog
+        {...list.removal.dialog}
+        title="Delete book"
+        message={`Delete ${pending?.title ?? ''}?`}
+        editors={pending && edit.editors[pending._id]}
+      />
     </Box>
   );
 }

@@ -118,11 +118,8 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete entity"
-        message={`Delete ${removal.pending?.name ?? ''} and all its records?${
-          removal.pending && editors[removal.pending._id]
-            ? ` ${editingSentence(editors[removal.pending._id]!, 'it')}`
-            : ''
-        }`}
+        message={`Delete ${removal.pending?.name ?? ''} and all its records?`}
+        editors={removal.pending && editors[removal.pending._id]}
       />
     </>
   );

@@ -13,10 +13,9 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
-import { editingSentence } from '@/lib/editing';
 import { useRecordColumns } from './recordColumns';
 import { useListRecordsQuery } from './records.api';
-import { type RecordGridController, useRecordGrid } from './useRecordGrid';
+import { useRecordGrid } from './useRecordGrid';
 
 /** A deleted record, named by its values (it has no other name). */
 const deletedName = (item: DeletedItem) =>
@@ -37,24 +36,10 @@ function NoRecords() {
 }
 const slots = { noRowsOverlay: NoRecords };
 
-/** Delete a record: the question names it, and who else is editing it. */
-function DeleteRecordDialog({ grid }: { grid: RecordGridController }) {
-  const { removal, edit, displayOf } = grid;
-  const id = removal.pending?._id;
-  const editors = id ? (edit.editors[id] ?? []) : [];
-  const editing = editors.length > 0 ? ` ${editingSentence(editors, 'it')}` : '';
-  return (
-    <ConfirmDialog
-      {...removal.dialog}
-      title="Delete record"
-      message={`Delete the record ${id ? displayOf(id) : ''}?${editing}`}
-    />
-  );
-}
-
 function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord[] }) {
   const grid = useRecordGrid(entity, records);
   const { may, edit, apiRef, history } = grid;
+  const pending = grid.removal.pending;
   const columns = useGridColumns(useRecordColumns(grid));
   const rowEditHint = useRowEditHint(may.mayEdit);
   return (
@@ -99,7 +84,12 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           onClose={history.close}
         />
       )}
-      <DeleteRecordDialog grid={grid} />
+      <ConfirmDialog
+        {...grid.removal.dialog}
+        title="Delete record"
+        message={`Delete the record ${pending ? grid.displayOf(pending._id) : ''}?`}
+        editors={pending && edit.editors[pending._id]}
+      />
     </Box>
   );
 }

@@ -10,33 +10,18 @@ import { ListPage } from '@/components/ListPage';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
-import { editingSentence } from '@/lib/editing';
 import { SetPasswordDialog } from './SetPasswordDialog';
 import { useUserColumns } from './userColumns';
 import { useListUsersQuery } from './users.api';
-import { type UserGridController, useUserGrid } from './useUserGrid';
+import { useUserGrid } from './useUserGrid';
 
 const LABELS: Record<string, string> = { username: 'Username', email: 'Email' };
-
-/** Delete a user: the question names them, and who else is editing them. */
-function DeleteUserDialog({ grid }: { grid: UserGridController }) {
-  const { removal, edit } = grid;
-  const user = removal.pending;
-  const editors = user ? (edit.editors[user._id] ?? []) : [];
-  const editing = editors.length > 0 ? ` ${editingSentence(editors, 'them')}` : '';
-  return (
-    <ConfirmDialog
-      {...removal.dialog}
-      title="Delete user"
-      message={`Delete ${user?.username ?? ''}? This cannot be undone.${editing}`}
-    />
-  );
-}
 
 /** The users grid, with the row actions the user may take. */
 function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean }) {
   const grid = useUserGrid(users);
   const { may, edit, apiRef } = grid;
+  const pending = grid.removal.pending;
   const columns = useGridColumns(useUserColumns(grid));
   const rowEditHint = useRowEditHint(may.mayEdit);
   return (
@@ -59,7 +44,12 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       <Box sx={{ mt: 1 }}>
         <Editors editors={edit.editors} nameOf={grid.nameOf} />
       </Box>
-      <DeleteUserDialog grid={grid} />
+      <ConfirmDialog
+        {...grid.removal.dialog}
+        title="Delete user"
+        message={`Delete ${pending?.username ?? ''}? This cannot be undone.`}
+        editors={pending && edit.editors[pending._id]}
+      />
       {grid.password.for && (
         <SetPasswordDialog user={grid.password.for} onClose={grid.password.close} />
       )}
