@@ -285,3 +285,42 @@ test('on a phone the record grid keeps its actions, its page size and its hidden
   await expect(grid.getByRole('button', { name: 'Save record 1' })).toBeInViewport();
   await expectUsable(page, 'the record grid on a phone, a row being edited');
 });
+
+test("a book's edit form: untouched, it takes another's save; typed, Apply mine keeps their other change", async ({
+  page,
+  request,
+}) => {
+  const admin = await bearer(request, 'admin');
+  const title = `Shared ${unique()}`;
+  const book = await (
+    await request.post('/api/books/add', { headers: admin, data: { title, author: 'First' } })
+  ).json();
+  await signIn(page, 'contributor', 'contributor123');
+  await page.goto(`/book/${book._id}/edit`);
+  const form = page.getByRole('form', { name: 'Edit book' });
+  await expect(form.getByLabel('Author')).toHaveValue('First');
+  await waitForNetworkQuiet(page);
+
+  // Nothing typed: their save simply shows.
+  const saved = await request.put(`/api/books/${book._id}`, {
+    headers: admin,
+    data: { title, author: 'Second', _version: 1 },
+  });
+  expect(saved.status()).toBe(200);
+  await expect(form.getByLabel('Author')).toHaveValue('Second', { timeout: 3000 });
+  await expect(page.getByText(/Changed by/)).toHaveCount(0);
+
+  // Typed: their next save is a change to review; Apply mine keeps theirs where I typed nothing.
+  await form.getByLabel(/Title/).fill(`${title} (mine)`);
+  await request.put(`/api/books/${book._id}`, {
+    headers: admin,
+    data: { title, author: 'Third', _version: 2 },
+  });
+  await page.getByRole('button', { name: 'Review' }).click({ timeout: 3000 });
+  await page.getByRole('dialog').getByRole('button', { name: 'Apply mine' }).click();
+  await page.waitForURL((url) => url.pathname === '/books');
+  const stored = await (await request.get(`/api/books/${book._id}`, { headers: admin })).json();
+  expect(stored).toMatchObject({ title: `${title} (mine)`, author: 'Third', _version: 4 });
+  // Back on the list, the keyboard is on the book.
+  await expect(page.getByRole('listitem', { name: `${title} (mine)` })).toBeFocused();
+});

@@ -1,21 +1,21 @@
 import { Stack } from '@mui/material';
-import type { VersionedEdit, Versioned } from '@/hooks/useVersionedEdit';
+import type { EditValues, VersionedEdit, Versioned } from '@/hooks/useVersionedEdit';
 import { valuesAsText } from '@/lib/editing';
 import { ChangedMeanwhileAlert } from './ChangedMeanwhileAlert';
 import { ConflictDialog } from './ConflictDialog';
 import { DeletedMeanwhileAlert } from './DeletedMeanwhileAlert';
 
-interface EditNoticesProps<Item extends Versioned, Values> {
+interface EditNoticesProps<Item extends Versioned, Values extends EditValues> {
   edit: VersionedEdit<Item, Values>;
   /** Item `id` as a sentence names it: `the record «Car»`, `the user ada`, `this entity`. */
   nameOf(id: string): string;
   /** What the comparison and the copy show of the values (by default, the values). */
-  shownValues?(values: Values): Record<string, unknown>;
+  shownValues?(values: Values): EditValues;
   /** A field's name as the screen labels it. */
   labelOf?(field: string): string;
 }
 
-const asRecord = (values: unknown) => values as Record<string, unknown>;
+const asThey = (values: EditValues) => values;
 
 /**
  * What the one edit machine has to say, the same on every screen: another person's save
@@ -23,10 +23,10 @@ const asRecord = (values: unknown) => values as Record<string, unknown>;
  * values, discard), and a save that met a newer version (keep theirs, edit further, apply
  * mine).
  */
-export function EditNotices<Item extends Versioned, Values>({
+export function EditNotices<Item extends Versioned, Values extends EditValues>({
   edit,
   nameOf,
-  shownValues = asRecord,
+  shownValues = asThey,
   labelOf,
 }: EditNoticesProps<Item, Values>) {
   const { changedMeanwhile, deletions, conflict } = edit;

@@ -51,6 +51,8 @@ function OffscreenColumns({ apiRef, label }: { apiRef: RefObject<GridApi | null>
     (field: string) => {
       const api = apiRef.current;
       api?.scrollToIndexes({ colIndex: api.getColumnIndex(field) });
+      // The button goes with the column's coming into sight: the keyboard goes to its header.
+      api?.setColumnHeaderFocus(field);
     },
     [apiRef],
   );

@@ -24,8 +24,9 @@ export interface QueryStateProps<T> {
   /** A way out of the empty state: 'Add one' → `/role`. Omit it when the user may not add. */
   emptyAction?: { label: string; to: string };
   /**
-   * What a detail page shows when the server has no such item (a 404 NOT_FOUND), instead
-   * of the error and its Retry: 'There is no role with this id.', with a way back.
+   * What a detail page shows when the server has no such item (a 404 NOT_FOUND, or a 400
+   * for an id that is not one), instead of the error and its Retry: 'There is no role with
+   * this id.', with a way back.
    */
   notFound?: { message: ReactNode; back: { label: string; to: string } };
   /** The page's content, given the data. */
@@ -56,7 +57,8 @@ export function QueryState<T>({
 }: QueryStateProps<T>) {
   const { data, error, isLoading, refetch } = query;
   if (data === undefined) {
-    if (notFound && errorCode(error) === 'NOT_FOUND') {
+    const code = errorCode(error);
+    if (notFound && (code === 'NOT_FOUND' || code === 'VALIDATION_FAILED')) {
       return (
         <Alert
           severity="info"

@@ -1,9 +1,13 @@
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChangeResource } from '@common/schemas/events';
 import { conflictCurrent, errorCode, reportError } from '@/api/errors';
 import { itemKey } from '@/api/live.slice';
 import { useAppSelector } from '@/lib/store';
+import { rebased } from '@/lib/editing';
 import { useAnnounceEditing, useEditors } from './usePresence';
+
+/** What an edit changes, field by field. */
+export type EditValues = Record<string, unknown>;
 
 /** An item the server versions: its id and its version (1, then +1 per change). */
 export interface Versioned {
@@ -12,13 +16,13 @@ export interface Versioned {
 }
 
 /** What an edit started from: the version its save names, and the values then. */
-export interface EditBase<Values> {
+export interface EditBase<Values extends EditValues> {
   version: number;
   values: Values;
 }
 
 /** A save that met a newer version: what the edit started from, what it tried, what it found. */
-export interface EditConflict<Item, Values> {
+export interface EditConflict<Item, Values extends EditValues> {
   id: string;
   base: EditBase<Values>;
   mine: Values;
@@ -34,7 +38,7 @@ export interface EditDeletion {
   by: string | null;
 }
 
-export interface VersionedEditOptions<Item extends Versioned, Values> {
+export interface VersionedEditOptions<Item extends Versioned, Values extends EditValues> {
   resource: ChangeResource;
   /** For a record: its entity (presence names it). */
   entityName?: string;
@@ -66,9 +70,19 @@ export interface VersionedEditOptions<Item extends Versioned, Values> {
   onSettled(id: string, item: Item, kept: 'theirs' | 'mine'): void;
   /** The edit of `id` is dropped (Discard after a deletion). */
   onDiscarded(id: string): void;
+  /** Puts `values` in the edit of `id` (Edit further: mine, rebased on theirs). */
+  show(id: string, values: Values): void;
+  /**
+   * Whether anything is typed in the edit of `id` (a form open on an item). Without, the
+   * edit is its item: another person's save comes into it as it is, not as a conflict.
+   */
+  isDirty?(id: string): boolean;
+  /** Gives the keyboard back to the edit of `id` (or, gone, to where it was) after a choice. */
+  focus?(id: string): void;
   /**
    * Edit further chose to go on with mine, rebased on `theirs`, where the screen has no edit
-   * open (a list's one-click change): the screen opens one. By default the edit stays.
+   * open (a list's one-click change): the screen opens one. By default the edit stays, and
+   * `show` puts the rebased values in it.
    */
   onEditFurther?(id: string, mine: Values, theirs: Item): void;
   /** The shared handler's context for a failed save. */
@@ -85,12 +99,13 @@ export interface VersionedEditOptions<Item extends Versioned, Values> {
  * edited and tells who else is editing which; and it says when the item was changed or
  * deleted meanwhile. The conflict's three ways on mean one thing everywhere:
  * - Keep theirs: drop mine and show theirs;
- * - Edit further: keep mine, rebased on theirs, still editing;
- * - Apply mine: save mine over theirs.
+ * - Edit further: keep mine, rebased on theirs (my changes on top of theirs, their changes
+ *   to fields I left as they were kept), still editing;
+ * - Apply mine: save mine over theirs, rebased the same way.
  * A deleted item's edit stays on screen: Restore and apply mine (where allowed), Copy my
  * values, or Discard. Nothing typed is dropped without the person choosing it.
  */
-export function useVersionedEdit<Item extends Versioned, Values>(
+export function useVersionedEdit<Item extends Versioned, Values extends EditValues>(
   options: VersionedEditOptions<Item, Values>,
 ) {
   const { resource, entityName, editingId } = options;
@@ -206,6 +221,7 @@ export function useVersionedEdit<Item extends Versioned, Values>(
       setConflict(undefined);
       setBases((known) => ({ ...known, [id]: baseOf(stored) }));
       latest.current.onSettled(id, stored, 'mine');
+      latest.current.focus?.(id);
     } catch (failure) {
       const current = currentOf(failure);
       if (current) setConflict((open) => open && { ...open, theirs: current });
@@ -268,29 +284,46 @@ export function useVersionedEdit<Item extends Versioned, Values>(
     setConflict({ id, base, mine, theirs, by: heardOf(id)?.actor ?? null });
   }
 
+  /** The edit of `id` comes to `theirs`, as a form with nothing typed does. */
+  function takeTheirs(id: string, theirs: Item) {
+    setBases((known) => ({ ...known, [id]: baseOf(theirs) }));
+    latest.current.onSettled(id, theirs, 'theirs');
+  }
+
+  /** My changes since the edit's base, on top of theirs. */
+  const mineOn = (open: EditConflict<Item, Values>, theirs: Item) =>
+    rebased(open.base.values, open.mine, latest.current.valuesOf(theirs));
+
   /** Drops mine and shows theirs. */
   function keepTheirs(open: EditConflict<Item, Values>) {
     setConflict(undefined);
     setBases((known) => ({ ...known, [open.id]: baseOf(open.theirs) }));
     latest.current.onSettled(open.id, open.theirs, 'theirs');
+    latest.current.focus?.(open.id);
   }
 
   /** Keeps mine, rebased on theirs: the next save names their version. Still editing. */
   function editFurther(open: EditConflict<Item, Values>) {
+    const mine = mineOn(open, open.theirs);
     setConflict(undefined);
     setBases((known) => ({ ...known, [open.id]: baseOf(open.theirs) }));
-    latest.current.onEditFurther?.(open.id, open.mine, open.theirs);
+    const { onEditFurther, show, focus } = latest.current;
+    if (onEditFurther) onEditFurther(open.id, mine, open.theirs);
+    else show(open.id, mine);
+    focus?.(open.id);
   }
 
   /** Brings the deleted item back, then saves what is typed over it. */
   async function restoreAndApplyMine(id: string) {
-    const { restore, typedValues, errorContext } = latest.current;
-    if (!restore) return;
+    const { restore, typedValues, valuesOf, errorContext } = latest.current;
+    const base = bases[id];
+    if (!restore || !base) return;
     setBusy(true);
     try {
       const restored = await restore(id);
       setFoundGone((known) => withoutKey(known, id));
-      await resolveBySaving(id, typedValues(id), restored._version);
+      const mine = rebased(base.values, typedValues(id), valuesOf(restored));
+      await resolveBySaving(id, mine, restored._version);
     } catch (failure) {
       reportError(errorContext, failure);
     } finally {
@@ -302,7 +335,19 @@ export function useVersionedEdit<Item extends Versioned, Values>(
   function discard(id: string) {
     end(id);
     latest.current.onDiscarded(id);
+    latest.current.focus?.(id);
   }
+
+  // A form with nothing typed is its item: another person's save comes into it as it is.
+  useEffect(() => {
+    const { isDirty, itemOf } = latest.current;
+    if (!isDirty) return;
+    for (const [id, base] of Object.entries(bases)) {
+      const item = itemOf(id);
+      if (item && item._version > base.version && !isDirty(id) && conflict?.id !== id)
+        takeTheirs(id, item);
+    }
+  });
 
   return {
     /** The base of each edit open now, by id. */
@@ -319,16 +364,24 @@ export function useVersionedEdit<Item extends Versioned, Values>(
       ...changedMeanwhile,
       review: () => review(changedMeanwhile.id),
     },
-    /** A save met a newer version: the three ways on. */
-    conflict: conflict && {
-      ...conflict,
-      by: savedBy(conflict),
-      theirValues: options.valuesOf(conflict.theirs),
-      keepTheirs: () => keepTheirs(conflict),
-      editFurther: () => editFurther(conflict),
-      /** Saves mine over theirs. */
-      applyMine: () => void resolveBySaving(conflict.id, conflict.mine, conflict.theirs._version),
-    },
+    /** A save met a newer version: the three ways on (none once it is deleted: see below). */
+    conflict:
+      conflict && !deletions.some((gone) => gone.id === conflict.id)
+        ? {
+            ...conflict,
+            by: savedBy(conflict),
+            theirValues: options.valuesOf(conflict.theirs),
+            keepTheirs: () => keepTheirs(conflict),
+            editFurther: () => editFurther(conflict),
+            /** Saves mine over theirs. */
+            applyMine: () =>
+              void resolveBySaving(
+                conflict.id,
+                mineOn(conflict, conflict.theirs),
+                conflict.theirs._version,
+              ),
+          }
+        : undefined,
     /** The items deleted by someone else while being edited here. */
     deletions,
     /** Whether a deleted item can be brought back here (`restoreAndApplyMine`). */
@@ -341,7 +394,7 @@ export function useVersionedEdit<Item extends Versioned, Values>(
   };
 }
 
-export type VersionedEdit<Item extends Versioned, Values> = ReturnType<
+export type VersionedEdit<Item extends Versioned, Values extends EditValues> = ReturnType<
   typeof useVersionedEdit<Item, Values>
 >;
 

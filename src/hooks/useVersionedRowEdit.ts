@@ -8,9 +8,12 @@ import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState
 import type { ChangeResource } from '@common/schemas/events';
 import { conflictCurrent, errorCode, reportError } from '@/api/errors';
 import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
-import { useVersionedEdit, type Versioned } from './useVersionedEdit';
+import { type EditValues, useVersionedEdit, type Versioned } from './useVersionedEdit';
 
-export interface VersionedRowEditOptions<Row extends Versioned & GridValidRowModel, Values> {
+export interface VersionedRowEditOptions<
+  Row extends Versioned & GridValidRowModel,
+  Values extends EditValues,
+> {
   resource: ChangeResource;
   /** For a record: its entity (presence names it). */
   entityName?: string;
@@ -30,6 +33,8 @@ export interface VersionedRowEditOptions<Row extends Versioned & GridValidRowMod
   restore?(id: string): Promise<Row>;
   /** The column the keyboard goes to when an edit starts. */
   fieldToFocus?: string;
+  /** The grid's column of a field of the values; by default the field's own name. */
+  columnOf?(field: string): string;
   apiRef: RefObject<GridApi | null>;
   /** The shared handler's context for a failed save. */
   errorContext: string;
@@ -47,15 +52,19 @@ export interface VersionedRowEditOptions<Row extends Versioned & GridValidRowMod
  * deleted by someone else while being edited stays in the grid, as typed, until the person
  * chooses what to do with it. Spread `gridProps` on the DataGrid.
  */
-export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, Values>(
-  options: VersionedRowEditOptions<Row, Values>,
-) {
+export function useVersionedRowEdit<
+  Row extends Versioned & GridValidRowModel,
+  Values extends EditValues,
+>(options: VersionedRowEditOptions<Row, Values>) {
   const { rows: saved, apiRef, fieldToFocus } = options;
   const [modes, setModes] = useState<GridRowModesModel>({});
   /** Rows added here and not saved yet. */
   const [drafts, setDrafts] = useState<Row[]>([]);
-  /** Each row being edited as it was when its edit started: shown should it leave the cache. */
-  const [startedFrom, setStartedFrom] = useState<Record<string, Row>>({});
+  /**
+   * Each row being edited as it was when its edit started, and where: shown there should it
+   * leave the cache.
+   */
+  const [startedFrom, setStartedFrom] = useState<Record<string, { row: Row; at: number }>>({});
   // Rows whose last save failed: the grid puts them back in edit mode, which starts nothing.
   const failedSaves = useRef(new Set<string>());
   const latest = useRef(options);
@@ -79,7 +88,7 @@ export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, V
   const typedRow = (id: string) =>
     (apiRef.current?.getRowWithUpdatedValues(id, '') as Row | undefined) ??
     savedRow(id) ??
-    startedFrom[id];
+    startedFrom[id]?.row;
 
   const edit = useVersionedEdit<Row, Values>({
     resource: options.resource,
@@ -100,6 +109,19 @@ export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, V
       forget(id);
       setModes((current) => cancelRow(current, id));
     },
+    // Edit further: the row's edit takes mine, rebased on theirs.
+    show: (id, values) => {
+      const { columnOf = (field: string) => field } = latest.current;
+      for (const [field, value] of Object.entries(values))
+        void apiRef.current?.setEditCellValue({ id, field: columnOf(field), value });
+    },
+    // After a choice the keyboard is on the row (or, gone, on the grid's first row).
+    focus: (id) => {
+      const api = apiRef.current;
+      const target = api?.getRow(id) ? id : api?.getSortedRowIds()[0];
+      const field = latest.current.fieldToFocus ?? api?.getVisibleColumns()[0]?.field;
+      if (api && target !== undefined && field) api.setCellFocus(target, field);
+    },
     errorContext: options.errorContext,
     onFailed: options.onFailed,
     isGone: (id) => !isDraft(id) && !savedRow(id),
@@ -110,9 +132,10 @@ export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, V
   const beginRow = useCallback(
     (row: Row) => {
       begin(row);
-      setStartedFrom((known) => (row._id in known ? known : { ...known, [row._id]: row }));
+      const at = saved.findIndex((candidate) => candidate._id === row._id);
+      setStartedFrom((known) => (row._id in known ? known : { ...known, [row._id]: { row, at } }));
     },
-    [begin],
+    [begin, saved],
   );
 
   const startEdit = useCallback(
@@ -149,10 +172,12 @@ export function useVersionedRowEdit<Row extends Versioned & GridValidRowModel, V
   // else deleted meanwhile (as typed, until the person chooses).
   const rows = useMemo(() => {
     const shown = new Set(saved.map((row) => row._id));
-    const kept = Object.values(startedFrom).filter(
-      (row) => !shown.has(row._id) && row._id in edit.bases,
-    );
-    return [...saved, ...drafts.filter((row) => !shown.has(row._id)), ...kept];
+    const all = [...saved, ...drafts.filter((row) => !shown.has(row._id))];
+    const kept = Object.values(startedFrom).sort((a, b) => a.at - b.at);
+    for (const { row, at } of kept) {
+      if (!shown.has(row._id) && row._id in edit.bases) all.splice(at, 0, row);
+    }
+    return all;
   }, [saved, drafts, startedFrom, edit.bases]);
 
   const isEditing = useCallback((id: string) => modes[id]?.mode === GridRowModes.Edit, [modes]);

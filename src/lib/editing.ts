@@ -1,3 +1,5 @@
+import { compareValues } from '@common/versionChanges';
+
 /** Who is editing `what`, as a sentence: `ada is editing «Car».`, `ada and bo are editing it.` */
 export function editingSentence(names: string[], what: string): string {
   const who =
@@ -21,3 +23,19 @@ const shown = (value: unknown) =>
     : typeof value === 'object'
       ? JSON.stringify(value)
       : String(value);
+
+/**
+ * `mine` rebased on `theirs`: the fields I changed since `base` as I have them, every other
+ * field as they have it (so a save of mine keeps their changes to fields I left alone).
+ */
+export function rebased<Values extends Record<string, unknown>>(
+  base: Values,
+  mine: Values,
+  theirs: Values,
+): Values {
+  const changed = new Set(compareValues(base, mine).map((change) => change.field));
+  const fields = new Set([...Object.keys(theirs), ...Object.keys(mine)]);
+  return Object.fromEntries(
+    [...fields].map((field) => [field, changed.has(field) ? mine[field] : theirs[field]]),
+  ) as Values;
+}

@@ -38,9 +38,10 @@ const versionCheckingPut = http.put(`/api/books/${ID}`, async ({ request }) => {
 
 const network = setupNetwork(versionCheckingPut);
 
-/** Another person saved the book as `title`: the server has it, the stream says so. */
-function theySave(title: string, eventId = 1) {
-  stored = { ...stored!, title, _version: stored!._version + 1 };
+/** Another person saved the book with `change`: the server has it, the stream says so. */
+function theySave(change: string | Partial<Book>, eventId = 1) {
+  const values = typeof change === 'string' ? { title: change } : change;
+  stored = { ...stored!, ...values, _version: stored!._version + 1 };
   liveEvents.send('change', {
     eventId,
     resource: 'books',
@@ -77,7 +78,10 @@ async function editBook() {
   const store = makeStore(signedInAs('ada', ['contributor']));
   const settled: [Book, string][] = [];
   const discarded: string[] = [];
+  const shown: BookInput[] = [];
   let typed: BookInput = bookValues(dune);
+  // Whether anything is typed: an untouched form takes their saves as they come.
+  let dirty = true;
   const wrapper = ({ children }: { children: ReactNode }) => (
     <AppProviders store={store}>
       <ApiReady>{children}</ApiReady>
@@ -101,6 +105,11 @@ async function editBook() {
         errorContext: 'Error updating book',
         onSettled: (_id, item, kept) => settled.push([item, kept]),
         onDiscarded: (id) => discarded.push(id),
+        show: (_id, values) => {
+          shown.push(values);
+          typed = values;
+        },
+        isDirty: () => dirty,
       });
       return { edit, setEditingId };
     },
@@ -112,7 +121,9 @@ async function editBook() {
     result,
     settled,
     discarded,
+    shown,
     type: (values: Partial<BookInput>) => (typed = { ...typed, ...values }),
+    untouched: () => (dirty = false),
     /** Saves what is typed, as the form's Save does. */
     save: () => act(() => result.current.edit.submit(ID, typed)),
   };
@@ -190,6 +201,37 @@ describe('useVersionedEdit', () => {
       expect(book.result.current.edit.conflict).toBeUndefined();
     });
 
+    it('Edit further and Apply mine keep their changes to the fields I left alone', async () => {
+      const book = await editBook();
+      theySave({ author: 'F. Herbert' });
+      book.type({ title: 'Dune Messiah' });
+      await book.save();
+      await waitFor(() => expect(book.result.current.edit.conflict).toBeDefined());
+      act(() => book.result.current.edit.conflict!.editFurther());
+      expect(book.shown).toEqual([
+        expect.objectContaining({ title: 'Dune Messiah', author: 'F. Herbert' }),
+      ]);
+
+      theySave({ isbn: '0441172717' }, 2);
+      await book.save();
+      await waitFor(() => expect(book.result.current.edit.conflict).toBeDefined());
+      act(() => book.result.current.edit.conflict!.applyMine());
+      await waitFor(() => expect(book.settled).toHaveLength(1));
+      expect((await puts()).at(-1)).toEqual({
+        title: 'Dune Messiah',
+        author: 'F. Herbert',
+        isbn: '0441172717',
+        _version: 3,
+      });
+    });
+
+    it('gives way to the deleted notice when the item is deleted meanwhile', async () => {
+      const book = await conflicted();
+      theyDelete(2);
+      await waitFor(() => expect(book.result.current.edit.deletions).toHaveLength(1));
+      expect(book.result.current.edit.conflict).toBeUndefined();
+    });
+
     it('Apply mine that meets a newer one still keeps the conflict open, with theirs updated', async () => {
       const book = await conflicted();
       theySave('Dune (third)', 2);
@@ -212,6 +254,19 @@ describe('useVersionedEdit', () => {
       mine: { title: 'Dune Messiah' },
       theirValues: { title: 'Dune (revised)' },
     });
+  });
+
+  it("takes another person's save as it is into an edit with nothing typed: no conflict, no notice", async () => {
+    const book = await editBook();
+    book.untouched();
+    theySave('Dune (revised)');
+    await waitFor(() =>
+      expect(book.settled).toEqual([
+        [expect.objectContaining({ title: 'Dune (revised)', _version: 2 }), 'theirs'],
+      ]),
+    );
+    expect(book.result.current.edit.bases[ID]?.version).toBe(2);
+    expect(book.result.current.edit.conflict).toBeUndefined();
   });
 
   it("does not count the user's own save, heard back from the stream", async () => {

@@ -114,7 +114,7 @@ export function BookCard({
   }
 
   return (
-    <Card component="li" aria-label={book.title} tabIndex={-1}>
+    <Card component="li" aria-label={book.title} tabIndex={-1} data-book={book._id}>
       <CardContent>
         {may.mayLookUp ? (
           <Button

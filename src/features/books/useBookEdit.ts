@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import { type Book, type BookInput, bookInputSchema } from '@common/schemas/books';
@@ -50,9 +50,11 @@ export function useBookEdit(book: Book) {
     errorContext: messages.books.updateContext,
   });
 
+  // Editing is having typed something: an untouched form takes another person's save as it is.
+  const { isDirty } = form.formState;
   const edit = useVersionedEdit<Book, BookInput>({
     resource: 'books',
-    editingId: book._id,
+    editingId: isDirty ? book._id : undefined,
     startsFrom: further ? { ...book, _version: further.version } : book,
     itemOf: () => bookQuery.data,
     valuesOf: bookValues,
@@ -61,15 +63,33 @@ export function useBookEdit(book: Book) {
     restore: mayRestore ? (id) => restoreBook({ id }).unwrap() : undefined,
     isGone: () => errorCode(bookQuery.error) === 'NOT_FOUND',
     errorContext: messages.books.updateContext,
-    onSettled: (_id, stored) => form.reset(bookValues(stored)),
+    onSettled: (_id, stored, kept) => {
+      form.reset(bookValues(stored));
+      if (kept === 'mine') done(stored);
+    },
     onDiscarded: () => void navigate('/books'),
+    show: (_id, values) => form.reset(values, { keepDefaultValues: true }),
+    isDirty: () => form.formState.isDirty,
+    focus: () => form.setFocus('title'),
   });
+
+  // Values brought from elsewhere (a refused Use This) may not be valid: say so at once,
+  // the keyboard on the first field to correct.
+  const { trigger } = form;
+  useEffect(() => {
+    if (further) void trigger(undefined, { shouldFocus: true });
+  }, [further, trigger]);
+
+  /** Saved: said so, and back to the list, on the book. */
+  function done(stored: Book) {
+    dispatch(toastQueued(`Updated ${stored.title}`, 'success'));
+    void navigate('/books', { state: { focusBook: stored._id } });
+  }
 
   const save = form.submit(async (input) => {
     const stored = await edit.submit(book._id, input);
-    if (!stored) return; // A conflict or a deletion: the form's notices say so.
-    dispatch(toastQueued(`Updated ${stored.title}`, 'success'));
-    void navigate('/books');
+    // A conflict or a deletion: the form's notices say so.
+    if (stored) done(stored);
   });
 
   return {

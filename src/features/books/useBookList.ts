@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
 import type { Book, BookInput, BookLookupResult } from '@common/schemas/books';
 import { isRequestCanceled } from '@/api/errors';
@@ -101,10 +101,13 @@ export function useBookList() {
       if (kept === 'mine') dispatch(toastQueued(`Updated ${book.title}`, 'success'));
     },
     onDiscarded: () => undefined,
+    // Use This has no edit to go on with: Edit further opens the book's form.
     onEditFurther: (id, mine, theirs) => {
       edit.end(id);
       editWith(id, mine, theirs._version);
     },
+    show: () => undefined,
+    focus: (id) => focusBook(id),
   });
 
   /** Applies a lookup's `result` to `book`; resolves whether it was saved. */
@@ -130,6 +133,18 @@ export function useBookList() {
   }
 
   const listRef = useRef<HTMLUListElement>(null);
+  /** Puts the keyboard on book `id`'s card. */
+  const focusBook = useCallback(
+    (id: string) => listRef.current?.querySelector<HTMLElement>(`[data-book="${id}"]`)?.focus(),
+    [],
+  );
+  // Back from a book's edit form: the keyboard is on that book, once it is listed.
+  const { state } = useLocation();
+  const focusAfterEdit = (state as { focusBook?: string } | null)?.focusBook;
+  const listed = books.some((book) => book._id === focusAfterEdit);
+  useEffect(() => {
+    if (focusAfterEdit && listed) focusBook(focusAfterEdit);
+  }, [focusAfterEdit, listed, focusBook]);
   const removal = useConfirmedAction(async (book: Book) => {
     const index = books.findIndex((listed) => listed._id === book._id);
     const focusNeighbour = focusNeighbourLater(listRef.current, index);

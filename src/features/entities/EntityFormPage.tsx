@@ -17,6 +17,12 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useGetEntityQuery } from './entities.api';
 import { blankField, comparable, useEntityForm } from './useEntityForm';
 
+const LABELS: Record<string, string> = {
+  description: 'Description',
+  category: 'Category',
+  fields: 'Fields',
+};
+
 function EntityForm({ entity }: { entity?: Entity }) {
   const { form, fields, edit, history, fieldRemoval, ...controller } = useEntityForm(entity);
   const editing = Boolean(entity);
@@ -35,7 +41,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
         noValidate
         aria-label={editing ? 'Edit entity' : 'Add entity'}
       >
-        {controller.success && (
+        {controller.success && !edit.conflict && edit.deletions.length === 0 && (
           <Alert severity="success" role="alert">
             {controller.success}
           </Alert>
@@ -47,6 +53,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
               edit={edit}
               nameOf={() => `the entity ${entity.name}`}
               shownValues={comparable}
+              labelOf={(field) => LABELS[field] ?? field}
             />
           </>
         )}

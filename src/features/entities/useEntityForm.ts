@@ -70,9 +70,11 @@ export function useEntityForm(entity?: Entity) {
   });
   const fields = useFieldArray({ control: form.control, name: 'fields' });
 
+  // Editing is having typed something: an untouched form takes another person's save as it is.
+  const { isDirty } = form.formState;
   const edit = useVersionedEdit<Entity, EntityFormValues>({
     resource: 'entities',
-    editingId: entity?._id,
+    editingId: isDirty ? entity?._id : undefined,
     startsFrom: entity,
     itemOf: () => entityQuery.data,
     valuesOf: fromEntity,
@@ -93,8 +95,14 @@ export function useEntityForm(entity?: Entity) {
     isGone: () => errorCode(entityQuery.error) === 'NOT_FOUND',
     errorContext: failed,
     // The form shows what was stored (an empty category became the default one).
-    onSettled: (_id, stored) => form.reset(fromEntity(stored)),
+    onSettled: (_id, stored, kept) => {
+      form.reset(fromEntity(stored));
+      if (kept === 'mine') setSuccess(messages.entities.saved);
+    },
     onDiscarded: () => void navigate('/entities'),
+    show: (_id, values) => form.reset(values, { keepDefaultValues: true }),
+    isDirty: () => form.formState.isDirty,
+    focus: () => form.setFocus('description'),
   });
 
   async function save(input: CheckedEntity) {

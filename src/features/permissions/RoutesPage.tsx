@@ -58,6 +58,7 @@ function useRouteEditor(route: RoutePermission) {
       setEditing(false);
     },
     onDiscarded: () => setEditing(false),
+    show: (_id, values) => setSelected(values.allowedRoles),
   });
 
   const toggle = (name: string) =>

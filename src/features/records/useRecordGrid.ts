@@ -77,6 +77,7 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
     rows,
     apiRef,
     fieldToFocus: firstField,
+    columnOf: (name) => `value:${name}`,
     errorContext: messages.records.saveContext,
     valuesOf: (row) => row.values,
     fromServer: (current) => toRow(current as EntityRecord),

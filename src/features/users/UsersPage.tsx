@@ -1,4 +1,3 @@
-import { Box } from '@mui/material';
 import { DataGrid } from '@mui/x-data-grid';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
@@ -27,6 +26,7 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
   return (
     <>
       {grid.refusal.alert}
+      <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={(field) => LABELS[field] ?? field} />
       <GridFrame apiRef={apiRef} label="Users" height={560}>
         <DataGrid
@@ -41,9 +41,6 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
         />
       </GridFrame>
       {rowEditHint.hint}
-      <Box sx={{ mt: 1 }}>
-        <Editors editors={edit.editors} nameOf={grid.nameOf} />
-      </Box>
       <ConfirmDialog
         {...grid.removal.dialog}
         title="Delete user"

@@ -132,6 +132,30 @@ describe('/entities/:entityName with others at work', () => {
     expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1);
   });
 
+  it('Edit further puts mine on top of theirs in the row: their change to another field stays', async () => {
+    network.use(versionCheckingPut);
+    const grid = await openGrid();
+    await editMake(grid, 'Ford Motor');
+    // They change the colour only.
+    stored = stored.map((record) =>
+      record._id === 'r1'
+        ? { ...record, fields: { make: 'Ford', colour: 'blue' }, _version: 2 }
+        : record,
+    );
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    const dialog = await screen.findByRole('dialog', { name: /changed the record «Ford»/ });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Edit further' }));
+
+    expect(await within(grid).findByDisplayValue('blue')).toBeInTheDocument();
+    expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    await waitFor(() => expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(2));
+    expect(await network.calls('PUT /api/entity-records/Car/r1').at(-1)!.json()).toEqual({
+      fields: { make: 'Ford Motor', colour: 'blue' },
+      _version: 2,
+    });
+  });
+
   it("shows another person's save of the list at once, and flags the row being edited", async () => {
     network.use(http.put('/api/entity-records/Car/r1', () => apiError(500, 'INTERNAL')));
     const grid = await openGrid();
