@@ -277,6 +277,8 @@ test('on a phone the record grid keeps its actions, its page size and its hidden
   await owner.click();
   const ownerCell = grid.getByRole('gridcell', { name: 'ada' });
   await expect(ownerCell).toBeInViewport();
+  // The button went with the column's coming into sight: the keyboard is on its header.
+  await expect(grid.getByRole('columnheader', { name: 'owner' })).toBeFocused();
   await expect(columns.getByRole('button', { name: 'Scroll to the make column' })).toBeVisible();
 
   // The actions are named too, once scrolled past: back to them, and editing works.

@@ -88,6 +88,21 @@ describe('/book/:id/edit', () => {
     );
   });
 
+  it('says there is no such book for an id that is not one, with no Retry that cannot help', async () => {
+    network.use(
+      http.get('/api/books/not-an-id', () =>
+        HttpResponse.json(
+          { statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED', message: 'no' },
+          { status: 400 },
+        ),
+      ),
+    );
+    jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/book/not-an-id/edit', asContributor);
+    expect(await screen.findByRole('status')).toHaveTextContent('There is no book with this id.');
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
   it('restores a version from its history: the form takes it', async () => {
     network.use(
       http.get(`/api/books/${ID}/versions`, () =>

@@ -128,6 +128,10 @@ describe('/entities/:entityName with others at work', () => {
     });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep theirs' }));
     expect(await within(grid).findByText('Ford GT')).toBeInTheDocument();
+    // The keyboard is back on the row.
+    await waitFor(() =>
+      expect(within(grid).getByRole('gridcell', { name: 'Ford GT' })).toHaveFocus(),
+    );
     expect(within(grid).queryByDisplayValue('Ford Motor')).not.toBeInTheDocument();
     expect(network.calls('PUT /api/entity-records/Car/r1')).toHaveLength(1);
   });
@@ -240,11 +244,13 @@ describe('/entities/:entityName with others at work', () => {
       return { grid, alert };
     };
 
-    it('keeps the row in the grid as typed, and says who deleted it', async () => {
+    it('keeps the row in the grid as typed, in its place, and says who deleted it', async () => {
       const { grid } = await deletedWhileEditing();
-      // The list has been read again without it; the row and its text stay.
+      // The list has been read again without it; the row and its text stay, first as before.
       await waitFor(() => expect(network.calls('GET /api/entity-records/Car')).toHaveLength(2));
       expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
+      const [first] = within(grid).getAllByRole('row').slice(1);
+      expect(within(first!).getByDisplayValue('Ford Motor')).toBeInTheDocument();
     });
 
     it('Restore and apply mine brings the record back, then saves what was typed over it', async () => {
