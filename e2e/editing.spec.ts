@@ -179,12 +179,13 @@ test.describe('an edit that someone else deletes meanwhile', () => {
 
     await notice.getByRole('button', { name: 'Restore and apply mine' }).click();
     await expect(notice).toHaveCount(0);
+    // Saved, and said so as a Save says it.
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Entity saved successfully!' }),
+    ).toBeVisible();
     const stored = await request.get(`/api/entities/${entity._id}`, { headers: admin });
     expect(stored.status()).toBe(200);
     expect((await stored.json()).description).toBe('described while it was deleted');
-    await expect(
-      page.getByRole('alert').filter({ hasText: 'Entity saved successfully!' }),
-    ).toHaveCount(0);
   });
 });
 
