@@ -85,6 +85,15 @@ export function useVersionedRowEdit<
     );
   }, []);
 
+  /** The row's edit is over, dropping what was typed: the row shows the cache's row. */
+  const leave = useCallback(
+    (id: string) => {
+      forget(id);
+      setModes((current) => cancelRow(current, id));
+    },
+    [forget],
+  );
+
   const typedRow = (id: string) =>
     (apiRef.current?.getRowWithUpdatedValues(id, '') as Row | undefined) ??
     savedRow(id) ??
@@ -100,15 +109,9 @@ export function useVersionedRowEdit<
     typedValues: (id) => latest.current.valuesOf(typedRow(id)!),
     send: (id, values, version) => latest.current.send(id, values, version),
     restore: options.restore,
-    // A row that ends its edit shows the cache's row.
-    onSettled: (id) => {
-      forget(id);
-      setModes((current) => cancelRow(current, id));
-    },
-    onDiscarded: (id) => {
-      forget(id);
-      setModes((current) => cancelRow(current, id));
-    },
+    // Theirs kept, or mine saved over theirs: the row shows the cache's, which holds it.
+    onSettled: leave,
+    onDiscarded: leave,
     // Edit further: the row's edit takes mine, rebased on theirs.
     show: (id, values) => {
       const { columnOf = (field: string) => field } = latest.current;
@@ -153,11 +156,10 @@ export function useVersionedRowEdit<
   const cancelEdit = useCallback(
     (id: string) => {
       end(id);
-      forget(id);
       removeDraft(id);
-      setModes((current) => cancelRow(current, id));
+      leave(id);
     },
-    [end, forget, removeDraft],
+    [end, removeDraft, leave],
   );
 
   /** Appends a blank row in edit mode (spec section 4). */
@@ -191,15 +193,14 @@ export function useVersionedRowEdit<
         onSaved?.(stored);
         return stored;
       }
-      if (JSON.stringify(valuesOf(row)) === JSON.stringify(valuesOf(previous))) {
-        end(row._id);
-        forget(row._id);
-        return row;
-      }
-      const stored = await edit.save(row._id, valuesOf(row));
+      // Saved, or nothing to save: the edit is over (the grid leaves edit mode itself).
+      const stored =
+        JSON.stringify(valuesOf(row)) === JSON.stringify(valuesOf(previous))
+          ? row
+          : await edit.save(row._id, valuesOf(row));
       end(row._id);
       forget(row._id);
-      onSaved?.(stored);
+      if (stored !== row) onSaved?.(stored);
       return stored;
     } catch (failure) {
       failedSaves.current.add(row._id);

@@ -71,6 +71,17 @@ describe('/entities/:entityName with others at work', () => {
       actor: 'ada',
     });
 
+  /** The event stream tells that ada started (or stopped) editing record `id`. */
+  const adaEdits = (id: string, editing: boolean) =>
+    liveEvents.send('presence', {
+      resource: 'entity-records',
+      id,
+      entityName: 'Car',
+      editing,
+      actorId: 'id-ada',
+      actor: 'ada',
+    });
+
   const openGrid = async () => {
     renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
     const grid = await screen.findByRole('grid', { name: 'Car records' });
@@ -182,14 +193,7 @@ describe('/entities/:entityName with others at work', () => {
 
   it('says who else is editing a row, and tells others while this user edits one', async () => {
     const grid = await openGrid();
-    liveEvents.send('presence', {
-      resource: 'entity-records',
-      id: 'r2',
-      entityName: 'Car',
-      editing: true,
-      actorId: 'id-ada',
-      actor: 'ada',
-    });
+    adaEdits('r2', true);
     expect(await screen.findByText('ada is editing the record «Fiat».')).toBeInTheDocument();
 
     const lastPresence = async () =>
@@ -206,14 +210,7 @@ describe('/entities/:entityName with others at work', () => {
     await userEvent.click(within(grid).getByRole('button', { name: 'Cancel record 1' }));
     await waitFor(async () => expect(await lastPresence()).toMatchObject({ editing: false }));
 
-    liveEvents.send('presence', {
-      resource: 'entity-records',
-      id: 'r2',
-      entityName: 'Car',
-      editing: false,
-      actorId: 'id-ada',
-      actor: 'ada',
-    });
+    adaEdits('r2', false);
     await waitFor(() =>
       expect(screen.queryByText('ada is editing the record «Fiat».')).not.toBeInTheDocument(),
     );
@@ -313,14 +310,7 @@ describe('/entities/:entityName with others at work', () => {
 
   it('names who is editing a record in the question before deleting it', async () => {
     const grid = await openGrid();
-    liveEvents.send('presence', {
-      resource: 'entity-records',
-      id: 'r2',
-      entityName: 'Car',
-      editing: true,
-      actorId: 'id-ada',
-      actor: 'ada',
-    });
+    adaEdits('r2', true);
     await screen.findByText('ada is editing the record «Fiat».');
     await userEvent.click(within(grid).getByRole('button', { name: 'Delete record 2' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete record' });
