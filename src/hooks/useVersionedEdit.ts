@@ -3,7 +3,7 @@ import type { ChangeResource } from '@common/schemas/events';
 import { conflictCurrent, errorCode, reportError } from '@/api/errors';
 import { itemKey } from '@/api/live.slice';
 import { useAppSelector } from '@/lib/store';
-import { rebased } from '@/lib/editing';
+import { rebased, withoutKey } from '@/lib/editing';
 import { useAnnounceEditing, useEditors } from './usePresence';
 
 /** What an edit changes, field by field. */
@@ -397,8 +397,3 @@ export function useVersionedEdit<Item extends Versioned, Values extends EditValu
 export type VersionedEdit<Item extends Versioned, Values extends EditValues> = ReturnType<
   typeof useVersionedEdit<Item, Values>
 >;
-
-function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
-  if (!(key in record)) return record;
-  return Object.fromEntries(Object.entries(record).filter(([known]) => known !== key));
-}

@@ -7,6 +7,7 @@ import {
 import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeResource } from '@common/schemas/events';
 import { conflictCurrent, errorCode, reportError } from '@/api/errors';
+import { withoutKey } from '@/lib/editing';
 import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
 import { type EditValues, useVersionedEdit, type Versioned } from './useVersionedEdit';
 
@@ -80,9 +81,7 @@ export function useVersionedRowEdit<
     setDrafts((current) => current.filter((row) => row._id !== id));
   }, []);
   const forget = useCallback((id: string) => {
-    setStartedFrom((known) =>
-      id in known ? Object.fromEntries(Object.entries(known).filter(([key]) => key !== id)) : known,
-    );
+    setStartedFrom((known) => withoutKey(known, id));
   }, []);
 
   /** The row's edit is over, dropping what was typed: the row shows the cache's row. */

@@ -1,4 +1,5 @@
 import { compareValues } from '@common/versionChanges';
+import { displayValue } from './versions';
 
 /** Who is editing `what`, as a sentence: `ada is editing «Car».`, `ada and bo are editing it.` */
 export function editingSentence(names: string[], what: string): string {
@@ -13,16 +14,9 @@ export function valuesAsText(
   labelOf: (field: string) => string = (field) => field,
 ): string {
   return Object.entries(values)
-    .map(([field, value]) => `${labelOf(field)}: ${shown(value)}`)
+    .map(([field, value]) => `${labelOf(field)}: ${displayValue(value)}`)
     .join('\n');
 }
-
-const shown = (value: unknown) =>
-  value === null || value === undefined
-    ? ''
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : String(value);
 
 /**
  * `mine` rebased on `theirs`: the fields I changed since `base` as I have them, every other
@@ -38,4 +32,10 @@ export function rebased<Values extends Record<string, unknown>>(
   return Object.fromEntries(
     [...fields].map((field) => [field, changed.has(field) ? mine[field] : theirs[field]]),
   ) as Values;
+}
+
+/** `record` without `key` (the same record when it has none). */
+export function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  return Object.fromEntries(Object.entries(record).filter(([known]) => known !== key));
 }
