@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
-import { lastJobNumber, loadJobs } from '../server/modules/jobs/jobs.service';
+import { lastJobNumber, loadJobs, settleJobSearch } from '../server/modules/jobs/jobs.service';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '1000' } } });
 const count = Number(values.count);
@@ -34,6 +34,7 @@ async function main() {
     const first = (await lastJobNumber(database.db)) + 1;
     const started = Date.now();
     await loadJobs(database.db, first, first + count - 1, (done) => progressBar(done, started));
+    await settleJobSearch(database.db);
     const seconds = (Date.now() - started) / 1000;
     process.stderr.write('\n');
     console.log(

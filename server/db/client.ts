@@ -234,7 +234,8 @@ export function openPostgres(
 ): Database {
   // No JIT: our queries take milliseconds, and compiling one costs ~20 ms whenever a
   // plan's estimate crosses jit_above_cost (the job search's did).
-  // A connection that cannot be made within 2 s fails (503), rather than hanging the request.
+  // A request that waits 2 s for a connection fails with 503: OVERLOADED when every connection
+  // was busy, DATABASE_UNAVAILABLE when a new one could not be made (pgErrors.ts).
   const pool = new pg.Pool({
     connectionString,
     max: 10,

@@ -88,9 +88,19 @@ const CONNECTION_ERRORS = new Set([
  * 08), shutdowns (57P01 admin, 57P02 crash), "starting up" (57P03), too many connections.
  */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
-/** node-postgres's own words for a lost connection, which carry no code. */
-const LOST_CONNECTION =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+/**
+ * node-postgres's own words for a lost connection, which carry no code ("Connection
+ * terminated due to connection timeout": a new connection that could not be made in time).
+ */
+const LOST_CONNECTION = /^(Connection terminated|Client has encountered a connection error)/;
+/**
+ * pg-pool's words when every connection was busy for its whole connectionTimeoutMillis: a
+ * busy pool, not a lost database.
+ */
+const POOL_BUSY = /^timeout exceeded when trying to connect/;
+
+/** How long a client should wait before trying again when the pool was busy. */
+const POOL_BUSY_RETRY_AFTER_S = 1;
 
 /** How long a client should wait before trying again without the database. */
 export const DATABASE_RETRY_AFTER_S = 2;
@@ -98,11 +108,16 @@ export const DATABASE_RETRY_AFTER_S = 2;
 /**
  * A 503 DATABASE_UNAVAILABLE, with Retry-After, when the error (or its cause) says the
  * database could not be reached rather than that it refused the query: a restart or an
- * outage, not a fault of the request or of ours.
+ * outage, not a fault of the request or of ours. A 503 OVERLOADED when the request waited
+ * for a connection of the pool as long as it may (every one busy with other requests).
  */
 export function unavailableOf(error: unknown): AppError | undefined {
   for (const e of errorChain(error)) {
     const { code } = e;
+    if (POOL_BUSY.test(e.message))
+      return new AppError(503, 'OVERLOADED', messages.server.overloaded, {
+        headers: { 'retry-after': String(POOL_BUSY_RETRY_AFTER_S) },
+      });
     if (
       (typeof code === 'string' &&
         (CONNECTION_ERRORS.has(code) || UNAVAILABLE_STATES.test(code))) ||

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { messages } from '@common/messages';
 import { buildApp } from '@server/app';
 import { type Database, openPostgres } from '@server/db/client';
@@ -80,5 +81,26 @@ import { createTestPostgres } from '../helpers/testDatabase';
       // Listening again, it heard of the change (or reloaded on reconnecting).
       await eventually(async () => expect((await books(viewer)).statusCode).toBe(403), 15_000);
     }, 60_000);
+
+    it('answers 503 OVERLOADED, not DATABASE_UNAVAILABLE, while every connection of the pool is busy', async () => {
+      const admin = bearer((await login(other, 'admin')).jwt);
+      // Every connection of the other server's pool held, as by slow statements.
+      const pool = (direct.db as unknown as { $client: pg.Pool }).$client;
+      const held = await Promise.all(Array.from({ length: 10 }, () => pool.connect()));
+      try {
+        const busy = await other.inject({ method: 'GET', url: '/api/books', headers: admin });
+        expect(busy.statusCode).toBe(503);
+        expect(busy.headers['retry-after']).toBe('1');
+        expect(busy.json()).toMatchObject({
+          code: 'OVERLOADED',
+          message: messages.server.overloaded,
+        });
+      } finally {
+        for (const connection of held) connection.release();
+      }
+      expect(
+        (await other.inject({ method: 'GET', url: '/api/books', headers: admin })).statusCode,
+      ).toBe(200);
+    }, 30_000);
   },
 );

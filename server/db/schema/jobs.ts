@@ -14,9 +14,10 @@ export interface JobSample {
 
 /**
  * The job list: narrow rows with the list fields only. Every sort has an index ending in
- * the unique friendly number (the search's triggers find a new job's neighbours in each
- * order through them); job numbers are searched through a trigram index. The rest of the
- * search (terms, sort keys, postings) is kept by the database itself: 0015_job_search.sql.
+ * the unique friendly number. The filter searches `search` (the four list fields in lower
+ * case, one space apart) through a trigram index, or walks a sort order testing each job;
+ * estimates sample the jobs in the order of a hash of their id. How the search chooses:
+ * jobs.service.ts; the totals the triggers keep: 0017_job_search_trigrams.sql.
  */
 export const jobs = pgTable(
   'jobs',
@@ -26,15 +27,18 @@ export const jobs = pgTable(
     status: text().notNull(),
     conclusion: text().notNull(),
     description: text().notNull(),
+    search: text()
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower(friendly_number || ' ' || status || ' ' || conclusion || ' ' || description)`,
+      ),
   },
   (table) => [
     index().on(table.status, table.friendlyNumber),
     index().on(table.conclusion, table.friendlyNumber),
     index().on(table.description, table.friendlyNumber),
-    index('jobs_friendly_number_trgm_index').using(
-      'gin',
-      sql`lower(${table.friendlyNumber}) gin_trgm_ops`,
-    ),
+    index('jobs_search_trgm_index').using('gin', sql`${table.search} gin_trgm_ops`),
+    index('jobs_sample_order_index').on(sql`uuid_hash(${table.id})`),
   ],
 );
 

@@ -1,423 +1,356 @@
 import { eq, sql } from 'drizzle-orm';
+import { messages } from '@common/messages';
 import type { Job, JobList, JobListQuery } from '@common/schemas/jobs';
-import {
-  type Db,
-  type Session,
-  namedQuery,
-  onOneConnection,
-  perDatabase,
-  withSession,
-} from '../../db/client';
+import { type Db, type Session, namedQuery, perDatabase, withSession } from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
+import { Slots } from '../../lib/slots';
+import { FilterTotals } from './filterTotals';
 import { type GeneratedJob, generateJob } from './jobGenerator';
-import { ResolvedWords, type Word } from './resolvedWords';
 
 /*
- * The job list is searched where it lives: in PostgreSQL, through the terms, sort keys and
- * postings that triggers keep (0015_job_search.sql). A filter is split on whitespace into
- * words; a job matches when every word is a case-insensitive substring of its number, status,
- * conclusion or description (MUI's quick-filter rule). One word (the one with the fewest
- * candidates) brings the candidates: the jobs of the terms that contain it, and the jobs
- * whose number does, each term's in the sort order straight from an index; the other words
- * are checked on the candidates' rows.
+ * The job list is searched where it lives, in PostgreSQL, with its own structures
+ * (0017_job_search_trigrams.sql). A filter is split on whitespace into words; a job matches
+ * when every word is a case-insensitive substring of its number, status, conclusion or
+ * description (MUI's quick-filter rule): of `search`, those four in lower case, one space
+ * apart. How a page is found follows how many jobs match, whatever the data:
+ * - a common filter (`e`, `the`): the sort order's index is walked and each job tested; the
+ *   first matches come first, so a page costs about (its end) / (the share that matches) rows;
+ * - a rare one (`xylophone`, `J-00012`): the trigram index finds its jobs, which are sorted;
+ *   about (the share that matches) × (all jobs) rows, and the exact total comes with them.
+ * The share is measured on a sample of jobs in a random order (a hash of their id), and so
+ * is the total of a filter too common to count cheaply: an estimate, flagged, its error
+ * about 1/√(hits in the sample). Each server keeps the totals it found while the jobs stay
+ * as they were (their generation), so a filter asked again costs its page alone.
  */
 
 type SortColumn = JobListQuery['sortColumn'];
 type SortOrder = JobListQuery['sortOrder'];
 
-/** Each sort column's integer key (job_keys, job_postings): its order, ties by number. */
-const SORT_KEYS: Record<SortColumn, string> = {
-  friendlyNumber: 'number_key',
-  status: 'status_key',
-  conclusion: 'conclusion_key',
-  description: 'description_key',
-};
-
 /** Totals are exact at least up to here; beyond, they may be estimates (flagged). */
 export const EXACT_TOTAL_UP_TO = 10_000;
-/** A filter with at most this many candidates is counted exactly; more are sampled. */
-const COUNTED_UP_TO = 20_000;
-/** How many candidates an estimate samples. */
-const SAMPLED_CANDIDATES = 20_000;
+/** The first sample of a filter not seen before: enough to tell common from rare. */
+const FIRST_SAMPLE = 2_000;
+/** Hits an estimate rests on: its relative error is then about 1/√2000, 2.2 %. */
+const HITS_FOR_ESTIMATE = 2_000;
+/** Job-list reads at once on one server, of the database pool's 10 connections. */
+const SEARCH_SLOTS = 6;
+/** How long a job-list read waits for a slot before it is answered OVERLOADED. */
+const SEARCH_WAIT_MS = 2_000;
+
+/** Each sort's ORDER BY (ties by the unique number): one of the jobs' sort indexes serves it. */
+const orderBy = (column: SortColumn, direction: SortOrder, table = 'j') =>
+  column === 'friendlyNumber'
+    ? `${table}.friendly_number ${direction}`
+    : `${table}.${column} ${direction}, ${table}.friendly_number ${direction}`;
 
 const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_number,
   'status', j.status, 'conclusion', j.conclusion, 'description', j.description)`;
 
-/** The search's generation (0016_job_search_generation.sql), as a column of a statement. */
-const GENERATION = `(select generation from job_totals)::float8 as generation`;
-
-/** Whether a job row (`j`) holds every word of the array parameter `$n`. */
-const holdsEvery = (n: number) => `not exists (
-  select from unnest($${n}::text[]) as other(word)
-  where not (lower(j.friendly_number) like job_search_pattern(other.word)
-    or lower(j.status) like job_search_pattern(other.word)
-    or lower(j.conclusion) like job_search_pattern(other.word)
-    or lower(j.description) like job_search_pattern(other.word)))`;
-
 /**
- * The jobs whose number holds the word `$word`, when `$some` (some do), as their `key`: at
- * the start only when `$prefix` (an index-only range scan of job_keys' number index, which
- * carries every key), else anywhere (the trigram index on jobs, then each job's key).
- * Materialized: otherwise the planner may walk a sort order's whole index looking for them.
+ * Whether job `j` holds every word of `$1`: each as a LIKE pattern, lower case by the
+ * database's own rules, as `search` is (job_search_pattern, 0015).
  */
-const numbers = (
-  word: string,
-  some: string,
-  prefix: string,
-  key: string,
-) => `numbers as materialized (
-  select k.${key} as key from job_keys as k
-  where ${some} and ${prefix} and k.number ~>=~ lower(${word})
-    and k.number ~<~ job_search_prefix_end(${word})
-  union all
-  select (select k.${key} from job_keys as k where k.job_id = j.id) from jobs as j
-  where ${some} and not ${prefix} and lower(j.friendly_number) like job_search_pattern(${word})
-)`;
+const HOLDS_EVERY = `j.search like all (array(select job_search_pattern(word) from unnest($1::text[]) as word))`;
 
-/**
- * The candidates of one word (`$2`) in a sort order: the first `$3` keys of each of its
- * terms (`$1`) and of the jobs whose number holds it. The first N of all its matches are among
- * them whenever N ≤ `$3`.
- */
-const candidatesOf = (key: string, direction: SortOrder) => `${numbers('$2', '$4', '$7', key)},
-candidates as (
-  select p.key from unnest($1::int[]) as t(id)
-  cross join lateral (
-    select ${key} as key from job_postings where term = t.id order by ${key} ${direction} limit $3
-  ) as p
-  union
-  (select key from numbers order by key ${direction} limit $3)
-)`;
+/** The most words a statement hands the trigram index (the others are tested on its rows). */
+const INDEXED_WORDS = 3;
 
-/** The SQL of each kind of page query, by kind, column and direction: built once. */
+/** The SQL of each statement, by name: built once. */
 const statements = new Map<string, string>();
-function statement(
-  kind: 'all' | 'term' | 'word' | 'words',
-  column: SortColumn,
-  direction: SortOrder,
-) {
-  const name = `jobs_${kind}_${column}_${direction}`;
+function statement(name: string, build: () => string) {
   let text = statements.get(name);
-  if (text) return { name, text };
-  const key = SORT_KEYS[column];
-  if (kind === 'all') {
-    // $1 offset, $2 limit.
-    text = `
-      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
-        (select jobs from job_totals)::float8 as found
-      from (select ${key} as key, job_id from job_keys order by ${key} ${direction}
-            offset $1 limit $2) as page
-      join jobs as j on j.id = page.job_id`;
-  } else if (kind === 'term') {
-    // $1 the term, $2 offset, $3 limit: its postings in order are all its matches.
-    text = `
-      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
-        ${GENERATION}
-      from (select ${key} as key from job_postings where term = $1 order by ${key} ${direction}
-            offset $2 limit $3) as page
-      join job_keys as k on k.${key} = page.key
-      join jobs as j on j.id = k.job_id`;
-  } else if (kind === 'word') {
-    // $5 offset, $6 limit.
-    text = `
-      with ${candidatesOf(key, direction)},
-      page as (select key from candidates order by key ${direction} offset $5 limit $6)
-      select coalesce(json_agg(${JOB_JSON} order by page.key ${direction}), '[]') as jobs,
-        (select count(*) from candidates)::float8 as found, ${GENERATION}
-      from page
-      join job_keys as k on k.${key} = page.key
-      join jobs as j on j.id = k.job_id`;
-  } else {
-    // $5 offset, $6 limit, $8 the other words.
-    text = `
-      with ${candidatesOf(key, direction)},
-      matches as materialized (
-        select c.key, j.* from candidates as c
-        join job_keys as k on k.${key} = c.key
-        join jobs as j on j.id = k.job_id
-        where ${holdsEvery(8)}
-      )
-      select
-        (select coalesce(json_agg(${JOB_JSON} order by j.key ${direction}), '[]')
-         from (select * from matches order by key ${direction} offset $5 limit $6) as j) as jobs,
-        (select count(*) from matches)::float8 as found, ${GENERATION}`;
-  }
-  statements.set(name, text);
+  if (text === undefined) statements.set(name, (text = build()));
   return { name, text };
 }
 
+/** A page of all jobs: `$1` offset, `$2` limit. */
+const allStatement = (column: SortColumn, direction: SortOrder) =>
+  statement(`jobs_all_${column}_${direction}`, () => {
+    const order = orderBy(column, direction);
+    return `
+      select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs,
+        (select jobs from job_totals)::float8 as total
+      from (select * from jobs as j order by ${order} offset $1 limit $2) as j`;
+  });
+
 /**
- * One word's terms and numbers. One word a statement: with an array of words, the planner's
- * guess at its length made the cached (generic) plan look dearer than planning each time.
+ * A page of the jobs that hold every word, walking the sort order's index and testing each
+ * job: `$1` the words, `$2` offset, `$3` limit. The walk stops at the page's last match.
+ * `offset 0` fences the walk in: PostgreSQL's guess at how many jobs a pattern matches
+ * would otherwise have it read and sort them all whenever it guesses few.
  */
-const resolveWord = async (db: Session, word: string) =>
-  (
-    await namedQuery<Word>(
-      db,
-      'jobs_word',
-      `select $1::text as word, coalesce(t.terms, '{}') as terms, coalesce(t.postings, 0) as postings,
-         coalesce(t.largest, 0) as largest, n.prefix_only as "prefixOnly",
-         case
-           when n.prefix_only then (
-             select count(*) from job_keys where number ~>=~ lower($1)
-               and number ~<~ job_search_prefix_end($1))
-           -- The trigram index serves 3 characters or more; fewer would need a scan.
-           when length($1) >= 3 then (
-             select count(*) from jobs where lower(friendly_number) like job_search_pattern($1))
-         end::float8 as numbers, ${GENERATION}
-       from (
-         select array_agg(id) as terms, sum(job_count)::float8 as postings,
-           max(job_count)::float8 as largest
-         from job_terms where term like job_search_pattern($1)
-       ) as t
-       cross join (
-         select not exists (
-           select from job_number_characters
-           where "character" = left(lower($1), 1) and inner_count > 0
-         ) as prefix_only
-       ) as n`,
-      [word],
-    )
-  )[0]!;
+const walkStatement = (column: SortColumn, direction: SortOrder) =>
+  statement(`jobs_walk_${column}_${direction}`, () => {
+    const order = orderBy(column, direction);
+    return `
+      select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs
+      from (
+        select * from (select * from jobs as j order by ${order} offset 0) as j
+        where ${HOLDS_EVERY} order by ${order} offset $2 limit $3
+      ) as j`;
+  });
 
-const countNumbers = async (db: Session, word: string) =>
-  (
-    await namedQuery<{ n: number }>(
-      db,
-      'jobs_count_numbers',
-      `select count(*)::float8 as n from jobs where lower(friendly_number) like job_search_pattern($1)`,
-      [word],
-    )
-  )[0]!.n;
+/** How many jobs hold every word (`$1`), through the trigram index (`$2`…) when it can serve. */
+const countStatement = (indexed: number) =>
+  statement(`jobs_count_matches_${indexed}`, () => {
+    const conditions = Array.from(
+      { length: indexed },
+      (_, i) => `j.search like job_search_pattern($${i + 2})`,
+    );
+    return `select count(*)::float8 as total from jobs as j
+      where ${[...conditions, HOLDS_EVERY].join(' and ')}`;
+  });
 
-/** The lead's terms that do not hold every other word themselves. */
-const termsNotHolding = async (db: Session, terms: number[], others: string[]) =>
-  (
-    await namedQuery<{ terms: number[] }>(
-      db,
-      'jobs_terms_not_holding',
-      `select coalesce(array_agg(id), '{}') as terms from job_terms
-       where id = any($1::int[]) and exists (
-         select from unnest($2::text[]) as other(word)
-         where not (term like job_search_pattern(other.word)))`,
-      [terms, others],
-    )
-  )[0]!.terms;
+/**
+ * Every job that holds every word, found by the trigram index (`$4`…: the longest words,
+ * which it can serve; `$1` all of them), counted, and a page of them sorted:
+ * `$2` offset, `$3` limit. Materialized, so the planner cannot walk a sort index instead.
+ */
+const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: number) =>
+  statement(`jobs_matches_${column}_${direction}_${indexed}`, () => {
+    const order = orderBy(column, direction);
+    const conditions = Array.from(
+      { length: indexed },
+      (_, i) => `j.search like job_search_pattern($${i + 4})`,
+    );
+    return `
+      with matches as materialized (
+        select * from jobs as j where ${[...conditions, HOLDS_EVERY].join(' and ')}
+      )
+      select
+        (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
+         from (select * from matches as j order by ${order} offset $2 limit $3) as j) as jobs,
+        (select count(*) from matches)::float8 as total`;
+  });
 
-type Page = { jobs: JobList['jobs']; found: number; generation: number };
+/**
+ * How many of the first `$2` jobs in the sample order hold every word of `$1` (`hits`),
+ * and how many hold each (`wordHits`, in order).
+ */
+const SAMPLE = `
+  with j as materialized (select j.search from jobs as j order by uuid_hash(j.id) limit $2)
+  select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows,
+    array(
+      select (select count(*) from j where j.search like job_search_pattern(word))::float8
+      from unnest($1::text[]) with ordinality as w(word, n) order by n
+    ) as "wordHits"
+  from j`;
+
+/**
+ * Whether the trigram index can narrow a word down: it needs three letters or digits in a
+ * row (a shorter word, or punctuation alone, yields no trigram, and every job would be read).
+ */
+const indexable = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
+
+/** Each database's filter totals, and its job-list slots. */
+const totalsOf = perDatabase(() => new FilterTotals());
+const slotsOf = perDatabase(
+  () =>
+    new Slots(
+      SEARCH_SLOTS,
+      SEARCH_WAIT_MS,
+      () =>
+        new AppError(503, 'OVERLOADED', messages.server.overloaded, {
+          headers: { 'retry-after': '1' },
+        }),
+    ),
+);
 
 /**
  * A page of jobs (list fields only) matching the filter, in a stable order (ties broken
  * by the unique friendly number), with the total. Totals are exact up to
- * EXACT_TOTAL_UP_TO matches, and beyond it whenever that is cheap; otherwise estimated from
- * a sample and flagged. A page past the last answers the last page, and says so in `page`.
+ * EXACT_TOTAL_UP_TO matches, and beyond it whenever counting costs no more than sampling;
+ * otherwise estimated from a sample and flagged. A page past the last answers the last
+ * page, and says so in `page`. At most SEARCH_SLOTS lists are read at once on a server;
+ * the others wait for a slot, up to SEARCH_WAIT_MS, then are answered OVERLOADED.
  */
 export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
   const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
-  const { jobs, totalJobs, page, totalIsEstimate } = await withSession(db, (session) =>
-    words.length
-      ? listMatching(session, query, words, resolvedWordsOf(db))
-      : listAll(session, query),
+  return slotsOf(db).run(() =>
+    withSession(db, (session) =>
+      words.length ? listMatching(session, query, words, totalsOf(db)) : listAll(session, query),
+    ),
   );
-  return { jobs, totalJobs, page, totalIsEstimate: totalIsEstimate ?? false };
 }
 
-/** A page, and the search's generation when a statement that read it said. */
-type Listed = Omit<JobList, 'totalIsEstimate'> & { totalIsEstimate?: boolean; generation?: number };
-
-/** Each database's resolved filter words. */
-const resolvedWordsOf = perDatabase(() => new ResolvedWords());
-
-async function listAll(db: Session, query: JobListQuery): Promise<Listed> {
-  const { name, text } = statement('all', query.sortColumn, query.sortOrder);
+async function listAll(db: Session, query: JobListQuery): Promise<JobList> {
+  const { name, text } = allStatement(query.sortColumn, query.sortOrder);
   const read = async (page: number) =>
-    (await namedQuery<Page>(db, name, text, [(page - 1) * query.perPage, query.perPage]))[0]!;
+    (
+      await namedQuery<{ jobs: JobList['jobs']; total: number }>(db, name, text, [
+        (page - 1) * query.perPage,
+        query.perPage,
+      ])
+    )[0]!;
   let page = query.page;
   let answer = await read(page);
-  if (!answer.jobs.length && page > 1 && answer.found) {
-    page = lastPage(answer.found, query.perPage);
+  if (!answer.jobs.length && page > 1 && answer.total) {
+    page = lastPage(answer.total, query.perPage);
     answer = await read(page);
   }
-  return { jobs: answer.jobs, totalJobs: answer.found, page };
+  return { jobs: answer.jobs, totalJobs: answer.total, page, totalIsEstimate: false };
 }
 
 const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total / perPage));
 
+const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstimate: false });
+
 /**
- * A page of the jobs that hold every word. Words resolved before are used when all are
- * kept, and trusted when the page read with them reports the generation they were resolved
- * at; otherwise each word is resolved anew (and kept) and the page read with them, on one
- * connection: the page then waits for the pool once, not twice.
+ * A page of the jobs that hold every word, the cheaper way for how many match: known from
+ * this server's kept total while the jobs are of the generation it was found at, else
+ * sampled. A total not kept is counted when that costs no more rows than a sample for an
+ * estimate would (always when the trigram index finds the page: it reads every match), and
+ * estimated otherwise.
  */
 async function listMatching(
   db: Session,
   query: JobListQuery,
   words: string[],
-  known: ResolvedWords,
-): Promise<Listed> {
-  const kept = words.map((word) => known.get(word));
-  if (kept.every((word): word is Word => word !== undefined)) {
-    const listed = await listResolved(db, query, kept);
-    known.saw(listed.generation);
-    if (listed.generation === kept[0]!.generation) return listed;
+  totals: FilterTotals,
+): Promise<JobList> {
+  const filter: Filter = {
+    words,
+    // The longest words narrow the trigram index's candidates the most.
+    indexed: words
+      .filter(indexable)
+      .sort((a, b) => b.length - a.length)
+      .slice(0, INDEXED_WORDS),
+  };
+  const key = words.join('\u0000');
+  const { jobs, generation } = await jobTotals(db);
+  if (jobs === 0) return nothing();
+  let total = totals.get(key, generation);
+  let sampled: Sampled | undefined;
+  let indexRows: number;
+  if (total) indexRows = total.indexRows;
+  else {
+    sampled = await sample(db, filter.words, Math.min(jobs, FIRST_SAMPLE));
+    // What the trigram index reads: the jobs of each word it is given (each word's own
+    // trigrams' lists, however few jobs hold all the words).
+    indexRows = filter.indexed.length
+      ? filter.indexed.reduce(
+          (rows, word) =>
+            rows + (Math.max(sampled!.wordHits[words.indexOf(word)]!, 0.5) / sampled!.rows) * jobs,
+          0,
+        )
+      : jobs;
+    // A sample of every job is the exact total.
+    if (sampled.rows === jobs)
+      total = totals.keep(key, { count: sampled.hits, estimate: false, generation, indexRows });
+    if (total?.count === 0) return nothing();
   }
-  return onOneConnection(db, async (connection) => {
-    const resolved: Word[] = [];
-    for (const word of words) resolved.push(await resolveWord(connection, word));
-    for (const word of resolved) known.keep(word);
-    const listed = await listResolved(connection, query, resolved);
-    known.saw(listed.generation);
+  // The share of the jobs that match (half a hit when a sample had none).
+  const share = total ? total.count / jobs : Math.max(sampled!.hits, 0.5) / sampled!.rows;
+  // What each way costs, in rows read through an index: the walk about (the page's end) /
+  // share; all the matches through the trigram index indexRows, or without a word it can
+  // serve, a plain scan of every job, which reads a row about three times faster.
+  const walkCost = (query.page * query.perPage) / share;
+  const matchesCost = filter.indexed.length ? indexRows : jobs / 3;
+  // An estimate reads HITS_FOR_ESTIMATE / share rows in the sample order.
+  const estimateCost = HITS_FOR_ESTIMATE / share;
+  if (matchesCost <= walkCost) {
+    const listed = await readMatches(db, query, filter);
+    totals.keep(key, { count: listed.totalJobs, estimate: false, generation, indexRows });
     return listed;
-  });
+  }
+  const page = await walk(db, query, filter.words);
+  // Past the last page: all the matches, read, say which page is the last.
+  if (!page.length && query.page > 1) return readMatches(db, query, filter);
+  if (!total) {
+    const counted = share * jobs <= 1.5 * EXACT_TOTAL_UP_TO || matchesCost <= estimateCost;
+    const found = counted
+      ? { count: await count(db, filter), estimate: false }
+      : await estimate(db, filter.words, jobs, sampled!, estimateCost);
+    // An estimate under the line where totals must be exact is counted after all.
+    if (found.estimate && found.count <= EXACT_TOTAL_UP_TO) found.count = await count(db, filter);
+    total = totals.keep(key, {
+      count: found.count,
+      estimate: found.estimate && found.count > EXACT_TOTAL_UP_TO,
+      generation,
+      indexRows,
+    });
+  }
+  return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: total.estimate };
 }
 
-/** A page of the jobs that hold every one of the `resolved` words. */
-async function listResolved(db: Session, query: JobListQuery, resolved: Word[]): Promise<Listed> {
-  if (resolved.some((w) => w.postings === 0 && w.numbers === 0))
-    return { jobs: [], totalJobs: 0, page: 1 };
-  // The word with the fewest candidates leads; a short word's numbers are uncounted, so
-  // it leads only when every word is short, and then its numbers are counted.
-  const size = (w: Word) => w.postings + (w.numbers ?? Number.POSITIVE_INFINITY);
-  const lead = resolved.reduce((a, b) =>
-    size(b) < size(a) || (size(b) === size(a) && b.postings < a.postings) ? b : a,
-  );
-  const leadNumbers = lead.numbers ?? (await countNumbers(db, lead.word));
-  if (lead.postings === 0 && leadNumbers === 0) return { jobs: [], totalJobs: 0, page: 1 };
-  let others = resolved.filter((w) => w !== lead).map((w) => w.word);
-  // `in progress`: when each of the lead's terms holds the other words too (and no number
-  // is among its matches), its candidates all match, as for one word.
-  if (others.length && leadNumbers === 0 && !(await termsNotHolding(db, lead.terms, others)).length)
-    others = [];
-  if (!others.length && lead.terms.length === 1 && leadNumbers === 0)
-    return listTerm(db, query, lead.terms[0]!, lead.postings);
-  const candidates = lead.postings + leadNumbers;
-  // Every candidate is read once a term (or the numbers) has no more than `depth`.
-  const complete = (depth: number) => lead.largest <= depth && leadNumbers <= depth;
-  const everything = Math.max(lead.largest, leadNumbers);
+/** A filter's words, and those the trigram index is given. */
+type Filter = { words: string[]; indexed: string[] };
 
-  const kind = others.length ? 'words' : 'word';
-  const { name, text } = statement(kind, query.sortColumn, query.sortOrder);
-  const read = (page: number, depth: number) =>
-    namedQuery<Page>(db, name, text, [
-      lead.terms,
-      lead.word,
-      depth,
-      leadNumbers > 0,
-      (page - 1) * query.perPage,
-      query.perPage,
-      lead.prefixOnly,
-      ...(others.length ? [others] : []),
-    ]).then((rows) => rows[0]!);
+/** What a sample said of a filter: hits among rows. */
+type Sampled = { hits: number; rows: number; wordHits: number[] };
 
-  let page = query.page;
-  const wanted = page * query.perPage;
-  // Other words may turn candidates down: read deeper until the page is full or all are read.
-  let depth = others.length ? wanted * 4 : wanted;
-  let answer = await read(page, depth);
-  while (answer.found < wanted && !complete(depth)) {
-    depth = Math.min(depth * 8, everything);
-    answer = await read(page, depth);
-  }
-  // The page last read, with a total.
-  const listed = (totalJobs: number): Listed => ({
-    jobs: answer.jobs,
-    totalJobs,
-    page,
-    generation: answer.generation,
-  });
-  if (complete(depth)) {
-    // Every match was among the candidates: the total is exact.
-    if (!answer.jobs.length && page > 1 && answer.found) {
-      page = lastPage(answer.found, query.perPage);
-      answer = await read(page, depth);
-    }
-    return listed(answer.found);
-  }
-  // The numbers alone and no other word: their count is the total.
-  if (!others.length && lead.terms.length === 0) return listed(leadNumbers);
-  const total =
-    candidates <= COUNTED_UP_TO ? undefined : await estimateMatches(db, lead, leadNumbers, others);
-  // Near the line where totals must be exact, they are counted.
-  if (total === undefined || total <= 2 * EXACT_TOTAL_UP_TO)
-    return listed((await read(page, everything)).found);
-  return { ...listed(total), totalIsEstimate: true };
-}
+/** The jobs, counted by the triggers, and their generation (0017). */
+const jobTotals = async (db: Session) =>
+  (
+    await namedQuery<{ jobs: number; generation: number }>(
+      db,
+      'jobs_totals',
+      'select jobs::float8 as jobs, generation::float8 as generation from job_totals',
+      [],
+    )
+  )[0]!;
 
-/** A page of one term's jobs, which are all the matches: `jobs` of them. */
-async function listTerm(
-  db: Session,
-  query: JobListQuery,
-  term: number,
-  jobs: number,
-): Promise<Listed> {
-  const { name, text } = statement('term', query.sortColumn, query.sortOrder);
-  const page = Math.min(query.page, lastPage(jobs, query.perPage));
-  const [answer] = await namedQuery<Omit<Page, 'found'>>(db, name, text, [
-    term,
-    (page - 1) * query.perPage,
+const sample = async (db: Session, words: string[], rows: number) =>
+  (await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [words, rows]))[0]!;
+
+const walk = async (db: Session, query: JobListQuery, words: string[]) => {
+  const { name, text } = walkStatement(query.sortColumn, query.sortOrder);
+  const [answer] = await namedQuery<{ jobs: JobList['jobs'] }>(db, name, text, [
+    words,
+    (query.page - 1) * query.perPage,
     query.perPage,
   ]);
-  return { jobs: answer!.jobs, totalJobs: jobs, page, generation: answer!.generation };
+  return answer!.jobs;
+};
+
+const count = async (db: Session, filter: Filter) => {
+  const { name, text } = countStatement(filter.indexed.length);
+  const [answer] = await namedQuery<{ total: number }>(db, name, text, [
+    filter.words,
+    ...filter.indexed,
+  ]);
+  return answer!.total;
+};
+
+/** The page from all the matches, with their exact total; a page past the last answers the last. */
+async function readMatches(db: Session, query: JobListQuery, filter: Filter): Promise<JobList> {
+  const { name, text } = matchesStatement(query.sortColumn, query.sortOrder, filter.indexed.length);
+  const read = async (page: number) =>
+    (
+      await namedQuery<{ jobs: JobList['jobs']; total: number }>(db, name, text, [
+        filter.words,
+        (page - 1) * query.perPage,
+        query.perPage,
+        ...filter.indexed,
+      ])
+    )[0]!;
+  let page = query.page;
+  let answer = await read(page);
+  if (!answer.jobs.length && page > 1) {
+    page = lastPage(answer.total, query.perPage);
+    if (answer.total) answer = await read(page);
+  }
+  return { jobs: answer.jobs, totalJobs: answer.total, page, totalIsEstimate: false };
 }
 
 /**
- * Estimates how many jobs match from a sample: the matches among the jobs in a window of
- * the number order sized to hold about SAMPLED_CANDIDATES candidates, scaled up to all
- * jobs. Keys are spread evenly in number order (a rebuild spaces them alike, and new jobs
- * take the middle of a gap), so a window's share of the key range is its share of the jobs.
+ * The total of a filter too common to count cheaply, from a sample of about
+ * HITS_FOR_ESTIMATE hits (sized by the first sample's share): an estimate, unless the
+ * sample took in every job.
  */
-async function estimateMatches(
+async function estimate(
   db: Session,
-  lead: Word,
-  leadNumbers: number,
-  others: string[],
-): Promise<number> {
-  const [range] = await namedQuery<{ low: string; high: string }>(
-    db,
-    'jobs_key_range',
-    `select min(number_key)::text as low, max(number_key)::text as high from job_keys`,
-    [],
-  );
-  const low = BigInt(range!.low);
-  const high = BigInt(range!.high);
-  const candidates = lead.postings + leadNumbers;
-  const share = Math.min(1, SAMPLED_CANDIDATES / candidates);
-  const end = low + BigInt(Math.ceil(Number(high - low) * share));
-  // Without other words every candidate matches: counting the window's distinct keys reads
-  // only the postings' index, not the jobs.
-  const filtered = others.length > 0;
-  const [sample] = await namedQuery<{ matches: number }>(
-    db,
-    filtered ? 'jobs_sample_words' : 'jobs_sample_word',
-    `with ${numbers('$2', '$4', '$5', 'number_key')},
-     candidates as (
-       select p.number_key from unnest($1::int[]) as t(id)
-       cross join lateral (
-         select number_key from job_postings where term = t.id and number_key <= $3
-       ) as p
-       union
-       select key from numbers where key <= $3
-     )
-     select count(*)::float8 as matches from candidates as c
-     ${
-       filtered
-         ? `join job_keys as k on k.number_key = c.number_key
-            join jobs as j on j.id = k.job_id
-            where ${holdsEvery(6)}`
-         : ''
-     }`,
-    [
-      lead.terms,
-      lead.word,
-      end.toString(),
-      leadNumbers > 0,
-      lead.prefixOnly,
-      ...(filtered ? [others] : []),
-    ],
-  );
-  const sampled = high === low ? 1 : Number(end - low) / Number(high - low);
-  return Math.round(sample!.matches / Math.min(1, sampled));
+  words: string[],
+  jobs: number,
+  first: Sampled,
+  rows: number,
+): Promise<{ count: number; estimate: boolean }> {
+  const sampled =
+    first.hits >= HITS_FOR_ESTIMATE
+      ? first
+      : await sample(db, words, Math.min(jobs, Math.ceil(rows * 1.1)));
+  return { count: Math.round((sampled.hits / sampled.rows) * jobs), estimate: sampled.rows < jobs };
 }
 
 const jobQuery = perDatabase((db) =>
@@ -494,35 +427,35 @@ export async function insertJobs(db: Pick<Db, 'execute'>, batch: GeneratedJob[])
 
 /**
  * Generates and inserts jobs `from`..`to` (1-based positions) in batches, reporting
- * progress, in one transaction: the search's triggers stand aside for it and the search is
- * rebuilt in one pass at the end (row by row costs ~0.8 ms a job). Other sessions see the
- * jobs, searched, when it commits; writers of jobs wait for it.
+ * progress, in one transaction: other sessions see the jobs when it commits. `generate`
+ * makes the job at a position (the generator's, or the benchmark's prose jobs).
  */
 export async function loadJobs(
   db: Pick<Db, 'transaction'>,
   from: number,
   to: number,
   onProgress: (done: number) => void = () => {},
-  batchSize = 2000,
+  {
+    batchSize = 2000,
+    generate = generateJob,
+  }: { batchSize?: number; generate?: typeof generateJob } = {},
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('job_search.bulk_load', 'on', true)`);
     for (let start = from; start <= to; start += batchSize) {
       const end = Math.min(to, start + batchSize - 1);
-      const batch = Array.from({ length: end - start + 1 }, (_, i) => generateJob(start + i));
+      const batch = Array.from({ length: end - start + 1 }, (_, i) => generate(start + i));
       await insertJobs(tx, batch);
       onProgress(end - from + 1);
     }
-    await tx.execute(sql`select job_search_rebuild()`);
-    await tx.execute(sql`select set_config('job_search.bulk_load', 'off', true)`);
     await tx.execute(sql`analyze jobs`);
   });
 }
 
 /**
- * Marks the freshly built search's pages all-visible (VACUUM), so its index-only scans
- * stop visiting the table: after a large load, outside any transaction.
+ * After a large load, outside any transaction: VACUUM moves the trigram index's pending
+ * entries (kept apart to make inserts cheap, and read by every search until moved) into
+ * the index, and marks the pages all-visible.
  */
 export async function settleJobSearch(db: Pick<Db, 'execute'>): Promise<void> {
-  await db.execute(sql`vacuum analyze job_keys, job_postings, job_terms`);
+  await db.execute(sql`vacuum analyze jobs`);
 }

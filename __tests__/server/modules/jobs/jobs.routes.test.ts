@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { JOB_SORT_COLUMNS, type Job, type JobList, type JobListQuery } from '@common/schemas/jobs';
-import { type Db, queryRows } from '@server/db/client';
+import { type Database, type Db, queryRows } from '@server/db/client';
 import { JOB_CONCLUSIONS, JOB_STATUSES, generateJob } from '@server/modules/jobs/jobGenerator';
 import {
   EXACT_TOTAL_UP_TO,
@@ -12,7 +12,8 @@ import {
 } from '@server/modules/jobs/jobs.service';
 import { bearer, login } from '../../helpers/auth';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
-import { testDbKinds } from '../../helpers/testDatabase';
+import { openTestDatabase, testDbKinds } from '../../helpers/testDatabase';
+import { generateProseJob } from '../../../../bench/proseJobs';
 
 const SEEDED = 1200;
 
@@ -392,13 +393,22 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
   });
 });
 
-describe.each(testDbKinds)('more jobs than are counted exactly, on %s', (kind) => {
+describe.each(
+  testDbKinds.flatMap(
+    (kind) =>
+      [
+        [kind, 'generated', generateJob],
+        [kind, 'prose', generateProseJob],
+      ] as const,
+  ),
+)('more jobs than are counted exactly, on %s, %s descriptions', (kind, _data, generate) => {
   const MANY = 25_000;
-  let t: TestApp;
+  let t: { database: Database };
   beforeAll(async () => {
-    t = await startTestApp(kind, { SEED_JOBS: String(MANY) });
+    t = { database: await openTestDatabase(kind) };
+    await loadJobs(t.database.db, 1, MANY, undefined, { generate });
   }, 120_000);
-  afterAll(() => t.close());
+  afterAll(() => t.database.close());
 
   it.each(['e', 'a e'])(
     'estimates %j within 5 %, flagged, and its last page is reachable and not empty',
@@ -420,7 +430,7 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s', (kind) =
     60_000,
   );
 
-  it('counts a status exactly, however many hold it', async () => {
+  it('counts a status exactly when its total is near the line (a sixth of 25,000 jobs)', async () => {
     const asked = query('completed');
     const answer = await listJobs(t.database.db, asked);
     expect(answer).toMatchObject({
@@ -428,6 +438,79 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s', (kind) =
       totalIsEstimate: false,
     });
   });
+});
+
+describe.each(testDbKinds)('the search on real prose, on %s', (kind) => {
+  const PROSE_JOBS = 1500;
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    await loadJobs(database.db, 1, PROSE_JOBS, undefined, { generate: generateProseJob });
+  }, 60_000);
+  afterAll(() => database.close());
+
+  it('answers every kind of filter a person types as a plain scan does, totals exact', async () => {
+    const db = database.db;
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          values ('X-1', 'Reçu', 'Échec', 'Naïve café in Zürich, 100% «quoted» a_b back\\slash')`,
+    );
+    const words = generateProseJob(11).description.split(' ');
+    const [word] = words.filter((w) => /^[a-z]{5,}$/i.test(w));
+    const filters = [
+      // One and two letters, a fragment inside a word, whole words.
+      'e',
+      't',
+      'q',
+      'th',
+      'he',
+      'ZQ',
+      word!.slice(1, -1),
+      word!.toUpperCase(),
+      'the',
+      'tion',
+      // Two and three words, common and not.
+      'the of',
+      'said that',
+      words.slice(0, 3).join(' '),
+      `${word} e t`,
+      // Everything (every number holds "j-"), nothing.
+      'j-',
+      'qqqqzzzz',
+      // Beyond ASCII, punctuation, and LIKE's metacharacters as plain text.
+      'café',
+      'zürich',
+      'ï',
+      '«quoted»',
+      "'s",
+      ',',
+      '%',
+      '100%',
+      '_',
+      'a_b',
+      '\\',
+    ];
+    for (const filter of filters) {
+      for (const sortColumn of JOB_SORT_COLUMNS) {
+        for (const [sortOrder, page] of [
+          ['asc', 1],
+          ['desc', 3],
+          ['desc', 20],
+        ] as const) {
+          const asked = { ...query(filter), page, perPage: 50, sortColumn, sortOrder } as const;
+          const answer = await listJobs(db, asked);
+          const scanned = await scanJobs(db, { ...asked, page: answer.page });
+          expect({ asked, jobs: answer.jobs }).toEqual({ asked, jobs: scanned.jobs });
+          expect({ asked, total: answer.totalJobs, estimate: answer.totalIsEstimate }).toEqual({
+            asked,
+            total: scanned.total,
+            estimate: false,
+          });
+        }
+      }
+    }
+    await db.execute(sql`delete from jobs where friendly_number = 'X-1'`);
+  }, 120_000);
 });
 
 /** The first page of 50 by number for a filter. */

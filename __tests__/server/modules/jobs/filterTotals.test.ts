@@ -21,7 +21,7 @@ async function openCounted(kind: (typeof testDbKinds)[number]) {
   return { database, statements: jest.spyOn(pool, 'query') };
 }
 
-describe.each(testDbKinds)('filter words resolved once, on %s', (kind) => {
+describe.each(testDbKinds)('filter totals kept, on %s', (kind) => {
   let database: Database;
   let statements: jest.SpyInstance;
   beforeAll(async () => {
@@ -38,17 +38,17 @@ describe.each(testDbKinds)('filter words resolved once, on %s', (kind) => {
     sortOrder: 'asc',
   });
 
-  it('answers a word asked again with one statement: the page', async () => {
+  it("answers a filter asked again with two statements: the jobs' generation, and the page", async () => {
     const status = JOB_STATUSES[0]!.toLowerCase();
     const first = await listJobs(database.db, asked(status));
     expect(first.totalJobs).toBeGreaterThan(0);
     statements.mockClear();
     expect(await listJobs(database.db, asked(status))).toEqual(first);
-    expect(statements).toHaveBeenCalledTimes(1);
+    expect(statements).toHaveBeenCalledTimes(2);
   });
 
-  it('answers a word asked again after the jobs changed as it stands now', async () => {
-    const word = 'Resolvedonce';
+  it('answers a filter asked again after the jobs changed as it stands now', async () => {
+    const word = 'Countedonce';
     const insert = (number: string) =>
       database.db.execute(
         sql`insert into jobs (friendly_number, status, conclusion, description)
@@ -64,7 +64,7 @@ describe.each(testDbKinds)('filter words resolved once, on %s', (kind) => {
     // Known once more: one statement.
     statements.mockClear();
     expect(await listJobs(database.db, asked(word))).toEqual(again);
-    expect(statements).toHaveBeenCalledTimes(1);
+    expect(statements).toHaveBeenCalledTimes(2);
 
     await database.db.execute(sql`delete from jobs where friendly_number in ('R-1', 'R-2')`);
     expect(await listJobs(database.db, asked(word))).toMatchObject({ totalJobs: 0, jobs: [] });
