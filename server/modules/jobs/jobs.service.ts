@@ -125,11 +125,13 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: num
   });
 
 /**
- * How many of the first `$2` jobs in the sample order hold every word of `$1` (`hits`),
+ * The sample: the jobs whose id hashes below `$2` (a range of jobs_sample_order_index, read
+ * as a bitmap, so in the table's order), a share of all jobs as large as $2's of the hashes'
+ * range, drawn at random whatever the data. How many hold every word of `$1` (`hits`),
  * and how many hold each (`wordHits`, in order).
  */
 const SAMPLE = `
-  with j as materialized (select j.search from jobs as j order by uuid_hash(j.id) limit $2)
+  with j as materialized (select j.search from jobs as j where uuid_hash(j.id) < $2::bigint)
   select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows,
     array(
       select (select count(*) from j where j.search like job_search_pattern(word))::float8
@@ -225,7 +227,7 @@ async function listMatching(
   let indexRows: number;
   if (total) indexRows = total.indexRows;
   else {
-    sampled = await sample(db, filter.words, Math.min(jobs, FIRST_SAMPLE));
+    sampled = await sample(db, filter.words, FIRST_SAMPLE, jobs);
     // What the trigram index reads: the jobs of each word it is given (each word's own
     // trigrams' lists, however few jobs hold all the words).
     indexRows = filter.indexed.length
@@ -236,7 +238,7 @@ async function listMatching(
         )
       : jobs;
     // A sample of every job is the exact total.
-    if (sampled.rows === jobs)
+    if (FIRST_SAMPLE >= jobs)
       total = totals.keep(key, { count: sampled.hits, estimate: false, generation, indexRows });
     if (total?.count === 0) return nothing();
   }
@@ -291,8 +293,12 @@ const jobTotals = async (db: Session) =>
     )
   )[0]!;
 
-const sample = async (db: Session, words: string[], rows: number) =>
-  (await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [words, rows]))[0]!;
+/** A sample of about `rows` of the `jobs`: every job when rows reaches it. */
+const sample = async (db: Session, words: string[], rows: number, jobs: number) => {
+  // uuid_hash is an int4: the hashes below this bound are a `rows / jobs` share of its range.
+  const bound = rows >= jobs ? 2 ** 31 : Math.floor(-(2 ** 31) + (rows / jobs) * 2 ** 32);
+  return (await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [words, bound]))[0]!;
+};
 
 const walk = async (db: Session, query: JobListQuery, words: string[]) => {
   const { name, text } = walkStatement(query.sortColumn, query.sortOrder);
@@ -346,11 +352,14 @@ async function estimate(
   first: Sampled,
   rows: number,
 ): Promise<{ count: number; estimate: boolean }> {
-  const sampled =
-    first.hits >= HITS_FOR_ESTIMATE
-      ? first
-      : await sample(db, words, Math.min(jobs, Math.ceil(rows * 1.1)));
-  return { count: Math.round((sampled.hits / sampled.rows) * jobs), estimate: sampled.rows < jobs };
+  if (first.hits >= HITS_FOR_ESTIMATE)
+    return { count: Math.round((first.hits / first.rows) * jobs), estimate: true };
+  const wanted = Math.ceil(rows * 1.1);
+  const sampled = await sample(db, words, wanted, jobs);
+  return {
+    count: Math.round((sampled.hits / Math.max(sampled.rows, 1)) * jobs),
+    estimate: wanted < jobs,
+  };
 }
 
 const jobQuery = perDatabase((db) =>
