@@ -1,12 +1,13 @@
 /**
  * A filter's total: exact, or an estimate; found when the jobs were of `generation`; and
- * how many rows the trigram index reads for it (what its page costs that way).
+ * how many entries of the trigram index's lists it decodes for it (what its page costs that
+ * way).
  */
 export interface Total {
   count: number;
   estimate: boolean;
   generation: number;
-  indexRows: number;
+  listed: number;
 }
 
 /** How many filters' totals a server keeps: a few hundred kB, whatever the job count. */

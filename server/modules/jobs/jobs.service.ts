@@ -76,9 +76,11 @@ const allStatement = (column: SortColumn, direction: SortOrder) =>
 
 /**
  * A page of the jobs that hold every word, walking the sort order's index and testing each
- * job: `$1` the words, `$2` offset, `$3` limit. The walk stops at the page's last match.
- * `offset 0` fences the walk in: PostgreSQL's guess at how many jobs a pattern matches
- * would otherwise have it read and sort them all whenever it guesses few.
+ * job: `$1` the words, `$2` offset, `$3` limit, `$4` the most jobs to test. The walk stops at
+ * the page's last match, or at its budget: matches may be bunched far along the order
+ * (`pass` sorted by conclusion comes after every `Fail`), and a page short of its limit
+ * sends the caller to the trigram index. `offset 0` fences the walk in: PostgreSQL's guess
+ * at how many jobs a pattern matches would otherwise have it read and sort them all.
  */
 const walkStatement = (column: SortColumn, direction: SortOrder) =>
   statement(`jobs_walk_${column}_${direction}`, () => {
@@ -86,7 +88,10 @@ const walkStatement = (column: SortColumn, direction: SortOrder) =>
     return `
       select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs
       from (
-        select * from (select * from jobs as j order by ${order} offset 0) as j
+        select * from (
+          select * from (select * from jobs as j order by ${order} offset 0) as j
+          order by ${order} limit $4
+        ) as j
         where ${HOLDS_EVERY} order by ${order} offset $2 limit $3
       ) as j`;
   });
@@ -127,11 +132,15 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: num
 /**
  * The sample: the jobs whose id hashes below `$2` (a range of jobs_sample_order_index, read
  * as a bitmap, so in the table's order), a share of all jobs as large as $2's of the hashes'
- * range, drawn at random whatever the data. How many hold every word of `$1` (`hits`),
- * and how many hold each (`wordHits`, in order).
+ * range, drawn at random whatever the data. How many hold every word of `$1` (`hits`).
  */
+const SAMPLE_JOBS = `select j.search from jobs as j where uuid_hash(j.id) < $2::bigint`;
 const SAMPLE = `
-  with j as materialized (select j.search from jobs as j where uuid_hash(j.id) < $2::bigint)
+  select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows
+  from (${SAMPLE_JOBS}) as j`;
+/** The first sample of a filter: also how many jobs hold each word (`wordHits`, in order). */
+const FIRST_SAMPLE_STATEMENT = `
+  with j as materialized (${SAMPLE_JOBS})
   select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows,
     array(
       select (select count(*) from j where j.search like job_search_pattern(word))::float8
@@ -199,11 +208,18 @@ const lastPage = (total: number, perPage: number) => Math.max(1, Math.ceil(total
 const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstimate: false });
 
 /**
+ * What reading a job costs each way, in about microseconds, measured at 1,000,000 jobs: the
+ * walk reads the table in the sort order (a page each), the trigram index in the table's own
+ * order (and decodes its trigrams' lists of jobs, much faster), a plain scan every job in order.
+ */
+const COST = { walked: 2, indexed: 1, listed: 0.05, scanned: 0.15, sampled: 2 };
+
+/**
  * A page of the jobs that hold every word, the cheaper way for how many match: known from
  * this server's kept total while the jobs are of the generation it was found at, else
- * sampled. A total not kept is counted when that costs no more rows than a sample for an
- * estimate would (always when the trigram index finds the page: it reads every match), and
- * estimated otherwise.
+ * sampled. A total not kept is counted when it is small, or when counting costs no more than
+ * sampling for an estimate: then the page comes with it, from all the matches. Otherwise
+ * the page is walked and the total estimated.
  */
 async function listMatching(
   db: Session,
@@ -223,56 +239,59 @@ async function listMatching(
   const { jobs, generation } = await jobTotals(db);
   if (jobs === 0) return nothing();
   let total = totals.get(key, generation);
-  let sampled: Sampled | undefined;
-  let indexRows: number;
-  if (total) indexRows = total.indexRows;
-  else {
-    sampled = await sample(db, filter.words, FIRST_SAMPLE, jobs);
-    // What the trigram index reads: the jobs of each word it is given (each word's own
-    // trigrams' lists, however few jobs hold all the words).
-    indexRows = filter.indexed.length
-      ? filter.indexed.reduce(
-          (rows, word) =>
-            rows + (Math.max(sampled!.wordHits[words.indexOf(word)]!, 0.5) / sampled!.rows) * jobs,
-          0,
-        )
-      : jobs;
+  let listed: number;
+  let share: number;
+  if (total) {
+    ({ listed } = total);
+    share = total.count / jobs;
+  } else {
+    const first = await firstSample(db, words, jobs);
+    // The entries of the trigram index's lists it decodes: a list per trigram of each word
+    // it is given, each at least as long as the word's jobs.
+    listed = filter.indexed.reduce(
+      (sum, word) =>
+        sum +
+        Math.max(1, word.length - 2) * (first.wordHits[words.indexOf(word)]! / first.rows) * jobs,
+      0,
+    );
     // A sample of every job is the exact total.
     if (FIRST_SAMPLE >= jobs)
-      total = totals.keep(key, { count: sampled.hits, estimate: false, generation, indexRows });
-    if (total?.count === 0) return nothing();
+      total = totals.keep(key, { count: first.hits, estimate: false, generation, listed });
+    // No hit: rare, and its matches are read at once (half a hit, to weigh the rest).
+    share = first.hits ? first.hits / first.rows : 0.5 / first.rows;
   }
-  // The share of the jobs that match (half a hit when a sample had none).
-  const share = total ? total.count / jobs : Math.max(sampled!.hits, 0.5) / sampled!.rows;
-  // What each way costs, in rows read through an index: the walk about (the page's end) /
-  // share; all the matches through the trigram index indexRows, or without a word it can
-  // serve, a plain scan of every job, which reads a row about three times faster.
-  const walkCost = (query.page * query.perPage) / share;
-  const matchesCost = filter.indexed.length ? indexRows : jobs / 3;
-  // An estimate reads HITS_FOR_ESTIMATE / share rows in the sample order.
-  const estimateCost = HITS_FOR_ESTIMATE / share;
-  if (matchesCost <= walkCost) {
-    const listed = await readMatches(db, query, filter);
-    totals.keep(key, { count: listed.totalJobs, estimate: false, generation, indexRows });
-    return listed;
-  }
-  const page = await walk(db, query, filter.words);
-  // Past the last page: all the matches, read, say which page is the last.
-  if (!page.length && query.page > 1) return readMatches(db, query, filter);
+  if (total?.count === 0) return nothing();
+  const keep = (count: number, estimate: boolean) =>
+    totals.keep(key, { count, estimate, generation, listed });
+  const fromMatches = async () => {
+    const answer = await readMatches(db, query, filter);
+    keep(answer.totalJobs, false);
+    return answer;
+  };
+
+  const pageEnd = query.page * query.perPage;
+  const walkCost = (COST.walked * pageEnd) / share;
+  const matchesCost = filter.indexed.length
+    ? COST.indexed * share * jobs + COST.listed * listed
+    : COST.scanned * jobs;
   if (!total) {
-    const counted = share * jobs <= 1.5 * EXACT_TOTAL_UP_TO || matchesCost <= estimateCost;
-    const found = counted
-      ? { count: await count(db, filter), estimate: false }
-      : await estimate(db, filter.words, jobs, sampled!, estimateCost);
+    const estimateCost = (COST.sampled * HITS_FOR_ESTIMATE) / share;
+    const counted =
+      share * jobs <= 1.5 * EXACT_TOTAL_UP_TO ||
+      matchesCost <= estimateCost ||
+      share * FIRST_SAMPLE < 1;
+    if (counted || matchesCost <= walkCost) return fromMatches();
+    const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
+    if (page.length < query.perPage) return fromMatches();
+    const estimated = await estimate(db, words, jobs, share);
     // An estimate under the line where totals must be exact is counted after all.
-    if (found.estimate && found.count <= EXACT_TOTAL_UP_TO) found.count = await count(db, filter);
-    total = totals.keep(key, {
-      count: found.count,
-      estimate: found.estimate && found.count > EXACT_TOTAL_UP_TO,
-      generation,
-      indexRows,
-    });
+    total =
+      estimated <= EXACT_TOTAL_UP_TO ? keep(await count(db, filter), false) : keep(estimated, true);
+    return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: true };
   }
+  if (matchesCost <= walkCost) return fromMatches();
+  const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
+  if (page.length < query.perPage) return fromMatches();
   return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: total.estimate };
 }
 
@@ -280,7 +299,7 @@ async function listMatching(
 type Filter = { words: string[]; indexed: string[] };
 
 /** What a sample said of a filter: hits among rows. */
-type Sampled = { hits: number; rows: number; wordHits: number[] };
+type Sampled = { hits: number; rows: number };
 
 /** The jobs, counted by the triggers, and their generation (0017). */
 const jobTotals = async (db: Session) =>
@@ -293,19 +312,35 @@ const jobTotals = async (db: Session) =>
     )
   )[0]!;
 
-/** A sample of about `rows` of the `jobs`: every job when rows reaches it. */
-const sample = async (db: Session, words: string[], rows: number, jobs: number) => {
-  // uuid_hash is an int4: the hashes below this bound are a `rows / jobs` share of its range.
-  const bound = rows >= jobs ? 2 ** 31 : Math.floor(-(2 ** 31) + (rows / jobs) * 2 ** 32);
-  return (await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [words, bound]))[0]!;
-};
+/** The bound of uuid_hash (an int4) below which about `rows` of the `jobs` hash. */
+const sampleBound = (rows: number, jobs: number) =>
+  rows >= jobs ? 2 ** 31 : Math.floor(-(2 ** 31) + (rows / jobs) * 2 ** 32);
 
-const walk = async (db: Session, query: JobListQuery, words: string[]) => {
+const firstSample = async (db: Session, words: string[], jobs: number) =>
+  (
+    await namedQuery<Sampled & { wordHits: number[] }>(
+      db,
+      'jobs_first_sample',
+      FIRST_SAMPLE_STATEMENT,
+      [words, sampleBound(FIRST_SAMPLE, jobs)],
+    )
+  )[0]!;
+
+/** A page by walking the sort order, testing at most `budget` jobs (at least 1,000 and the page). */
+const walk = async (
+  db: Session,
+  query: JobListQuery,
+  words: string[],
+  budget: number,
+  jobs: number,
+) => {
   const { name, text } = walkStatement(query.sortColumn, query.sortOrder);
+  const tested = Math.min(jobs, Math.ceil(Math.max(budget, query.page * query.perPage + 1000)));
   const [answer] = await namedQuery<{ jobs: JobList['jobs'] }>(db, name, text, [
     words,
     (query.page - 1) * query.perPage,
     query.perPage,
+    tested,
   ]);
   return answer!.jobs;
 };
@@ -341,25 +376,13 @@ async function readMatches(db: Session, query: JobListQuery, filter: Filter): Pr
 }
 
 /**
- * The total of a filter too common to count cheaply, from a sample of about
- * HITS_FOR_ESTIMATE hits (sized by the first sample's share): an estimate, unless the
- * sample took in every job.
+ * The total of a filter too common to count cheaply, from a sample sized to hold about
+ * HITS_FOR_ESTIMATE hits at the first sample's share.
  */
-async function estimate(
-  db: Session,
-  words: string[],
-  jobs: number,
-  first: Sampled,
-  rows: number,
-): Promise<{ count: number; estimate: boolean }> {
-  if (first.hits >= HITS_FOR_ESTIMATE)
-    return { count: Math.round((first.hits / first.rows) * jobs), estimate: true };
-  const wanted = Math.ceil(rows * 1.1);
-  const sampled = await sample(db, words, wanted, jobs);
-  return {
-    count: Math.round((sampled.hits / Math.max(sampled.rows, 1)) * jobs),
-    estimate: wanted < jobs,
-  };
+async function estimate(db: Session, words: string[], jobs: number, share: number) {
+  const bound = sampleBound(Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
+  const [sampled] = await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [words, bound]);
+  return Math.round((sampled!.hits / Math.max(sampled!.rows, 1)) * jobs);
 }
 
 const jobQuery = perDatabase((db) =>
