@@ -5,7 +5,7 @@ import { type Db, type Session, namedQuery, perDatabase, withSession } from '../
 import { jobDetails, jobs } from '../../db/schema/jobs';
 import { AppError, notFound } from '../../lib/errors';
 import { Slots } from '../../lib/slots';
-import { FilterTotals } from './filterTotals';
+import { GenerationCache } from './generationCache';
 import { type GeneratedJob, generateJob } from './jobGenerator';
 
 /*
@@ -31,8 +31,11 @@ type SortOrder = JobListQuery['sortOrder'];
 export const EXACT_TOTAL_UP_TO = 10_000;
 /** The first sample of a filter not seen before: enough to tell common from rare. */
 const FIRST_SAMPLE = 2_000;
-/** Hits an estimate rests on: its relative error is then about 1/√2000, 2.2 %. */
-const HITS_FOR_ESTIMATE = 2_000;
+/**
+ * Hits an estimate rests on: its relative error is then about 1/√5000, 1.4 % (one standard
+ * error; beyond 5 % about once in 2,000 estimates).
+ */
+const HITS_FOR_ESTIMATE = 5_000;
 /** Job-list reads at once on one server, of the database pool's 10 connections. */
 const SEARCH_SLOTS = 6;
 /** How long a job-list read waits for a slot before it is answered OVERLOADED. */
@@ -130,11 +133,14 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: num
   });
 
 /**
- * The sample: the jobs whose id hashes below `$2` (a range of jobs_sample_order_index, read
- * as a bitmap, so in the table's order), a share of all jobs as large as $2's of the hashes'
- * range, drawn at random whatever the data. How many hold every word of `$1` (`hits`).
+ * A sample: the jobs whose id hashes into a window of uuid_hash's range, from `$2` up to
+ * `$3`: a range of jobs_sample_order_index, read as a bitmap, so in the table's order. The window's share of
+ * the range is the sample's share of the jobs, drawn at random whatever the data; each
+ * filter has a window of its own, so the errors of two estimates are not the same error.
+ * How many of its jobs hold every word of `$1` (`hits`).
  */
-const SAMPLE_JOBS = `select j.search from jobs as j where uuid_hash(j.id) < $2::bigint`;
+const SAMPLE_JOBS = `select j.search from jobs as j
+  where uuid_hash(j.id) >= $2::bigint and uuid_hash(j.id) < $3::bigint`;
 const SAMPLE = `
   select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows
   from (${SAMPLE_JOBS}) as j`;
@@ -155,7 +161,19 @@ const FIRST_SAMPLE_STATEMENT = `
 const indexable = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
 
 /** Each database's filter totals, and its job-list slots. */
-const totalsOf = perDatabase(() => new FilterTotals());
+/**
+ * A filter's total, exact or an estimate, and how many entries of the trigram index's lists
+ * its words cost (what reading its matches that way costs).
+ */
+interface Total {
+  count: number;
+  estimate: boolean;
+  listed: number;
+}
+
+/** Each database's filter totals (a few hundred kB) and pages (up to ~25 MB), kept per generation. */
+const totalsOf = perDatabase(() => new GenerationCache<Total>(10_000));
+const pagesOf = perDatabase(() => new GenerationCache<JobList>(1_000));
 const slotsOf = perDatabase(
   () =>
     new Slots(
@@ -180,7 +198,7 @@ export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
   const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
   return slotsOf(db).run(() =>
     withSession(db, (session) =>
-      words.length ? listMatching(session, query, words, totalsOf(db)) : listAll(session, query),
+      words.length ? listMatching(session, query, words, db) : listAll(session, query),
     ),
   );
 }
@@ -215,29 +233,56 @@ const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstima
 const COST = { walked: 2, indexed: 1, listed: 0.05, scanned: 0.15, sampled: 2 };
 
 /**
- * A page of the jobs that hold every word, the cheaper way for how many match: known from
- * this server's kept total while the jobs are of the generation it was found at, else
- * sampled. A total not kept is counted when it is small, or when counting costs no more than
- * sampling for an estimate: then the page comes with it, from all the matches. Otherwise
- * the page is walked and the total estimated.
+ * A page of the jobs that hold every word: kept by this server while the jobs are of the
+ * generation it was read at (people typing the same filter, a status everyone looks at),
+ * else found the cheaper way for how many match (findPage).
  */
 async function listMatching(
-  db: Session,
+  session: Session,
   query: JobListQuery,
   words: string[],
-  totals: FilterTotals,
+  db: Db,
 ): Promise<JobList> {
+  const { jobs, generation } = await jobTotals(session);
+  if (jobs === 0) return nothing();
   const filter: Filter = {
     words,
+    key: words.join('\u0000'),
     // The longest words narrow the trigram index's candidates the most.
     indexed: words
       .filter(indexable)
       .sort((a, b) => b.length - a.length)
       .slice(0, INDEXED_WORDS),
   };
-  const key = words.join('\u0000');
-  const { jobs, generation } = await jobTotals(db);
-  if (jobs === 0) return nothing();
+  const pages = pagesOf(db);
+  const pageKey = [filter.key, query.sortColumn, query.sortOrder, query.page, query.perPage].join(
+    '\u0001',
+  );
+  return (
+    pages.get(pageKey, generation) ??
+    pages.keep(
+      pageKey,
+      generation,
+      await findPage(session, query, filter, { jobs, generation }, totalsOf(db)),
+    )
+  );
+}
+
+/**
+ * A page of the jobs that hold every word, the cheaper way for how many match: known from
+ * this server's kept total while the jobs are of the generation it was found at, else
+ * sampled. A total not kept is counted when it is small, or when counting costs no more than
+ * sampling for an estimate: then the page comes with it, from all the matches. Otherwise
+ * the page is walked and the total estimated.
+ */
+async function findPage(
+  db: Session,
+  query: JobListQuery,
+  filter: Filter,
+  { jobs, generation }: { jobs: number; generation: number },
+  totals: GenerationCache<Total>,
+): Promise<JobList> {
+  const { words, key } = filter;
   let total = totals.get(key, generation);
   let listed: number;
   let share: number;
@@ -245,7 +290,7 @@ async function listMatching(
     ({ listed } = total);
     share = total.count / jobs;
   } else {
-    const first = await firstSample(db, words, jobs);
+    const first = await firstSample(db, filter, jobs);
     // The entries of the trigram index's lists it decodes: a list per trigram of each word
     // it is given, each at least as long as the word's jobs.
     listed = filter.indexed.reduce(
@@ -256,13 +301,13 @@ async function listMatching(
     );
     // A sample of every job is the exact total.
     if (FIRST_SAMPLE >= jobs)
-      total = totals.keep(key, { count: first.hits, estimate: false, generation, listed });
+      total = totals.keep(key, generation, { count: first.hits, estimate: false, listed });
     // No hit: rare, and its matches are read at once (half a hit, to weigh the rest).
     share = first.hits ? first.hits / first.rows : 0.5 / first.rows;
   }
   if (total?.count === 0) return nothing();
   const keep = (count: number, estimate: boolean) =>
-    totals.keep(key, { count, estimate, generation, listed });
+    totals.keep(key, generation, { count, estimate, listed });
   const fromMatches = async () => {
     const answer = await readMatches(db, query, filter);
     keep(answer.totalJobs, false);
@@ -283,11 +328,16 @@ async function listMatching(
     if (counted || matchesCost <= walkCost) return fromMatches();
     const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
     if (page.length < query.perPage) return fromMatches();
-    const estimated = await estimate(db, words, jobs, share);
+    const estimated = await estimate(db, filter, jobs, share);
     // An estimate under the line where totals must be exact is counted after all.
     total =
       estimated <= EXACT_TOTAL_UP_TO ? keep(await count(db, filter), false) : keep(estimated, true);
-    return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: true };
+    return {
+      jobs: page,
+      totalJobs: total.count,
+      page: query.page,
+      totalIsEstimate: total.estimate,
+    };
   }
   if (matchesCost <= walkCost) return fromMatches();
   const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
@@ -295,8 +345,8 @@ async function listMatching(
   return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: total.estimate };
 }
 
-/** A filter's words, and those the trigram index is given. */
-type Filter = { words: string[]; indexed: string[] };
+/** A filter's words, its key among kept totals and pages, and the words the trigram index is given. */
+type Filter = { words: string[]; key: string; indexed: string[] };
 
 /** What a sample said of a filter: hits among rows. */
 type Sampled = { hits: number; rows: number };
@@ -313,16 +363,32 @@ const jobTotals = async (db: Session) =>
   )[0]!;
 
 /** The bound of uuid_hash (an int4) below which about `rows` of the `jobs` hash. */
-const sampleBound = (rows: number, jobs: number) =>
-  rows >= jobs ? 2 ** 31 : Math.floor(-(2 ** 31) + (rows / jobs) * 2 ** 32);
+/**
+ * The window of uuid_hash (an int4) a sample of about `rows` of the `jobs` hashes into, for
+ * `filter` (its start placed by a hash of its key): every job when rows reaches them.
+ */
+function sampleWindow(filter: Filter, rows: number, jobs: number): [number, number] {
+  const bottom = -(2 ** 31);
+  if (rows >= jobs) return [bottom, 2 ** 31];
+  const width = (rows / jobs) * 2 ** 32;
+  const start = bottom + (fnv1a(filter.key) / 2 ** 32) * (2 ** 32 - width);
+  return [Math.floor(start), Math.floor(start + width)];
+}
 
-const firstSample = async (db: Session, words: string[], jobs: number) =>
+/** FNV-1a, 32 bits: a quick, well-spread hash of a string. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+const firstSample = async (db: Session, filter: Filter, jobs: number) =>
   (
     await namedQuery<Sampled & { wordHits: number[] }>(
       db,
       'jobs_first_sample',
       FIRST_SAMPLE_STATEMENT,
-      [words, sampleBound(FIRST_SAMPLE, jobs)],
+      [filter.words, ...sampleWindow(filter, FIRST_SAMPLE, jobs)],
     )
   )[0]!;
 
@@ -379,9 +445,9 @@ async function readMatches(db: Session, query: JobListQuery, filter: Filter): Pr
  * The total of a filter too common to count cheaply, from a sample sized to hold about
  * HITS_FOR_ESTIMATE hits at the first sample's share.
  */
-async function estimate(db: Session, words: string[], jobs: number, share: number) {
-  const bound = sampleBound(Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
-  const [sampled] = await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [words, bound]);
+async function estimate(db: Session, filter: Filter, jobs: number, share: number) {
+  const window = sampleWindow(filter, Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
+  const [sampled] = await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [filter.words, ...window]);
   return Math.round((sampled!.hits / Math.max(sampled!.rows, 1)) * jobs);
 }
 

@@ -385,7 +385,7 @@ describe.each(
       ] as const,
   ),
 )('more jobs than are counted exactly, on %s, %s descriptions', (kind, _data, generate) => {
-  const MANY = 40_000;
+  const MANY = 80_000;
   let t: { database: Database };
   beforeAll(async () => {
     t = { database: await openTestDatabase(kind) };
@@ -423,7 +423,7 @@ describe.each(
     ]);
   }, 60_000);
 
-  it('counts a status exactly when its total is near the line (a sixth of 40,000 jobs)', async () => {
+  it('counts a status exactly when its total is near the line (a sixth of 80,000 jobs)', async () => {
     const asked = query('completed');
     const answer = await listJobs(t.database.db, asked);
     expect(answer).toMatchObject({

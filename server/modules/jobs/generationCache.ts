@@ -1,0 +1,28 @@
+/**
+ * What a server found out about the jobs of one database, by key, kept while the jobs are
+ * of the generation it was found at (job_totals.generation, read from the database with
+ * each filtered list: a change on any server, or by plain SQL, moves it on), the least
+ * recently used given up first past `size` entries. Bounded by entries, whatever the jobs.
+ */
+export class GenerationCache<Value> {
+  private entries = new Map<string, { value: Value; generation: number }>();
+
+  constructor(private readonly size: number) {}
+
+  /** The value kept for `key`, when found at `generation`. */
+  get(key: string, generation: number): Value | undefined {
+    const entry = this.entries.get(key);
+    if (entry?.generation !== generation) return undefined;
+    // Used: to the back of the line.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  keep(key: string, generation: number, value: Value): Value {
+    this.entries.delete(key);
+    this.entries.set(key, { value, generation });
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+}
