@@ -36,7 +36,7 @@ const FIRST_SAMPLE = 2_000;
  * error; beyond 5 % about once in 2,000 estimates).
  */
 const HITS_FOR_ESTIMATE = 5_000;
-/** Job-list reads at once on one server, of the database pool's 10 connections. */
+/** Filtered job lists read at once on one server, of the database pool's 10 connections. */
 const SEARCH_SLOTS = 6;
 /** How long a job-list read waits for a slot before it is answered OVERLOADED. */
 const SEARCH_WAIT_MS = 2_000;
@@ -191,15 +191,15 @@ const slotsOf = perDatabase(
  * by the unique friendly number), with the total. Totals are exact up to
  * EXACT_TOTAL_UP_TO matches, and beyond it whenever counting costs no more than sampling;
  * otherwise estimated from a sample and flagged. A page past the last answers the last
- * page, and says so in `page`. At most SEARCH_SLOTS lists are read at once on a server;
- * the others wait for a slot, up to SEARCH_WAIT_MS, then are answered OVERLOADED.
+ * page, and says so in `page`. At most SEARCH_SLOTS filtered lists are read at once on a
+ * server; the others wait for a slot, up to SEARCH_WAIT_MS, then are answered OVERLOADED.
  */
 export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
   const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
+  // An unfiltered page is two index probes: it takes no slot, and does not wait behind searches.
+  if (!words.length) return withSession(db, (session) => listAll(session, query));
   return slotsOf(db).run(() =>
-    withSession(db, (session) =>
-      words.length ? listMatching(session, query, words, db) : listAll(session, query),
-    ),
+    withSession(db, (session) => listMatching(session, query, words, db)),
   );
 }
 
