@@ -15,13 +15,15 @@ import { type GeneratedJob, generateJob } from './jobGenerator';
  * description (MUI's quick-filter rule): of `search`, those four in lower case, one space
  * apart. How a page is found follows how many jobs match, whatever the data:
  * - a common filter (`e`, `the`): the sort order's index is walked and each job tested; the
- *   first matches come first, so a page costs about (its end) / (the share that matches) rows;
+ *   first matches come first, so a page costs about (its end) / (the share that matches) jobs
+ *   tested (within a budget: matches bunched far along the order go the other way);
  * - a rare one (`xylophone`, `J-00012`): the trigram index finds its jobs, which are sorted;
  *   about (the share that matches) × (all jobs) rows, and the exact total comes with them.
- * The share is measured on a sample of jobs in a random order (a hash of their id), and so
- * is the total of a filter too common to count cheaply: an estimate, flagged, its error
- * about 1/√(hits in the sample). Each server keeps the totals it found while the jobs stay
- * as they were (their generation), so a filter asked again costs its page alone.
+ * The share is measured on a random sample of jobs (a window of the hashes of their ids),
+ * and so is the total of a filter too common to count cheaply: an estimate, flagged, its
+ * error about 1/√(hits in the sample). Each server keeps the totals and pages it found while
+ * the jobs stay as they were (their generation): a filter asked again costs its page alone,
+ * a page asked again one statement.
  */
 
 type SortColumn = JobListQuery['sortColumn'];
@@ -42,10 +44,10 @@ const SEARCH_SLOTS = 6;
 const SEARCH_WAIT_MS = 2_000;
 
 /** Each sort's ORDER BY (ties by the unique number): one of the jobs' sort indexes serves it. */
-const orderBy = (column: SortColumn, direction: SortOrder, table = 'j') =>
+const orderBy = (column: SortColumn, direction: SortOrder) =>
   column === 'friendlyNumber'
-    ? `${table}.friendly_number ${direction}`
-    : `${table}.${column} ${direction}, ${table}.friendly_number ${direction}`;
+    ? `j.friendly_number ${direction}`
+    : `j.${column} ${direction}, j.friendly_number ${direction}`;
 
 const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_number,
   'status', j.status, 'conclusion', j.conclusion, 'description', j.description)`;
