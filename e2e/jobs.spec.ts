@@ -68,7 +68,7 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
 
   // An old link past the last page lands on the last page, and the address says so.
   await page.goto('/lims/jobs?page=100000');
-  await expect(page.getByText(/^9951–10000 of /)).toBeVisible();
+  await expect(page.getByText(/^9,951–10,000 of /)).toBeVisible();
   await expect(jobCells.first()).toHaveText('J-0009951');
   await expect(page).toHaveURL(/[?&]page=200\b/);
   await page.goBack();
@@ -82,6 +82,13 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await expect(grid.getByRole('button', { name: 'Collapse J-0000051' })).toBeFocused();
   await page.keyboard.press('Space');
   await expect(details).toHaveCount(0);
+
+  // The last page and the first are a click away.
+  await page.getByRole('button', { name: 'Go to last page' }).click();
+  await expect(page.getByText(/^9,951–10,000 of /)).toBeVisible();
+  await expect(jobCells.first()).toHaveText('J-0009951');
+  await page.getByRole('button', { name: 'Go to first page' }).click();
+  await expect(jobCells.first()).toHaveText('J-0000001');
 
   // A phone's width: the page size can still be chosen.
   await page.setViewportSize({ width: 390, height: 800 });

@@ -260,14 +260,18 @@ async function listMatching(
   const pageKey = [filter.key, query.sortColumn, query.sortOrder, query.page, query.perPage].join(
     '\u0001',
   );
-  return (
-    pages.get(pageKey, generation) ??
-    pages.keep(
+  const totals = totalsOf(db);
+  const kept = pages.get(pageKey, generation);
+  if (!kept)
+    return pages.keep(
       pageKey,
       generation,
-      await findPage(session, query, filter, { jobs, generation }, totalsOf(db)),
-    )
-  );
+      await findPage(session, query, filter, { jobs, generation }, totals),
+    );
+  // The filter's total as now known: an estimate kept with the page may have been counted
+  // since (another page read all the matches), and every page then says the same.
+  const total = totals.get(filter.key, generation);
+  return total ? { ...kept, totalJobs: total.count, totalIsEstimate: total.estimate } : kept;
 }
 
 /**

@@ -224,9 +224,13 @@ function JobList() {
               localeText={{
                 noRowsLabel: 'No jobs on this page',
                 paginationDisplayedRows: ({ from, to, count }) =>
-                  `${from}–${to} of ${list.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
+                  `${from.toLocaleString()}–${to.toLocaleString()} of ${list.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
               }}
               disableRowSelectionOnClick
+              // The last page is one click away (of an estimate: the server answers the real last).
+              slotProps={{
+                basePagination: { material: { showFirstButton: true, showLastButton: true } },
+              }}
             />
           </GridFrame>
         )}

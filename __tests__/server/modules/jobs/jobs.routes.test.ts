@@ -409,6 +409,18 @@ describe.each(
       const end = await listJobs(db, { ...asked, page: lastPage });
       expect(end.jobs.length).toBeGreaterThan(0);
       expect(end.jobs).toEqual((await scanJobs(db, { ...asked, page: end.page })).jobs);
+      // Every page of the filter then says the same total (counted, when the last page read
+      // all the matches), the first page too, kept by the server as it is.
+      expect(await listJobs(db, asked)).toMatchObject({
+        totalJobs: end.totalJobs,
+        totalIsEstimate: end.totalIsEstimate,
+      });
+      const pastTheEnd = await listJobs(db, { ...asked, page: 1_000_000 });
+      expect(await listJobs(db, asked)).toMatchObject({
+        totalJobs: pastTheEnd.totalJobs,
+        totalIsEstimate: pastTheEnd.totalIsEstimate,
+      });
+      expect(pastTheEnd).toMatchObject({ totalJobs: truth, totalIsEstimate: false });
     },
     60_000,
   );
