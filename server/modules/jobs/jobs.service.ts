@@ -162,7 +162,6 @@ const FIRST_SAMPLE_STATEMENT = `
  */
 const indexable = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
 
-/** Each database's filter totals, and its job-list slots. */
 /**
  * A filter's total, exact or an estimate, and how many entries of the trigram index's lists
  * its words cost (what reading its matches that way costs).
@@ -325,29 +324,21 @@ async function findPage(
   const matchesCost = filter.indexed.length
     ? COST.indexed * share * jobs + COST.listed * listed
     : COST.scanned * jobs;
+  // A total not known yet is counted, with the page, when that is cheap enough.
+  const counted =
+    !total &&
+    (share * jobs <= 1.5 * EXACT_TOTAL_UP_TO ||
+      matchesCost <= (COST.sampled * HITS_FOR_ESTIMATE) / share ||
+      share * FIRST_SAMPLE < 1);
+  if (counted || matchesCost <= walkCost) return fromMatches();
+  const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
+  if (page.length < query.perPage) return fromMatches();
   if (!total) {
-    const estimateCost = (COST.sampled * HITS_FOR_ESTIMATE) / share;
-    const counted =
-      share * jobs <= 1.5 * EXACT_TOTAL_UP_TO ||
-      matchesCost <= estimateCost ||
-      share * FIRST_SAMPLE < 1;
-    if (counted || matchesCost <= walkCost) return fromMatches();
-    const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
-    if (page.length < query.perPage) return fromMatches();
     const estimated = await estimate(db, filter, jobs, share);
     // An estimate under the line where totals must be exact is counted after all.
     total =
       estimated <= EXACT_TOTAL_UP_TO ? keep(await count(db, filter), false) : keep(estimated, true);
-    return {
-      jobs: page,
-      totalJobs: total.count,
-      page: query.page,
-      totalIsEstimate: total.estimate,
-    };
   }
-  if (matchesCost <= walkCost) return fromMatches();
-  const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
-  if (page.length < query.perPage) return fromMatches();
   return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: total.estimate };
 }
 
@@ -368,7 +359,6 @@ const jobTotals = async (db: Session) =>
     )
   )[0]!;
 
-/** The bound of uuid_hash (an int4) below which about `rows` of the `jobs` hash. */
 /**
  * The window of uuid_hash (an int4) a sample of about `rows` of the `jobs` hashes into, for
  * `filter` (its start placed by a hash of its key): every job when rows reaches them.
