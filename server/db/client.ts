@@ -146,6 +146,13 @@ export interface NotificationHandlers {
 export interface NotificationConnection {
   listen(channel: string): Promise<void>;
   unlisten(channel: string): Promise<void>;
+  /**
+   * Resolves once every notification committed before the call has been handed to
+   * `onNotification`: a round trip on the connection, as PostgreSQL sends a listener its
+   * pending notifications ahead of a statement's answer. Immediate on PGlite, one session
+   * in this process whose changes no other server makes.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -212,6 +219,7 @@ export function fromPglite(client: PGlite, onClose: () => void = () => {}): Data
           await stops.get(channel);
         },
         unlisten: stop,
+        sync: async () => {},
         close: async () => {
           for (const channel of [...stops.keys()]) await stop(channel);
         },
@@ -290,6 +298,9 @@ export function openPostgres(
         },
         unlisten: async (channel) => {
           await inTurn(`unlisten ${client.escapeIdentifier(channel)}`);
+        },
+        sync: async () => {
+          await inTurn('select 1');
         },
         close: async () => {
           closing = true;

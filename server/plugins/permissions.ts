@@ -101,6 +101,9 @@ export const permissionsPlugin = fp(
     app.addHook('onRequest', async (request) => {
       const { url, config } = request.routeOptions;
       if (!url?.startsWith('/api/') || config.public) return;
+      // Every change to identities or routes committed before this request, on any
+      // server, has cleared the identity cache and started its permissions reload.
+      await app.pgEvents.heard();
       const user = await app.authenticate(request);
       if (pending) await pending;
       if (!config.signedIn) {

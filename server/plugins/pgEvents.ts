@@ -22,6 +22,15 @@ export interface PgEvents {
    * @throws when `channel` is not a lower-case SQL identifier (PGlite takes no other).
    */
   subscribe(channel: string, subscriber: PgEventSubscriber): Promise<() => void>;
+  /**
+   * Resolves once every notification committed before the call has reached its
+   * subscribers, so that a request acts on every change made before it arrived, through
+   * whichever server: NOTIFY reaches a listener asynchronously, and a client that heard
+   * one server answer a change could otherwise ask another before it heard of it. Calls
+   * that come while a round trip waits to be sent share it. Never rejects: with the
+   * connection down, the reconnection resyncs the subscribers.
+   */
+  heard(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -135,7 +144,25 @@ export const pgEventsPlugin = fp(
 
     await connect();
 
+    // The round trip later callers may still share (not yet sent), and the latest one.
+    let unsent: Promise<void> | undefined;
+    let latest: Promise<void> = Promise.resolve();
+    const heard = () => {
+      if (unsent) return unsent;
+      const roundTrip = latest.then(async () => {
+        unsent = undefined;
+        await connection
+          ?.sync()
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, 'Could not sync the notification connection'),
+          );
+      });
+      unsent = latest = roundTrip;
+      return roundTrip;
+    };
+
     app.decorate('pgEvents', {
+      heard,
       subscribe: async (channel, subscriber) => {
         if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
         let set = subscribers.get(channel);

@@ -54,6 +54,22 @@ describe.each(testDbKinds)('the notification connection on %s', (kind) => {
     expect(b.heard).toEqual(['two']);
   });
 
+  it('has handed every notification committed before heard() to its subscribers once it resolves', async () => {
+    const probe = recorder();
+    await t.app.pgEvents.subscribe('test_heard', probe.subscriber);
+    const sent: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      await notify('test_heard', String(i));
+      sent.push(String(i));
+      await t.app.pgEvents.heard();
+      expect(probe.heard).toEqual(sent);
+    }
+    // Callers at once share round trips, and each is told only after its own.
+    await notify('test_heard', 'last');
+    await Promise.all([1, 2, 3].map(() => t.app.pgEvents.heard()));
+    expect(probe.heard).toEqual([...sent, 'last']);
+  });
+
   it('refuses a channel name that is not a lower-case identifier', async () => {
     await expect(t.app.pgEvents.subscribe('Mixed Case', recorder().subscriber)).rejects.toThrow(
       'Invalid channel name',
@@ -63,19 +79,20 @@ describe.each(testDbKinds)('the notification connection on %s', (kind) => {
   (kind === 'postgres' ? it : it.skip)(
     'listens to every channel on one connection per server',
     async () => {
-      // Permissions, identities and events each subscribe; two servers: two connections.
+      // Permissions, identities and events each subscribe; two servers: two connections,
+      // and no other connection whose last statement was a LISTEN.
       const listening = async () =>
         (
-          await queryRows<{ listeners: number; named: number }>(
+          await queryRows<{ others: number; named: number }>(
             t.database.db,
-            sql`select count(*) filter (where query ilike 'listen %')::int as listeners,
+            sql`select count(*) filter (where query ilike 'listen %' and application_name <> ${NOTIFICATION_CONNECTION_NAME})::int as others,
                   count(*) filter (where application_name = ${NOTIFICATION_CONNECTION_NAME})::int as named
                 from pg_stat_activity where datname = current_database()`,
           )
         )[0];
-      expect(await listening()).toEqual({ listeners: 1, named: 1 });
+      expect(await listening()).toEqual({ others: 0, named: 1 });
       await t.startAnother();
-      expect(await listening()).toEqual({ listeners: 2, named: 2 });
+      expect(await listening()).toEqual({ others: 0, named: 2 });
     },
   );
 });
