@@ -203,9 +203,9 @@ async function diskUse(database: Database) {
     sql`select
       pg_relation_size('jobs')::float8 as "jobs table, with the search column",
       (select sum(pg_column_size(search)) from jobs)::float8 as "search: the search column",
-      pg_relation_size('jobs_search_trgm_index')::float8 as "search: trigram index",
+      pg_relation_size('jobs_text_trgm_index')::float8 as "search: trigram index",
       pg_relation_size('jobs_sample_order_index')::float8 as "search: sample order index",
-      (pg_indexes_size('jobs') - pg_relation_size('jobs_search_trgm_index')
+      (pg_indexes_size('jobs') - pg_relation_size('jobs_text_trgm_index')
         - pg_relation_size('jobs_sample_order_index'))::float8 as "jobs indexes (number, sorts)",
       pg_total_relation_size('job_details')::float8 as "job details (samples)"`,
   );

@@ -69,6 +69,26 @@ export async function withSession<T>(db: Db, work: (session: Session) => Promise
   return client instanceof pg.Pool ? work(client) : client.inOneTurn(work);
 }
 
+/** Connections of a PostgreSQL server's pool kept for searches (see withSearchSession). */
+export const SEARCH_CONNECTIONS = 6;
+/** The search pool of each PostgreSQL query builder. */
+const searchPools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * Runs a search's statements (the job list's filters, whose cost follows the data): on a
+ * PostgreSQL server on a pool of their own, SEARCH_CONNECTIONS strong, so that searches,
+ * however slow, never hold the connections every other request needs, and wait for one of
+ * theirs holding nothing (a request that waits 2 s is answered OVERLOADED). On PGlite as
+ * withSession: there every statement takes its turn on the one session anyway.
+ */
+export async function withSearchSession<T>(
+  db: Db,
+  work: (session: Session) => Promise<T>,
+): Promise<T> {
+  const pool = searchPools.get(db);
+  return pool ? work(pool) : withSession(db, work);
+}
+
 /**
  * Runs `work` on one connection of the pool when `session` is a PostgreSQL server's pool,
  * so statements that depend on each other wait for a free connection once, not once each;
@@ -244,15 +264,22 @@ export function openPostgres(
   // plan's estimate crosses jit_above_cost (the job search's did).
   // A request that waits 2 s for a connection fails with 503: OVERLOADED when every connection
   // was busy, DATABASE_UNAVAILABLE when a new one could not be made (pgErrors.ts).
-  const pool = new pg.Pool({
-    connectionString,
-    max: 10,
-    options: '-c jit=off',
-    connectionTimeoutMillis: 2000,
-  });
-  pool.on('error', onError);
+  const poolOf = (max: number) => {
+    const pool = new pg.Pool({
+      connectionString,
+      max,
+      options: '-c jit=off',
+      connectionTimeoutMillis: 2000,
+    });
+    pool.on('error', onError);
+    return pool;
+  };
+  const pool = poolOf(10);
+  const searchPool = poolOf(SEARCH_CONNECTIONS);
+  const db = drizzlePg({ client: pool, casing: 'snake_case' });
+  searchPools.set(db, searchPool);
   return {
-    db: drizzlePg({ client: pool, casing: 'snake_case' }),
+    db,
     kind: 'postgres',
     migrate: async () => {
       // A session advisory lock on one connection: instances starting together migrate one at a time.
@@ -308,7 +335,9 @@ export function openPostgres(
         },
       };
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), searchPool.end()]);
+    },
   };
 }
 

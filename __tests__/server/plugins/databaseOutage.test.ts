@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { messages } from '@common/messages';
 import { buildApp } from '@server/app';
-import { type Database, openPostgres } from '@server/db/client';
+import {
+  type Database,
+  openPostgres,
+  SEARCH_CONNECTIONS,
+  withSearchSession,
+} from '@server/db/client';
 import { bearer, login } from '../helpers/auth';
 import { eventually } from '../helpers/eventually';
 import { startTcpProxy } from '../helpers/tcpProxy';
@@ -101,6 +106,26 @@ import { createTestPostgres } from '../helpers/testDatabase';
       expect(
         (await other.inject({ method: 'GET', url: '/api/books', headers: admin })).statusCode,
       ).toBe(200);
+    }, 30_000);
+
+    it('keeps searches on connections of their own: with all of them busy, a search is answered OVERLOADED and everything else as usual', async () => {
+      const admin = bearer((await login(other, 'admin')).jwt);
+      const get = (url: string) => other.inject({ method: 'GET', url, headers: admin });
+      // Every search connection held, as by slow filters.
+      const held = await withSearchSession(direct.db, (pool) =>
+        Promise.all(Array.from({ length: SEARCH_CONNECTIONS }, () => (pool as pg.Pool).connect())),
+      );
+      try {
+        const search = await get('/api/LIMS/jobs?filter=pass');
+        expect(search.statusCode).toBe(503);
+        expect(search.headers['retry-after']).toBe('1');
+        expect(search.json()).toMatchObject({ code: 'OVERLOADED' });
+        expect((await get('/api/LIMS/jobs')).statusCode).toBe(200);
+        expect((await get('/api/books')).statusCode).toBe(200);
+      } finally {
+        for (const connection of held) connection.release();
+      }
+      expect((await get('/api/LIMS/jobs?filter=pass')).statusCode).toBe(200);
     }, 30_000);
   },
 );

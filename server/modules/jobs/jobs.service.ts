@@ -1,24 +1,35 @@
 import { eq, sql } from 'drizzle-orm';
-import { messages } from '@common/messages';
 import type { Job, JobList, JobListQuery } from '@common/schemas/jobs';
-import { type Db, type Session, namedQuery, perDatabase, withSession } from '../../db/client';
+import {
+  type Db,
+  type Session,
+  namedQuery,
+  perDatabase,
+  withSearchSession,
+  withSession,
+} from '../../db/client';
 import { jobDetails, jobs } from '../../db/schema/jobs';
-import { AppError, notFound } from '../../lib/errors';
-import { Slots } from '../../lib/slots';
+import { notFound } from '../../lib/errors';
 import { GenerationCache } from './generationCache';
 import { type GeneratedJob, generateJob } from './jobGenerator';
 
 /*
  * The job list is searched where it lives, in PostgreSQL, with its own structures
- * (0017_job_search_trigrams.sql). A filter is split on whitespace into words; a job matches
- * when every word is a case-insensitive substring of its number, status, conclusion or
- * description (MUI's quick-filter rule): of `search`, those four in lower case, one space
- * apart. How a page is found follows how many jobs match, whatever the data:
+ * (0017_job_search_trigrams.sql, 0018_job_search_values.sql). A filter is split on
+ * whitespace into words; a job matches when every word is a case-insensitive substring of
+ * its number, status, conclusion or description (MUI's quick-filter rule): of `search`,
+ * those four in lower case, one space apart. Number and description are under a trigram
+ * index; status and conclusion are a handful of values each, so a word names the values
+ * that hold it, whose jobs the sort indexes find. How a page is found follows how many jobs match, whatever the data:
+ * - few jobs in all: every one is read (one statement, the exact total with the page);
  * - a common filter (`e`, `the`): the sort order's index is walked and each job tested; the
  *   first matches come first, so a page costs about (its end) / (the share that matches) jobs
  *   tested (within a budget: matches bunched far along the order go the other way);
- * - a rare one (`xylophone`, `J-00012`): the trigram index finds its jobs, which are sorted;
- *   about (the share that matches) × (all jobs) rows, and the exact total comes with them.
+ * - a rare one (`xylophone`, `J-00012`): the indexes find its jobs, which are sorted; about
+ *   (the share that matches) × (all jobs) rows, and the exact total comes with them;
+ * - sorted by status or conclusion when some of its values hold every word (`completed`
+ *   by status): those groups match whole and are read in order from the sort index, the
+ *   other groups' matches found through the indexes.
  * The share is measured on a random sample of jobs (a window of the hashes of their ids),
  * and so is the total of a filter too common to count cheaply: an estimate, flagged, its
  * error about 1/√(hits in the sample). Each server keeps the totals and pages it found while
@@ -38,11 +49,6 @@ const FIRST_SAMPLE = 2_000;
  * error; beyond 5 % about once in 2,000 estimates).
  */
 const HITS_FOR_ESTIMATE = 5_000;
-/** Filtered job lists read at once on one server, of the database pool's 10 connections. */
-const SEARCH_SLOTS = 6;
-/** How long a job-list read waits for a slot before it is answered OVERLOADED. */
-const SEARCH_WAIT_MS = 2_000;
-
 /** Each sort's ORDER BY (ties by the unique number): one of the jobs' sort indexes serves it. */
 const orderBy = (column: SortColumn, direction: SortOrder) =>
   column === 'friendlyNumber'
@@ -54,12 +60,24 @@ const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_nu
 
 /**
  * Whether job `j` holds every word of `$1`: each as a LIKE pattern, lower case by the
- * database's own rules, as `search` is (job_search_pattern, 0015).
+ * database's own rules, as `search` is (job_search_pattern, 0015), in its four list fields.
  */
 const HOLDS_EVERY = `j.search like all (array(select job_search_pattern(word) from unnest($1::text[]) as word))`;
 
-/** The most words a statement hands the trigram index (the others are tested on its rows). */
+/** Number and description in lower case: what the trigram index holds (0018). */
+const INDEXED_TEXT = `lower(j.friendly_number || ' ' || j.description)`;
+
+/** The most words a statement hands the indexes (the others are tested on its rows). */
 const INDEXED_WORDS = 3;
+/**
+ * Status and conclusion are searched as sets of values while each has at most this many
+ * (written by any system, they could be anything): beyond, a filter no index serves reads
+ * every job.
+ */
+const MAX_VALUES = 1_000;
+
+/** The sort columns of a handful of values, each a group of the sort order. */
+type GroupColumn = 'status' | 'conclusion';
 
 /** The SQL of each statement, by name: built once. */
 const statements = new Map<string, string>();
@@ -101,32 +119,38 @@ const walkStatement = (column: SortColumn, direction: SortOrder) =>
       ) as j`;
   });
 
-/** How many jobs hold every word (`$1`), through the trigram index (`$2`…) when it can serve. */
+/**
+ * Conditions an index can serve for each of the `indexed` words, three parameters each from
+ * `$first` on (the word, the statuses that hold it, the conclusions that hold it; see
+ * WordValues): the word in the number or description (the trigram index), or one of those
+ * values (the sort indexes). The values go in as parameters, not as a subquery, so that the
+ * planner sees how few jobs they name.
+ */
+const indexedConditions = (indexed: number, first: number) =>
+  Array.from({ length: indexed }, (_, i) => {
+    const at = first + 3 * i;
+    return `(${INDEXED_TEXT} like job_search_pattern($${at})
+      or j.status = any($${at + 1}::text[]) or j.conclusion = any($${at + 2}::text[]))`;
+  });
+
+/** How many jobs hold every word (`$1`), through the indexes (`$2`…) when they can serve. */
 const countStatement = (indexed: number) =>
   statement(`jobs_count_matches_${indexed}`, () => {
-    const conditions = Array.from(
-      { length: indexed },
-      (_, i) => `j.search like job_search_pattern($${i + 2})`,
-    );
     return `select count(*)::float8 as total from jobs as j
-      where ${[...conditions, HOLDS_EVERY].join(' and ')}`;
+      where ${[...indexedConditions(indexed, 2), HOLDS_EVERY].join(' and ')}`;
   });
 
 /**
- * Every job that holds every word, found by the trigram index (`$4`…: the longest words,
- * which it can serve; `$1` all of them), counted, and a page of them sorted:
- * `$2` offset, `$3` limit. Materialized, so the planner cannot walk a sort index instead.
+ * Every job that holds every word (`$1`), found through the indexes when they can serve
+ * (`$4`…: see indexedConditions), counted, and a page of them sorted: `$2` offset, `$3`
+ * limit. Materialized, so the planner cannot walk a sort index instead.
  */
 const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: number) =>
   statement(`jobs_matches_${column}_${direction}_${indexed}`, () => {
     const order = orderBy(column, direction);
-    const conditions = Array.from(
-      { length: indexed },
-      (_, i) => `j.search like job_search_pattern($${i + 4})`,
-    );
     return `
       with matches as materialized (
-        select * from jobs as j where ${[...conditions, HOLDS_EVERY].join(' and ')}
+        select * from jobs as j where ${[...indexedConditions(indexed, 4), HOLDS_EVERY].join(' and ')}
       )
       select
         (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
@@ -135,25 +159,90 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: num
   });
 
 /**
+ * A page sorted by status or conclusion when some of its values hold every word by
+ * themselves (`$4`): those groups of the sort order match whole, and are read from the sort
+ * index as they come; the matches in the other groups are found through the indexes
+ * (`$5`…, the column's values holding a word without those), where the words are rare.
+ * `$1` the words, `$2` offset, `$3` limit. Each part gives its first offset + limit in
+ * order, so that the page is merged from at most twice that many jobs.
+ */
+const groupedStatement = (column: GroupColumn, direction: SortOrder, indexed: number) =>
+  statement(`jobs_grouped_${column}_${direction}_${indexed}`, () => {
+    const order = orderBy(column, direction);
+    return `
+      with others as materialized (
+        select * from jobs as j
+        where not (j.${column} = any($4::text[]))
+          and ${[...indexedConditions(indexed, 5), HOLDS_EVERY].join(' and ')}
+      )
+      select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs
+      from (
+        select * from (
+          (select * from jobs as j where j.${column} = any($4::text[])
+           order by ${order} limit $2::int + $3::int)
+          union all
+          (select * from others as j order by ${order} limit $2::int + $3::int)
+        ) as j
+        order by ${order} offset $2 limit $3
+      ) as j`;
+  });
+
+/** The distinct values of a column, up to one past MAX_VALUES (its sort index, skipping). */
+const distinctValues = (column: GroupColumn) => `array(
+  with recursive v(value) as (
+    (select ${column} from jobs order by ${column} limit 1)
+    union all
+    select (select ${column} from jobs where ${column} > v.value order by ${column} limit 1)
+    from v where v.value is not null
+  )
+  select value from v where value is not null limit ${MAX_VALUES + 1})`;
+/** Of a column's values `$3`, those that hold each word of `$2`, in order (by the database's lower()). */
+const holdingEach = (values: string) => `(
+  select coalesce(json_agg(array(
+    select v from unnest(${values}) as v where lower(v) like job_search_pattern(word)) order by n), '[]')
+  from unnest($2::text[]) with ordinality as w(word, n))`;
+/** Of a column's values, those that hold every word of `$1`. */
+const holdingEvery = (values: string) => `array(select v from unnest(${values}) as v
+  where lower(v) like all (array(select job_search_pattern(word) from unnest($1::text[]) as word)))`;
+/**
+ * What status and conclusion say of a filter (`$1` its words, `$2` those the indexes are
+ * given): the values holding each given word, and those holding every word.
+ */
+const WORD_VALUES_STATEMENT = `
+  select cardinality(s.all) > ${MAX_VALUES} or cardinality(c.all) > ${MAX_VALUES} as "tooMany",
+    ${holdingEach('s.all')} as "statusesHolding", ${holdingEach('c.all')} as "conclusionsHolding",
+    ${holdingEvery('s.all')} as "wholeStatuses", ${holdingEvery('c.all')} as "wholeConclusions"
+  from (select ${distinctValues('status')} as all) as s, (select ${distinctValues('conclusion')} as all) as c`;
+
+/**
  * A sample: the jobs whose id hashes into a window of uuid_hash's range, from `$2` up to
  * `$3`: a range of jobs_sample_order_index, read as a bitmap, so in the table's order. The window's share of
  * the range is the sample's share of the jobs, drawn at random whatever the data; each
  * filter has a window of its own, so the errors of two estimates are not the same error.
  * How many of its jobs hold every word of `$1` (`hits`).
  */
-const SAMPLE_JOBS = `select j.search from jobs as j
+const SAMPLE_JOBS = `select j.* from jobs as j
   where uuid_hash(j.id) >= $2::bigint and uuid_hash(j.id) < $3::bigint`;
 const SAMPLE = `
   select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows
   from (${SAMPLE_JOBS}) as j`;
-/** The first sample of a filter: also how many jobs hold each word (`wordHits`, in order). */
+/**
+ * The first sample of a filter: also how many jobs hold each word in number or description
+ * (`wordHits`, in order: what the trigram index lists), and the rows and hits of each
+ * status and each conclusion.
+ */
+const byValue = (column: GroupColumn) => `(
+  select coalesce(json_object_agg(value, json_build_array(rows, hits)), '{}')
+  from (select ${column} as value, count(*)::float8 as rows, count(*) filter (where holds)::float8 as hits
+        from j group by ${column}) as g)`;
 const FIRST_SAMPLE_STATEMENT = `
-  with j as materialized (${SAMPLE_JOBS})
-  select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows,
+  with j as materialized (select j.*, ${HOLDS_EVERY} as holds from (${SAMPLE_JOBS}) as j)
+  select count(*) filter (where holds)::float8 as hits, count(*)::float8 as rows,
     array(
-      select (select count(*) from j where j.search like job_search_pattern(word))::float8
+      select (select count(*) from j where ${INDEXED_TEXT} like job_search_pattern(word))::float8
       from unnest($1::text[]) with ordinality as w(word, n) order by n
-    ) as "wordHits"
+    ) as "wordHits",
+    ${byValue('status')} as "byStatus", ${byValue('conclusion')} as "byConclusion"
   from j`;
 
 /**
@@ -170,38 +259,71 @@ interface Total {
   count: number;
   estimate: boolean;
   listed: number;
+  /** The filter's first sample, by status and by conclusion (none when it was counted unsampled). */
+  groups?: Groups;
 }
 
-/** Each database's filter totals (a few hundred kB) and pages (up to ~25 MB), kept per generation. */
+/** Each status's (or conclusion's) rows and hits in a sample. */
+type Groups = Record<GroupColumn, Record<string, [rows: number, hits: number]>>;
+
+/**
+ * What status and conclusion say of a filter: for each word given to the indexes, the values
+ * of each that hold it; the values that hold every word (`whole`); undefined when either
+ * column has more than MAX_VALUES values.
+ */
+type WordValues = {
+  holding: Record<GroupColumn, string[][]>;
+  whole: Record<GroupColumn, string[]>;
+};
+
+/**
+ * Each database's filter totals (a few hundred kB), pages (up to ~25 MB) and word values,
+ * kept per generation.
+ */
 const totalsOf = perDatabase(() => new GenerationCache<Total>(10_000));
 const pagesOf = perDatabase(() => new GenerationCache<JobList>(1_000));
-const slotsOf = perDatabase(
-  () =>
-    new Slots(
-      SEARCH_SLOTS,
-      SEARCH_WAIT_MS,
-      () =>
-        new AppError(503, 'OVERLOADED', messages.server.overloaded, {
-          headers: { 'retry-after': '1' },
-        }),
-    ),
-);
+const wordValuesOf = perDatabase(() => new GenerationCache<WordValues | null>(10_000));
+
+/** A filter's word values at `generation`: kept, or read (a few index probes). */
+async function wordValuesAt(
+  db: Session,
+  words: string[],
+  indexed: string[],
+  key: string,
+  generation: number,
+  cache: GenerationCache<WordValues | null>,
+): Promise<WordValues | undefined> {
+  const kept = cache.get(key, generation);
+  if (kept !== undefined) return kept ?? undefined;
+  const [read] = await namedQuery<{
+    tooMany: boolean;
+    statusesHolding: string[][];
+    conclusionsHolding: string[][];
+    wholeStatuses: string[];
+    wholeConclusions: string[];
+  }>(db, 'jobs_word_values', WORD_VALUES_STATEMENT, [words, indexed]);
+  const values = read!.tooMany
+    ? null
+    : {
+        holding: { status: read!.statusesHolding, conclusion: read!.conclusionsHolding },
+        whole: { status: read!.wholeStatuses, conclusion: read!.wholeConclusions },
+      };
+  return cache.keep(key, generation, values) ?? undefined;
+}
 
 /**
  * A page of jobs (list fields only) matching the filter, in a stable order (ties broken
  * by the unique friendly number), with the total. Totals are exact up to
  * EXACT_TOTAL_UP_TO matches, and beyond it whenever counting costs no more than sampling;
  * otherwise estimated from a sample and flagged. A page past the last answers the last
- * page, and says so in `page`. At most SEARCH_SLOTS filtered lists are read at once on a
- * server; the others wait for a slot, up to SEARCH_WAIT_MS, then are answered OVERLOADED.
+ * page, and says so in `page`. Filtered lists are read on the search connections
+ * (withSearchSession), so that a slow filter cannot starve other requests.
  */
 export async function listJobs(db: Db, query: JobListQuery): Promise<JobList> {
   const words = [...new Set(query.filter.split(/\s+/u).filter(Boolean))];
-  // An unfiltered page is two index probes: it takes no slot, and does not wait behind searches.
+  // An unfiltered page is two index probes, read on the main pool: never behind searches.
   if (!words.length) return withSession(db, (session) => listAll(session, query));
-  return slotsOf(db).run(() =>
-    withSession(db, (session) => listMatching(session, query, words, db)),
-  );
+  return withSearchSession(db, (session) => listMatching(session, query, words, db));
 }
 
 async function listAll(db: Session, query: JobListQuery): Promise<JobList> {
@@ -246,30 +368,31 @@ async function listMatching(
 ): Promise<JobList> {
   const { jobs, generation } = await jobTotals(session);
   if (jobs === 0) return nothing();
-  const filter: Filter = {
-    words,
-    key: words.join('\u0000'),
-    // The longest words narrow the trigram index's candidates the most.
-    indexed: words
-      .filter(indexable)
-      .sort((a, b) => b.length - a.length)
-      .slice(0, INDEXED_WORDS),
-  };
+  const key = words.join('\u0000');
   const pages = pagesOf(db);
-  const pageKey = [filter.key, query.sortColumn, query.sortOrder, query.page, query.perPage].join(
+  const pageKey = [key, query.sortColumn, query.sortOrder, query.page, query.perPage].join(
     '\u0001',
   );
   const totals = totalsOf(db);
   const kept = pages.get(pageKey, generation);
-  if (!kept)
+  if (!kept) {
+    // The longest words narrow the trigram index's candidates the most.
+    const indexed = words
+      .filter(indexable)
+      .sort((a, b) => b.length - a.length)
+      .slice(0, INDEXED_WORDS);
+    const values = await wordValuesAt(session, words, indexed, key, generation, wordValuesOf(db));
+    // With too many statuses or conclusions to search as values, no index serves a word.
+    const filter: Filter = { words, key, indexed: values ? indexed : [], values };
     return pages.keep(
       pageKey,
       generation,
       await findPage(session, query, filter, { jobs, generation }, totals),
     );
+  }
   // The filter's total as now known: an estimate kept with the page may have been counted
   // since (another page read all the matches), and every page then says the same.
-  const total = totals.get(filter.key, generation);
+  const total = totals.get(key, generation);
   return total ? { ...kept, totalJobs: total.count, totalIsEstimate: total.estimate } : kept;
 }
 
@@ -289,13 +412,21 @@ async function findPage(
 ): Promise<JobList> {
   const { words, key } = filter;
   let total = totals.get(key, generation);
+  // Few jobs: counting them all costs less than a first sample would, and the exact share
+  // then chooses the page's way (a dense filter's page walked, not all its matches sorted).
+  if (!total && COST.scanned * jobs <= COST.sampled * FIRST_SAMPLE) {
+    const counted = { count: await count(db, filter), estimate: false, listed: 0 };
+    total = totals.keep(key, generation, counted);
+  }
   let listed: number;
   let share: number;
+  let groups: Groups | undefined;
   if (total) {
-    ({ listed } = total);
+    ({ listed, groups } = total);
     share = total.count / jobs;
   } else {
     const first = await firstSample(db, filter, jobs);
+    groups = { status: first.byStatus, conclusion: first.byConclusion };
     // The entries of the trigram index's lists it decodes: a list per trigram of each word
     // it is given, each at least as long as the word's jobs.
     listed = filter.indexed.reduce(
@@ -304,15 +435,12 @@ async function findPage(
         Math.max(1, word.length - 2) * (first.wordHits[words.indexOf(word)]! / first.rows) * jobs,
       0,
     );
-    // A sample of every job is the exact total.
-    if (FIRST_SAMPLE >= jobs)
-      total = totals.keep(key, generation, { count: first.hits, estimate: false, listed });
     // No hit: rare, and its matches are read at once (half a hit, to weigh the rest).
     share = first.hits ? first.hits / first.rows : 0.5 / first.rows;
   }
   if (total?.count === 0) return nothing();
   const keep = (count: number, estimate: boolean) =>
-    totals.keep(key, generation, { count, estimate, listed });
+    totals.keep(key, generation, { count, estimate, listed, groups });
   const fromMatches = async () => {
     const answer = await readMatches(db, query, filter);
     keep(answer.totalJobs, false);
@@ -320,7 +448,12 @@ async function findPage(
   };
 
   const pageEnd = query.page * query.perPage;
-  const walkCost = (COST.walked * pageEnd) / share;
+  // Sorted by a column some of whose values hold every word by themselves, the walk meets
+  // matches at the share of the other groups' jobs, short of their whole groups.
+  const column = groupColumn(query.sortColumn);
+  const whole = column && filter.values?.whole[column];
+  const othersShare = column && whole?.length ? sharesOutside(groups?.[column], whole) : undefined;
+  const walkCost = (COST.walked * pageEnd) / (othersShare ?? share);
   const matchesCost = filter.indexed.length
     ? COST.indexed * share * jobs + COST.listed * listed
     : COST.scanned * jobs;
@@ -330,8 +463,19 @@ async function findPage(
     (share * jobs <= 1.5 * EXACT_TOTAL_UP_TO ||
       matchesCost <= (COST.sampled * HITS_FOR_ESTIMATE) / share ||
       share * FIRST_SAMPLE < 1);
-  if (counted || matchesCost <= walkCost) return fromMatches();
-  const page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
+  if (counted) return fromMatches();
+  // Or the whole groups read in order, and the others' matches through the indexes.
+  const groupedCost =
+    othersShare !== undefined && filter.indexed.length
+      ? COST.indexed * othersShare * jobs + COST.listed * listed + COST.walked * pageEnd
+      : Infinity;
+  let page: JobList['jobs'];
+  if (groupedCost <= Math.min(walkCost, matchesCost)) {
+    page = await readGrouped(db, query, filter, column!);
+  } else {
+    if (matchesCost <= walkCost) return fromMatches();
+    page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
+  }
   if (page.length < query.perPage) return fromMatches();
   if (!total) {
     const estimated = await estimate(db, filter, jobs, share);
@@ -342,11 +486,38 @@ async function findPage(
   return { jobs: page, totalJobs: total.count, page: query.page, totalIsEstimate: total.estimate };
 }
 
-/** A filter's words, its key among kept totals and pages, and the words the trigram index is given. */
-type Filter = { words: string[]; key: string; indexed: string[] };
+/**
+ * A filter's words, its key among kept totals and pages, the words the indexes are given,
+ * and what status and conclusion say of it.
+ */
+type Filter = {
+  words: string[];
+  key: string;
+  indexed: string[];
+  values: WordValues | undefined;
+};
 
 /** What a sample said of a filter: hits among rows. */
 type Sampled = { hits: number; rows: number };
+
+const groupColumn = (column: SortColumn): GroupColumn | undefined =>
+  column === 'status' || column === 'conclusion' ? column : undefined;
+
+/**
+ * The share of the jobs that match outside the groups of the `whole` values, by a sample's
+ * groups (half a hit when none, to weigh the rest; unknown without a sample).
+ */
+function sharesOutside(byValue: Groups[GroupColumn] | undefined, whole: string[]) {
+  if (!byValue) return undefined;
+  let rows = 0;
+  let hits = 0;
+  for (const [value, [valueRows, valueHits]] of Object.entries(byValue)) {
+    if (whole.includes(value)) continue;
+    rows += valueRows;
+    hits += valueHits;
+  }
+  return hits ? hits / rows : 0.5 / Math.max(rows, 1);
+}
 
 /** The jobs, counted by the triggers, and their generation (0017). */
 const jobTotals = async (db: Session) =>
@@ -380,12 +551,16 @@ function fnv1a(text: string): number {
 
 const firstSample = async (db: Session, filter: Filter, jobs: number) =>
   (
-    await namedQuery<Sampled & { wordHits: number[] }>(
-      db,
-      'jobs_first_sample',
-      FIRST_SAMPLE_STATEMENT,
-      [filter.words, ...sampleWindow(filter, FIRST_SAMPLE, jobs)],
-    )
+    await namedQuery<
+      Sampled & {
+        wordHits: number[];
+        byStatus: Groups['status'];
+        byConclusion: Groups['conclusion'];
+      }
+    >(db, 'jobs_first_sample', FIRST_SAMPLE_STATEMENT, [
+      filter.words,
+      ...sampleWindow(filter, FIRST_SAMPLE, jobs),
+    ])
   )[0]!;
 
 /** A page by walking the sort order, testing at most `budget` jobs (at least 1,000 and the page). */
@@ -407,13 +582,44 @@ const walk = async (
   return answer!.jobs;
 };
 
+/**
+ * The parameters of the indexes' conditions (see indexedConditions), leaving out of
+ * `except`'s values those read whole.
+ */
+const indexParameters = ({ indexed, values }: Filter, except?: GroupColumn) =>
+  indexed.flatMap((word, i) => {
+    const holding = (column: GroupColumn) =>
+      values!.holding[column][i]!.filter(
+        (value) => column !== except || !values!.whole[column].includes(value),
+      );
+    return [word, holding('status'), holding('conclusion')];
+  });
+
 const count = async (db: Session, filter: Filter) => {
   const { name, text } = countStatement(filter.indexed.length);
   const [answer] = await namedQuery<{ total: number }>(db, name, text, [
     filter.words,
-    ...filter.indexed,
+    ...indexParameters(filter),
   ]);
   return answer!.total;
+};
+
+/** A page sorted by status or conclusion, their whole groups read in order (groupedStatement). */
+const readGrouped = async (
+  db: Session,
+  query: JobListQuery,
+  filter: Filter,
+  column: GroupColumn,
+) => {
+  const { name, text } = groupedStatement(column, query.sortOrder, filter.indexed.length);
+  const [answer] = await namedQuery<{ jobs: JobList['jobs'] }>(db, name, text, [
+    filter.words,
+    (query.page - 1) * query.perPage,
+    query.perPage,
+    filter.values!.whole[column],
+    ...indexParameters(filter, column),
+  ]);
+  return answer!.jobs;
 };
 
 /** The page from all the matches, with their exact total; a page past the last answers the last. */
@@ -425,7 +631,7 @@ async function readMatches(db: Session, query: JobListQuery, filter: Filter): Pr
         filter.words,
         (page - 1) * query.perPage,
         query.perPage,
-        ...filter.indexed,
+        ...indexParameters(filter),
       ])
     )[0]!;
   let page = query.page;

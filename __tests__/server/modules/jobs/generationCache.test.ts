@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { JobListQuery } from '@common/schemas/jobs';
-import { type Database, fromPglite, pgliteExtensions } from '@server/db/client';
+import { type Database, fromPglite, pgliteExtensions, withSearchSession } from '@server/db/client';
 import { JOB_STATUSES } from '@server/modules/jobs/jobGenerator';
 import { listJobs, loadJobs } from '@server/modules/jobs/jobs.service';
 import { openTestDatabase, testDbKinds } from '../../helpers/testDatabase';
@@ -17,7 +17,8 @@ async function openCounted(kind: (typeof testDbKinds)[number]) {
     return { database: fromPglite(client), statements: jest.spyOn(client, 'query') };
   }
   const database = await openTestDatabase(kind);
-  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  // Filtered lists run on the search pool.
+  const pool = await withSearchSession(database.db, async (session) => session as pg.Pool);
   return { database, statements: jest.spyOn(pool, 'query') };
 }
 
