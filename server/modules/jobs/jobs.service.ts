@@ -65,7 +65,7 @@ const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_nu
 const HOLDS_EVERY = `j.search like all (array(select job_search_pattern(word) from unnest($1::text[]) as word))`;
 
 /** Number and description in lower case: what the trigram index holds (0018). */
-const INDEXED_TEXT = `lower(j.friendly_number || ' ' || j.description)`;
+const INDEXED_TEXT = 'j.indexed_text';
 
 /** The most words a statement hands the indexes (the others are tested on its rows). */
 const INDEXED_WORDS = 3;
@@ -120,24 +120,28 @@ const walkStatement = (column: SortColumn, direction: SortOrder) =>
   });
 
 /**
- * Conditions an index can serve for each of the `indexed` words, three parameters each from
- * `$first` on (the word, the statuses that hold it, the conclusions that hold it; see
- * WordValues): the word in the number or description (the trigram index), or one of those
- * values (the sort indexes). The values go in as parameters, not as a subquery, so that the
- * planner sees how few jobs they name.
+ * Conditions the indexes can serve, for the words they are given, from parameter `$first`
+ * on: each word in the number or description (the trigram index: for words that name no
+ * status or conclusion, all of them in one scan of it), or, for a word that does (`v` in
+ * `shape`, which has a letter per word), one of the statuses and conclusions that hold it
+ * (the sort indexes; two more parameters). The values go in as parameters, not as a
+ * subquery, so that the planner sees how few jobs they name.
  */
-const indexedConditions = (indexed: number, first: number) =>
-  Array.from({ length: indexed }, (_, i) => {
-    const at = first + 3 * i;
-    return `(${INDEXED_TEXT} like job_search_pattern($${at})
-      or j.status = any($${at + 1}::text[]) or j.conclusion = any($${at + 2}::text[]))`;
+function indexedConditions(shape: string, first: number) {
+  let at = first;
+  return [...shape].map((kind) => {
+    const word = `${INDEXED_TEXT} like job_search_pattern($${at++})`;
+    if (kind !== 'v') return word;
+    const status = `j.status = any($${at++}::text[])`;
+    return `(${word} or ${status} or j.conclusion = any($${at++}::text[]))`;
   });
+}
 
 /** How many jobs hold every word (`$1`), through the indexes (`$2`…) when they can serve. */
-const countStatement = (indexed: number) =>
-  statement(`jobs_count_matches_${indexed}`, () => {
+const countStatement = (shape: string) =>
+  statement(`jobs_count_matches_${shape}`, () => {
     return `select count(*)::float8 as total from jobs as j
-      where ${[...indexedConditions(indexed, 2), HOLDS_EVERY].join(' and ')}`;
+      where ${[...indexedConditions(shape, 2), HOLDS_EVERY].join(' and ')}`;
   });
 
 /**
@@ -145,12 +149,12 @@ const countStatement = (indexed: number) =>
  * (`$4`…: see indexedConditions), counted, and a page of them sorted: `$2` offset, `$3`
  * limit. Materialized, so the planner cannot walk a sort index instead.
  */
-const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: number) =>
-  statement(`jobs_matches_${column}_${direction}_${indexed}`, () => {
+const matchesStatement = (column: SortColumn, direction: SortOrder, shape: string) =>
+  statement(`jobs_matches_${column}_${direction}_${shape}`, () => {
     const order = orderBy(column, direction);
     return `
       with matches as materialized (
-        select * from jobs as j where ${[...indexedConditions(indexed, 4), HOLDS_EVERY].join(' and ')}
+        select * from jobs as j where ${[...indexedConditions(shape, 4), HOLDS_EVERY].join(' and ')}
       )
       select
         (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
@@ -166,14 +170,14 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, indexed: num
  * `$1` the words, `$2` offset, `$3` limit. Each part gives its first offset + limit in
  * order, so that the page is merged from at most twice that many jobs.
  */
-const groupedStatement = (column: GroupColumn, direction: SortOrder, indexed: number) =>
-  statement(`jobs_grouped_${column}_${direction}_${indexed}`, () => {
+const groupedStatement = (column: GroupColumn, direction: SortOrder, shape: string) =>
+  statement(`jobs_grouped_${column}_${direction}_${shape}`, () => {
     const order = orderBy(column, direction);
     return `
       with others as materialized (
         select * from jobs as j
         where not (j.${column} = any($4::text[]))
-          and ${[...indexedConditions(indexed, 5), HOLDS_EVERY].join(' and ')}
+          and ${[...indexedConditions(shape, 5), HOLDS_EVERY].join(' and ')}
       )
       select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs
       from (
@@ -583,23 +587,30 @@ const walk = async (
 };
 
 /**
- * The parameters of the indexes' conditions (see indexedConditions), leaving out of
- * `except`'s values those read whole.
+ * The shape and parameters of the indexes' conditions (see indexedConditions), leaving out
+ * of `except`'s values those read whole.
  */
-const indexParameters = ({ indexed, values }: Filter, except?: GroupColumn) =>
-  indexed.flatMap((word, i) => {
+function indexedParameters({ indexed, values }: Filter, except?: GroupColumn) {
+  let shape = '';
+  const parameters = indexed.flatMap((word, i) => {
     const holding = (column: GroupColumn) =>
       values!.holding[column][i]!.filter(
         (value) => column !== except || !values!.whole[column].includes(value),
       );
-    return [word, holding('status'), holding('conclusion')];
+    const [statuses, conclusions] = [holding('status'), holding('conclusion')];
+    const named = statuses.length + conclusions.length > 0;
+    shape += named ? 'v' : 't';
+    return named ? [word, statuses, conclusions] : [word];
   });
+  return { shape, parameters };
+}
 
 const count = async (db: Session, filter: Filter) => {
-  const { name, text } = countStatement(filter.indexed.length);
+  const { shape, parameters } = indexedParameters(filter);
+  const { name, text } = countStatement(shape);
   const [answer] = await namedQuery<{ total: number }>(db, name, text, [
     filter.words,
-    ...indexParameters(filter),
+    ...parameters,
   ]);
   return answer!.total;
 };
@@ -611,27 +622,29 @@ const readGrouped = async (
   filter: Filter,
   column: GroupColumn,
 ) => {
-  const { name, text } = groupedStatement(column, query.sortOrder, filter.indexed.length);
+  const { shape, parameters } = indexedParameters(filter, column);
+  const { name, text } = groupedStatement(column, query.sortOrder, shape);
   const [answer] = await namedQuery<{ jobs: JobList['jobs'] }>(db, name, text, [
     filter.words,
     (query.page - 1) * query.perPage,
     query.perPage,
     filter.values!.whole[column],
-    ...indexParameters(filter, column),
+    ...parameters,
   ]);
   return answer!.jobs;
 };
 
 /** The page from all the matches, with their exact total; a page past the last answers the last. */
 async function readMatches(db: Session, query: JobListQuery, filter: Filter): Promise<JobList> {
-  const { name, text } = matchesStatement(query.sortColumn, query.sortOrder, filter.indexed.length);
+  const { shape, parameters } = indexedParameters(filter);
+  const { name, text } = matchesStatement(query.sortColumn, query.sortOrder, shape);
   const read = async (page: number) =>
     (
       await namedQuery<{ jobs: JobList['jobs']; total: number }>(db, name, text, [
         filter.words,
         (page - 1) * query.perPage,
         query.perPage,
-        ...indexParameters(filter),
+        ...parameters,
       ])
     )[0]!;
   let page = query.page;
