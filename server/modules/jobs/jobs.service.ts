@@ -20,8 +20,9 @@ import { type GeneratedJob, generateJob } from './jobGenerator';
  * its number, status, conclusion or description (MUI's quick-filter rule): of `search`,
  * those four in lower case, one space apart. Number and description are under a trigram
  * index; status and conclusion are a handful of values each, so a word names the values
- * that hold it, whose jobs the sort indexes find. How a page is found follows how many jobs match, whatever the data:
- * - few jobs in all: every one is read (one statement, the exact total with the page);
+ * that hold it, whose jobs the sort indexes find. How a page is found follows how many jobs
+ * match, whatever the data:
+ * - few jobs in all: the filter is counted, and its exact share chooses one of the ways below;
  * - a common filter (`e`, `the`): the sort order's index is walked and each job tested; the
  *   first matches come first, so a page costs about (its end) / (the share that matches) jobs
  *   tested (within a budget: matches bunched far along the order go the other way);
@@ -71,8 +72,8 @@ const INDEXED_TEXT = 'j.indexed_text';
 const INDEXED_WORDS = 3;
 /**
  * Status and conclusion are searched as sets of values while each has at most this many
- * (written by any system, they could be anything): beyond, a filter no index serves reads
- * every job.
+ * (written by any system, they could be anything): beyond, no index serves a word, and a
+ * filter the walk does not answer reads every job.
  */
 const MAX_VALUES = 1_000;
 
@@ -200,14 +201,16 @@ const distinctValues = (column: GroupColumn) => `array(
     from v where v.value is not null
   )
   select value from v where value is not null limit ${MAX_VALUES + 1})`;
-/** Of a column's values `$3`, those that hold each word of `$2`, in order (by the database's lower()). */
+/** Of a column's `values`, those that hold each word of `$2`, in order (by PostgreSQL's lower()). */
 const holdingEach = (values: string) => `(
   select coalesce(json_agg(array(
-    select v from unnest(${values}) as v where lower(v) like job_search_pattern(word)) order by n), '[]')
+      select v from unnest(${values}) as v where lower(v) like job_search_pattern(word)
+    ) order by n), '[]')
   from unnest($2::text[]) with ordinality as w(word, n))`;
 /** Of a column's values, those that hold every word of `$1`. */
 const holdingEvery = (values: string) => `array(select v from unnest(${values}) as v
-  where lower(v) like all (array(select job_search_pattern(word) from unnest($1::text[]) as word)))`;
+  where lower(v) like all (
+    array(select job_search_pattern(word) from unnest($1::text[]) as word)))`;
 /**
  * What status and conclusion say of a filter (`$1` its words, `$2` those the indexes are
  * given): the values holding each given word, and those holding every word.
@@ -216,7 +219,8 @@ const WORD_VALUES_STATEMENT = `
   select cardinality(s.all) > ${MAX_VALUES} or cardinality(c.all) > ${MAX_VALUES} as "tooMany",
     ${holdingEach('s.all')} as "statusesHolding", ${holdingEach('c.all')} as "conclusionsHolding",
     ${holdingEvery('s.all')} as "wholeStatuses", ${holdingEvery('c.all')} as "wholeConclusions"
-  from (select ${distinctValues('status')} as all) as s, (select ${distinctValues('conclusion')} as all) as c`;
+  from (select ${distinctValues('status')} as all) as s,
+    (select ${distinctValues('conclusion')} as all) as c`;
 
 /**
  * A sample: the jobs whose id hashes into a window of uuid_hash's range, from `$2` up to
@@ -237,7 +241,8 @@ const SAMPLE = `
  */
 const byValue = (column: GroupColumn) => `(
   select coalesce(json_object_agg(value, json_build_array(rows, hits)), '{}')
-  from (select ${column} as value, count(*)::float8 as rows, count(*) filter (where holds)::float8 as hits
+  from (select ${column} as value, count(*)::float8 as rows,
+          count(*) filter (where holds)::float8 as hits
         from j group by ${column}) as g)`;
 const FIRST_SAMPLE_STATEMENT = `
   with j as materialized (select j.*, ${HOLDS_EVERY} as holds from (${SAMPLE_JOBS}) as j)
@@ -263,7 +268,7 @@ interface Total {
   count: number;
   estimate: boolean;
   listed: number;
-  /** The filter's first sample, by status and by conclusion (none when it was counted unsampled). */
+  /** The filter's first sample by status and by conclusion (none when counted unsampled). */
   groups?: Groups;
 }
 
