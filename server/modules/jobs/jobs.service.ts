@@ -444,8 +444,7 @@ async function findPage(
         Math.max(1, word.length - 2) * (first.wordHits[words.indexOf(word)]! / first.rows) * jobs,
       0,
     );
-    // No hit: rare, and its matches are read at once (half a hit, to weigh the rest).
-    share = first.hits ? first.hits / first.rows : 0.5 / first.rows;
+    share = sampledShare(first.hits, first.rows);
   }
   if (total?.count === 0) return nothing();
   const keep = (count: number, estimate: boolean) =>
@@ -514,7 +513,7 @@ const groupColumn = (column: SortColumn): GroupColumn | undefined =>
 
 /**
  * The share of the jobs that match outside the groups of the `whole` values, by a sample's
- * groups (half a hit when none, to weigh the rest; unknown without a sample).
+ * groups (unknown without a sample).
  */
 function sharesOutside(byValue: Groups[GroupColumn] | undefined, whole: string[]) {
   if (!byValue) return undefined;
@@ -525,8 +524,11 @@ function sharesOutside(byValue: Groups[GroupColumn] | undefined, whole: string[]
     rows += valueRows;
     hits += valueHits;
   }
-  return hits ? hits / rows : 0.5 / Math.max(rows, 1);
+  return sampledShare(hits, rows);
 }
+
+/** The share of jobs a sample's hits stand for; no hit: rare, weighed as half a hit. */
+const sampledShare = (hits: number, rows: number) => (hits ? hits / rows : 0.5 / Math.max(rows, 1));
 
 /** The jobs, counted by the triggers, and their generation (0017). */
 const jobTotals = async (db: Session) =>
