@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { ADMIN_USERNAME } from '@common/constants';
-import type { Database } from '@server/db/client';
+import { type Database, queryRows } from '@server/db/client';
 import { jobs } from '@server/db/schema/jobs';
 import { roles } from '@server/db/schema/roles';
 import { seedDatabase } from '@server/db/seed';
@@ -97,6 +97,16 @@ describe.each(testDbKinds)('seedDatabase on %s', (kind) => {
     await seedDatabase(other.db, testConfig({ SEED_JOBS: '25' }), silent);
     expect(await other.db.$count(jobs)).toBe(5);
     await other.close();
+  });
+
+  it('leaves the seeded jobs in the trigram index itself, none pending for searches to read', async () => {
+    await seedDatabase(database.db, testConfig({ SEED_JOBS: '200' }), silent);
+    // Moves what is still pending into the index, and says how many pages that was.
+    const moved = await queryRows<{ pages: number }>(
+      database.db,
+      sql`select gin_clean_pending_list('jobs_indexed_text_trgm_index'::regclass)::int as pages`,
+    );
+    expect(moved).toEqual([{ pages: 0 }]);
   });
 
   it('seeds no jobs where some were put in by hand, whatever their numbers', async () => {
