@@ -19,6 +19,11 @@ export class GenerationCache<Value> {
     return entry.value;
   }
 
+  /** Whether a value is kept for `key`, found at whatever generation. */
+  knows(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   keep(key: string, generation: number, value: Value): Value {
     this.entries.delete(key);
     this.entries.set(key, { value, generation });

@@ -22,7 +22,8 @@ import { type GeneratedJob, generateJob } from './jobGenerator';
  * index; status and conclusion are a handful of values each, so a word names the values
  * that hold it, whose jobs the sort indexes find. How a page is found follows how many jobs
  * match, whatever the data:
- * - few jobs in all: the filter is counted, and its exact share chooses one of the ways below;
+ * - few jobs in all: all its matches are read, with their exact total, whose share chooses
+ *   one of the ways below for the filter's other pages;
  * - a common filter (`e`, `the`): the sort order's index is walked and each job tested; the
  *   first matches come first, so a page costs about (its end) / (the share that matches) jobs
  *   tested (within a budget: matches bunched far along the order go the other way);
@@ -293,31 +294,37 @@ const totalsOf = perDatabase(() => new GenerationCache<Total>(10_000));
 const pagesOf = perDatabase(() => new GenerationCache<JobList>(1_000));
 const wordValuesOf = perDatabase(() => new GenerationCache<WordValues | null>(10_000));
 
+/** What the word values statement answers. */
+type WordValuesRow = {
+  tooMany: boolean;
+  statusesHolding: string[][];
+  conclusionsHolding: string[][];
+  wholeStatuses: string[];
+  wholeConclusions: string[];
+};
+
+const wordValuesFrom = (read: WordValuesRow): WordValues | null =>
+  read.tooMany
+    ? null
+    : {
+        holding: { status: read.statusesHolding, conclusion: read.conclusionsHolding },
+        whole: { status: read.wholeStatuses, conclusion: read.wholeConclusions },
+      };
+
 /** A filter's word values at `generation`: kept, or read (a few index probes). */
 async function wordValuesAt(
   db: Session,
-  words: string[],
-  indexed: string[],
-  key: string,
+  { words, indexed, key }: Pick<Filter, 'words' | 'indexed' | 'key'>,
   generation: number,
   cache: GenerationCache<WordValues | null>,
 ): Promise<WordValues | undefined> {
   const kept = cache.get(key, generation);
   if (kept !== undefined) return kept ?? undefined;
-  const [read] = await namedQuery<{
-    tooMany: boolean;
-    statusesHolding: string[][];
-    conclusionsHolding: string[][];
-    wholeStatuses: string[];
-    wholeConclusions: string[];
-  }>(db, 'jobs_word_values', WORD_VALUES_STATEMENT, [words, indexed]);
-  const values = read!.tooMany
-    ? null
-    : {
-        holding: { status: read!.statusesHolding, conclusion: read!.conclusionsHolding },
-        whole: { status: read!.wholeStatuses, conclusion: read!.wholeConclusions },
-      };
-  return cache.keep(key, generation, values) ?? undefined;
+  const [read] = await namedQuery<WordValuesRow>(db, 'jobs_word_values', WORD_VALUES_STATEMENT, [
+    words,
+    indexed,
+  ]);
+  return cache.keep(key, generation, wordValuesFrom(read!)) ?? undefined;
 }
 
 /**
@@ -375,9 +382,15 @@ async function listMatching(
   words: string[],
   db: Db,
 ): Promise<JobList> {
-  const { jobs, generation } = await jobTotals(session);
-  if (jobs === 0) return nothing();
   const key = words.join('\u0000');
+  // The longest words narrow the trigram index's candidates the most.
+  const indexed = words
+    .filter(indexable)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, INDEXED_WORDS);
+  const wordValues = wordValuesOf(db);
+  const { jobs, generation } = await jobTotals(session, { words, indexed, key }, wordValues);
+  if (jobs === 0) return nothing();
   const pages = pagesOf(db);
   const pageKey = [key, query.sortColumn, query.sortOrder, query.page, query.perPage].join(
     '\u0001',
@@ -385,12 +398,7 @@ async function listMatching(
   const totals = totalsOf(db);
   const kept = pages.get(pageKey, generation);
   if (!kept) {
-    // The longest words narrow the trigram index's candidates the most.
-    const indexed = words
-      .filter(indexable)
-      .sort((a, b) => b.length - a.length)
-      .slice(0, INDEXED_WORDS);
-    const values = await wordValuesAt(session, words, indexed, key, generation, wordValuesOf(db));
+    const values = await wordValuesAt(session, { words, indexed, key }, generation, wordValues);
     // With too many statuses or conclusions to search as values, no index serves a word.
     const filter: Filter = { words, key, indexed: values ? indexed : [], values };
     return pages.keep(
@@ -408,9 +416,9 @@ async function listMatching(
 /**
  * A page of the jobs that hold every word, the cheaper way for how many match: known from
  * this server's kept total while the jobs are of the generation it was found at, else
- * sampled. A total not kept is counted when it is small, or when counting costs no more than
- * sampling for an estimate: then the page comes with it, from all the matches. Otherwise
- * the page is walked and the total estimated.
+ * sampled (or, among few jobs, counted). A total not kept is counted when it is small, or
+ * when counting costs no more than sampling for an estimate: then the page comes with it,
+ * from all the matches. Otherwise the page is walked and the total estimated.
  */
 async function findPage(
   db: Session,
@@ -421,11 +429,13 @@ async function findPage(
 ): Promise<JobList> {
   const { words, key } = filter;
   let total = totals.get(key, generation);
-  // Few jobs: counting them all costs less than a first sample would, and the exact share
-  // then chooses the page's way (a dense filter's page walked, not all its matches sorted).
+  // Few jobs: reading all the matches costs less than a first sample would, and brings the
+  // exact total, whose share then chooses the way of the filter's other pages (a dense
+  // filter's walked, not all its matches sorted again).
   if (!total && COST.scanned * jobs <= COST.sampled * FIRST_SAMPLE) {
-    const counted = { count: await count(db, filter), estimate: false, listed: 0 };
-    total = totals.keep(key, generation, counted);
+    const answer = await readMatches(db, query, filter);
+    totals.keep(key, generation, { count: answer.totalJobs, estimate: false, listed: 0 });
+    return answer;
   }
   let listed: number;
   let share: number;
@@ -530,16 +540,32 @@ function sharesOutside(byValue: Groups[GroupColumn] | undefined, whole: string[]
 /** The share of jobs a sample's hits stand for; no hit: rare, weighed as half a hit. */
 const sampledShare = (hits: number, rows: number) => (hits ? hits / rows : 0.5 / Math.max(rows, 1));
 
-/** The jobs, counted by the triggers, and their generation (0017). */
-const jobTotals = async (db: Session) =>
-  (
-    await namedQuery<{ jobs: number; generation: number }>(
-      db,
-      'jobs_totals',
-      'select jobs::float8 as jobs, generation::float8 as generation from job_totals',
-      [],
-    )
-  )[0]!;
+const JOB_TOTALS = 'select jobs::float8 as jobs, generation::float8 as generation from job_totals';
+/** The jobs' totals and, in the same snapshot, what status and conclusion say of a filter. */
+const TOTALS_AND_WORD_VALUES_STATEMENT = `
+  select t.*, w.* from (${JOB_TOTALS}) as t, (${WORD_VALUES_STATEMENT}) as w`;
+
+/**
+ * The jobs, counted by the triggers, and their generation (0017); with the word values of
+ * a filter this server has not seen (kept in `cache` at that generation), in one round trip.
+ */
+async function jobTotals(
+  db: Session,
+  filter: Pick<Filter, 'words' | 'indexed' | 'key'>,
+  cache: GenerationCache<WordValues | null>,
+) {
+  type Totals = { jobs: number; generation: number };
+  if (cache.knows(filter.key))
+    return (await namedQuery<Totals>(db, 'jobs_totals', JOB_TOTALS, []))[0]!;
+  const [read] = await namedQuery<Totals & WordValuesRow>(
+    db,
+    'jobs_totals_word_values',
+    TOTALS_AND_WORD_VALUES_STATEMENT,
+    [filter.words, filter.indexed],
+  );
+  cache.keep(filter.key, read!.generation, wordValuesFrom(read!));
+  return read!;
+}
 
 /**
  * The window of uuid_hash (an int4) a sample of about `rows` of the `jobs` hashes into, for

@@ -52,6 +52,15 @@ describe.each(testDbKinds)('filter totals and pages kept, on %s', (kind) => {
     expect(statements).toHaveBeenCalledTimes(2);
   });
 
+  it('answers a filter not seen before, among few jobs, in two statements', async () => {
+    // The jobs' generation with what status and conclusion say of the words, then the page
+    // with its exact total.
+    statements.mockClear();
+    const answer = await listJobs(database.db, asked('first seen'));
+    expect(answer).toMatchObject({ totalIsEstimate: false, page: 1 });
+    expect(statements).toHaveBeenCalledTimes(2);
+  });
+
   it('answers a filter asked again after the jobs changed as it stands now', async () => {
     const word = 'Countedonce';
     const insert = (number: string) =>
