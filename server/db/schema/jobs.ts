@@ -14,10 +14,10 @@ export interface JobSample {
 
 /**
  * The job list: narrow rows with the list fields only. Every sort has an index ending in
- * the unique friendly number. A filter is tested on `search` (the four list fields in lower
- * case, one space apart); its jobs are found through a trigram index of number and
- * description (`indexedText`, stored so that the index's rechecks read it rather than
- * compute it), and of status and conclusion (a handful of values each) through their sort
+ * the unique friendly number. A filter's jobs are found through a trigram index of number
+ * and description (`indexedText`, in lower case, stored so that the index's rechecks read
+ * it rather than compute it), for short words through an index of its letters and pairs of
+ * letters, and of status and conclusion (a handful of values each) through their sort
  * indexes, or by walking a sort order testing each job; estimates sample the jobs in the
  * order of a hash of their id. How the search chooses: jobs.service.ts; the totals the
  * triggers keep: 0017_job_search_trigrams.sql.
@@ -30,11 +30,6 @@ export const jobs = pgTable(
     status: text().notNull(),
     conclusion: text().notNull(),
     description: text().notNull(),
-    search: text()
-      .notNull()
-      .generatedAlwaysAs(
-        sql`lower(friendly_number || ' ' || status || ' ' || conclusion || ' ' || description)`,
-      ),
     indexedText: text()
       .notNull()
       .generatedAlwaysAs(sql`lower(friendly_number || ' ' || description)`),
@@ -44,6 +39,10 @@ export const jobs = pgTable(
     index().on(table.conclusion, table.friendlyNumber),
     index().on(table.description, table.friendlyNumber),
     index('jobs_indexed_text_trgm_index').using('gin', sql`${table.indexedText} gin_trgm_ops`),
+    index('jobs_indexed_text_grams_index').using(
+      'gin',
+      sql`job_search_grams(${table.indexedText})`,
+    ),
     index('jobs_sample_order_index').on(sql`uuid_hash(${table.id})`),
   ],
 );

@@ -15,13 +15,13 @@ import { type GeneratedJob, generateJob } from './jobGenerator';
 
 /*
  * The job list is searched where it lives, in PostgreSQL, with its own structures
- * (0017_job_search_trigrams.sql, 0018_job_search_values.sql). A filter is split on
+ * (0017_job_search_trigrams.sql to 0019_job_search_short_words.sql). A filter is split on
  * whitespace into words; a job matches when every word is a case-insensitive substring of
- * its number, status, conclusion or description (MUI's quick-filter rule): of `search`,
- * those four in lower case, one space apart. Number and description are under a trigram
- * index; status and conclusion are a handful of values each, so a word names the values
- * that hold it, whose jobs the sort indexes find. How a page is found follows how many jobs
- * match, whatever the data:
+ * its number, status, conclusion or description (MUI's quick-filter rule). Number and
+ * description, in lower case, are under a trigram index, and, for words too short for
+ * trigrams, an index of their letters and pairs of letters; status and conclusion are a
+ * handful of values each, so a word names the values that hold it, whose jobs the sort
+ * indexes find. How a page is found follows how many jobs match, whatever the data:
  * - few jobs in all: all its matches are read, with their exact total, whose share chooses
  *   one of the ways below for the filter's other pages;
  * - a common filter (`e`, `the`): the sort order's index is walked and each job tested; the
@@ -60,14 +60,25 @@ const orderBy = (column: SortColumn, direction: SortOrder) =>
 const JOB_JSON = `json_build_object('_id', j.id, 'friendlyNumber', j.friendly_number,
   'status', j.status, 'conclusion', j.conclusion, 'description', j.description)`;
 
-/**
- * Whether job `j` holds every word of `$1`: each as a LIKE pattern, lower case by the
- * database's own rules, as `search` is (job_search_pattern, 0015), in its four list fields.
- */
-const HOLDS_EVERY = `j.search like all (array(select job_search_pattern(word) from unnest($1::text[]) as word))`;
-
-/** Number and description in lower case: what the trigram index holds (0018). */
+/** Number and description in lower case: what the trigram and grams indexes hold. */
 const INDEXED_TEXT = 'j.indexed_text';
+
+/**
+ * What a job is tested on: its number and description (`text`), enough for a filter none of
+ * whose words names a status or conclusion, or its four list fields (`fields`), one space
+ * apart: a filter word holds no whitespace, so it never spans two fields.
+ */
+type Tested = 'text' | 'fields';
+const TESTED: Record<Tested, string> = {
+  text: INDEXED_TEXT,
+  fields: `(${INDEXED_TEXT} || ' ' || lower(j.status) || ' ' || lower(j.conclusion))`,
+};
+/**
+ * Whether job `j` holds every word of `$1`: each as a LIKE pattern, in lower case by the
+ * database's own rules (job_search_pattern, 0015), in what is `tested`.
+ */
+const holdsEvery = (tested: Tested) =>
+  `${TESTED[tested]} like all (array(select job_search_pattern(word) from unnest($1::text[]) as word))`;
 
 /** The most words a statement hands the indexes (the others are tested on its rows). */
 const INDEXED_WORDS = 3;
@@ -104,11 +115,11 @@ const allStatement = (column: SortColumn, direction: SortOrder) =>
  * job: `$1` the words, `$2` offset, `$3` limit, `$4` the most jobs to test. The walk stops at
  * the page's last match, or at its budget: matches may be bunched far along the order
  * (`pass` sorted by conclusion comes after every `Fail`), and a page short of its limit
- * sends the caller to the trigram index. `offset 0` fences the walk in: PostgreSQL's guess
+ * sends the caller to the indexes. `offset 0` fences the walk in: PostgreSQL's guess
  * at how many jobs a pattern matches would otherwise have it read and sort them all.
  */
-const walkStatement = (column: SortColumn, direction: SortOrder) =>
-  statement(`jobs_walk_${column}_${direction}`, () => {
+const walkStatement = (column: SortColumn, direction: SortOrder, tested: Tested) =>
+  statement(`jobs_walk_${column}_${direction}_${tested}`, () => {
     const order = orderBy(column, direction);
     return `
       select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs
@@ -117,33 +128,38 @@ const walkStatement = (column: SortColumn, direction: SortOrder) =>
           select * from (select * from jobs as j order by ${order} offset 0) as j
           order by ${order} limit $4
         ) as j
-        where ${HOLDS_EVERY} order by ${order} offset $2 limit $3
+        where ${holdsEvery(tested)} order by ${order} offset $2 limit $3
       ) as j`;
   });
 
 /**
  * Conditions the indexes can serve, for the words they are given, from parameter `$first`
- * on: each word in the number or description (the trigram index: for words that name no
- * status or conclusion, all of them in one scan of it), or, for a word that does (`v` in
- * `shape`, which has a letter per word), one of the statuses and conclusions that hold it
- * (the sort indexes; two more parameters). The values go in as parameters, not as a
+ * on. `shape` has a letter per word: `t`, the word in the number or description through the
+ * trigram index (words that name no status or conclusion all in one scan of it); `g`, the
+ * same through the index of each job's letters and pairs of letters, for a word with no
+ * three letters or digits in a row (`zq`, `e`, `%`): its pairs (or its one letter) are in
+ * the job's. In capitals, a word that also names some statuses or conclusions: or one of
+ * those (the sort indexes; two more parameters). The values go in as parameters, not as a
  * subquery, so that the planner sees how few jobs they name.
  */
 function indexedConditions(shape: string, first: number) {
   let at = first;
   return [...shape].map((kind) => {
-    const word = `${INDEXED_TEXT} like job_search_pattern($${at++})`;
-    if (kind !== 'v') return word;
+    const word =
+      kind.toLowerCase() === 't'
+        ? `${INDEXED_TEXT} like job_search_pattern($${at++})`
+        : `job_search_grams(${INDEXED_TEXT}) @> job_search_word_grams($${at++})`;
+    if (kind === kind.toLowerCase()) return word;
     const status = `j.status = any($${at++}::text[])`;
     return `(${word} or ${status} or j.conclusion = any($${at++}::text[]))`;
   });
 }
 
 /** How many jobs hold every word (`$1`), through the indexes (`$2`…) when they can serve. */
-const countStatement = (shape: string) =>
-  statement(`jobs_count_matches_${shape}`, () => {
+const countStatement = (shape: string, tested: Tested) =>
+  statement(`jobs_count_matches_${shape}_${tested}`, () => {
     return `select count(*)::float8 as total from jobs as j
-      where ${[...indexedConditions(shape, 2), HOLDS_EVERY].join(' and ')}`;
+      where ${[...indexedConditions(shape, 2), holdsEvery(tested)].join(' and ')}`;
   });
 
 /**
@@ -151,12 +167,18 @@ const countStatement = (shape: string) =>
  * (`$4`…: see indexedConditions), counted, and a page of them sorted: `$2` offset, `$3`
  * limit. Materialized, so the planner cannot walk a sort index instead.
  */
-const matchesStatement = (column: SortColumn, direction: SortOrder, shape: string) =>
-  statement(`jobs_matches_${column}_${direction}_${shape}`, () => {
+const matchesStatement = (
+  column: SortColumn,
+  direction: SortOrder,
+  shape: string,
+  tested: Tested,
+) =>
+  statement(`jobs_matches_${column}_${direction}_${shape}_${tested}`, () => {
     const order = orderBy(column, direction);
+    const conditions = [...indexedConditions(shape, 4), holdsEvery(tested)];
     return `
       with matches as materialized (
-        select * from jobs as j where ${[...indexedConditions(shape, 4), HOLDS_EVERY].join(' and ')}
+        select * from jobs as j where ${conditions.join(' and ')}
       )
       select
         (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
@@ -170,7 +192,8 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, shape: strin
  * index as they come; the matches in the other groups are found through the indexes
  * (`$5`…, the column's values holding a word without those), where the words are rare.
  * `$1` the words, `$2` offset, `$3` limit. Each part gives its first offset + limit in
- * order, so that the page is merged from at most twice that many jobs.
+ * order, so that the page is merged from at most twice that many jobs. (Some word names
+ * values, so jobs are tested on all their fields.)
  */
 const groupedStatement = (column: GroupColumn, direction: SortOrder, shape: string) =>
   statement(`jobs_grouped_${column}_${direction}_${shape}`, () => {
@@ -179,7 +202,7 @@ const groupedStatement = (column: GroupColumn, direction: SortOrder, shape: stri
       with others as materialized (
         select * from jobs as j
         where not (j.${column} = any($4::text[]))
-          and ${[...indexedConditions(shape, 5), HOLDS_EVERY].join(' and ')}
+          and ${[...indexedConditions(shape, 5), holdsEvery('fields')].join(' and ')}
       )
       select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs
       from (
@@ -202,22 +225,26 @@ const distinctValues = (column: GroupColumn) => `array(
     from v where v.value is not null
   )
   select value from v where value is not null limit ${MAX_VALUES + 1})`;
-/** Of a column's `values`, those that hold each word of `$2`, in order (by PostgreSQL's lower()). */
+/** Of a column's `values`, those that hold each word of `$1`, in order (by PostgreSQL's lower()). */
 const holdingEach = (values: string) => `(
   select coalesce(json_agg(array(
       select v from unnest(${values}) as v where lower(v) like job_search_pattern(word)
     ) order by n), '[]')
-  from unnest($2::text[]) with ordinality as w(word, n))`;
+  from unnest($1::text[]) with ordinality as w(word, n))`;
 /** Of a column's values, those that hold every word of `$1`. */
 const holdingEvery = (values: string) => `array(select v from unnest(${values}) as v
   where lower(v) like all (
     array(select job_search_pattern(word) from unnest($1::text[]) as word)))`;
+/** Whether a word of `$1` names some status or conclusion. */
+const NAMES_VALUES = `exists(select from unnest($1::text[]) as word, unnest(s.all || c.all) as v
+  where lower(v) like job_search_pattern(word))`;
 /**
- * What status and conclusion say of a filter (`$1` its words, `$2` those the indexes are
- * given): the values holding each given word, and those holding every word.
+ * What status and conclusion say of a filter (`$1` its words): the values holding each
+ * word, those holding every word, and whether any word names one.
  */
 const WORD_VALUES_STATEMENT = `
   select cardinality(s.all) > ${MAX_VALUES} or cardinality(c.all) > ${MAX_VALUES} as "tooMany",
+    ${NAMES_VALUES} as "namesValues",
     ${holdingEach('s.all')} as "statusesHolding", ${holdingEach('c.all')} as "conclusionsHolding",
     ${holdingEvery('s.all')} as "wholeStatuses", ${holdingEvery('c.all')} as "wholeConclusions"
   from (select ${distinctValues('status')} as all) as s,
@@ -225,19 +252,24 @@ const WORD_VALUES_STATEMENT = `
 
 /**
  * A sample: the jobs whose id hashes into a window of uuid_hash's range, from `$2` up to
- * `$3`: a range of jobs_sample_order_index, read as a bitmap, so in the table's order. The window's share of
- * the range is the sample's share of the jobs, drawn at random whatever the data; each
- * filter has a window of its own, so the errors of two estimates are not the same error.
- * How many of its jobs hold every word of `$1` (`hits`).
+ * `$3`: a range of jobs_sample_order_index, read as a bitmap, so in the table's order. The
+ * window's share of the range is the sample's share of the jobs, drawn at random whatever
+ * the data; each filter has a window of its own, so the errors of two estimates are not the
+ * same error. How many of its jobs hold every word of `$1` (`hits`).
  */
 const SAMPLE_JOBS = `select j.* from jobs as j
   where uuid_hash(j.id) >= $2::bigint and uuid_hash(j.id) < $3::bigint`;
-const SAMPLE = `
-  select count(*) filter (where ${HOLDS_EVERY})::float8 as hits, count(*)::float8 as rows
-  from (${SAMPLE_JOBS}) as j`;
+const sampleStatement = (tested: Tested) =>
+  statement(
+    `jobs_sample_${tested}`,
+    () => `
+      select count(*) filter (where ${holdsEvery(tested)})::float8 as hits,
+        count(*)::float8 as rows
+      from (${SAMPLE_JOBS}) as j`,
+  );
 /**
  * The first sample of a filter: also how many jobs hold each word in number or description
- * (`wordHits`, in order: what the trigram index lists), and the rows and hits of each
+ * (`wordHits`, in order: what the indexes list), and the rows and hits of each
  * status and each conclusion.
  */
 const byValue = (column: GroupColumn) => `(
@@ -245,29 +277,56 @@ const byValue = (column: GroupColumn) => `(
   from (select ${column} as value, count(*)::float8 as rows,
           count(*) filter (where holds)::float8 as hits
         from j group by ${column}) as g)`;
-const FIRST_SAMPLE_STATEMENT = `
-  with j as materialized (select j.*, ${HOLDS_EVERY} as holds from (${SAMPLE_JOBS}) as j)
-  select count(*) filter (where holds)::float8 as hits, count(*)::float8 as rows,
-    array(
-      select (select count(*) from j where ${INDEXED_TEXT} like job_search_pattern(word))::float8
-      from unnest($1::text[]) with ordinality as w(word, n) order by n
-    ) as "wordHits",
-    ${byValue('status')} as "byStatus", ${byValue('conclusion')} as "byConclusion"
-  from j`;
+const firstSampleStatement = (tested: Tested) =>
+  statement(
+    `jobs_first_sample_${tested}`,
+    () => `
+      with j as materialized (
+        select j.*, ${holdsEvery(tested)} as holds from (${SAMPLE_JOBS}) as j
+      )
+      select count(*) filter (where holds)::float8 as hits, count(*)::float8 as rows,
+        array(
+          select (
+            select count(*) from j where ${INDEXED_TEXT} like job_search_pattern(word)
+          )::float8
+          from unnest($1::text[]) with ordinality as w(word, n) order by n
+        ) as "wordHits",
+        ${byValue('status')} as "byStatus", ${byValue('conclusion')} as "byConclusion"
+      from j`,
+  );
 
 /**
  * Whether the trigram index can narrow a word down: it needs three letters or digits in a
- * row (a shorter word, or punctuation alone, yields no trigram, and every job would be read).
+ * row (a shorter word, or punctuation alone, yields no trigram); other words go to the grams
+ * index.
  */
-const indexable = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
+const hasTrigrams = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
 
 /**
- * A filter's total, exact or an estimate, and how many entries of the trigram index's lists
+ * A word too short for trigrams is handed to the grams index only when a first sample
+ * finds it in at most this share of jobs: a common one's lists are long (`e` lists nearly
+ * every job), and its jobs are better tested than looked up.
+ */
+const GRAMS_SHARE = 0.01;
+
+/**
+ * Of the words the indexes can narrow down, those handed to them: the longest, which narrow
+ * the most, trigrams before pairs of letters.
+ */
+const narrowest = (words: string[]) =>
+  words
+    .toSorted((a, b) => Number(hasTrigrams(b)) - Number(hasTrigrams(a)) || b.length - a.length)
+    .slice(0, INDEXED_WORDS);
+
+/**
+ * A filter's total, exact or an estimate, and how many entries of the indexes' lists
  * its words cost (what reading its matches that way costs).
  */
 interface Total {
   count: number;
   estimate: boolean;
+  /** The words handed to the indexes (see narrowest). */
+  indexed: string[];
   listed: number;
   /** The filter's first sample by status and by conclusion (none when counted unsampled). */
   groups?: Groups;
@@ -277,13 +336,14 @@ interface Total {
 type Groups = Record<GroupColumn, Record<string, [rows: number, hits: number]>>;
 
 /**
- * What status and conclusion say of a filter: for each word given to the indexes, the values
- * of each that hold it; the values that hold every word (`whole`); undefined when either
- * column has more than MAX_VALUES values.
+ * What status and conclusion say of a filter: for each word, the values of each that hold
+ * it; the values that hold every word (`whole`); whether any word names one (`named`);
+ * undefined when either column has more than MAX_VALUES values.
  */
 type WordValues = {
   holding: Record<GroupColumn, string[][]>;
   whole: Record<GroupColumn, string[]>;
+  named: boolean;
 };
 
 /**
@@ -297,6 +357,7 @@ const wordValuesOf = perDatabase(() => new GenerationCache<WordValues | null>(10
 /** What the word values statement answers. */
 type WordValuesRow = {
   tooMany: boolean;
+  namesValues: boolean;
   statusesHolding: string[][];
   conclusionsHolding: string[][];
   wholeStatuses: string[];
@@ -309,12 +370,13 @@ const wordValuesFrom = (read: WordValuesRow): WordValues | null =>
     : {
         holding: { status: read.statusesHolding, conclusion: read.conclusionsHolding },
         whole: { status: read.wholeStatuses, conclusion: read.wholeConclusions },
+        named: read.namesValues,
       };
 
 /** A filter's word values at `generation`: kept, or read (a few index probes). */
 async function wordValuesAt(
   db: Session,
-  { words, indexed, key }: Pick<Filter, 'words' | 'indexed' | 'key'>,
+  { words, key }: Pick<Filter, 'words' | 'key'>,
   generation: number,
   cache: GenerationCache<WordValues | null>,
 ): Promise<WordValues | undefined> {
@@ -322,7 +384,6 @@ async function wordValuesAt(
   if (kept !== undefined) return kept ?? undefined;
   const [read] = await namedQuery<WordValuesRow>(db, 'jobs_word_values', WORD_VALUES_STATEMENT, [
     words,
-    indexed,
   ]);
   return cache.keep(key, generation, wordValuesFrom(read!)) ?? undefined;
 }
@@ -366,8 +427,8 @@ const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstima
 
 /**
  * What reading a job costs each way, in about microseconds, measured at 1,000,000 jobs: the
- * walk reads the table in the sort order (a page each), the trigram index in the table's own
- * order (and decodes its trigrams' lists of jobs, much faster), a plain scan every job in order.
+ * walk reads the table in the sort order (a page each), the indexes in the table's own order
+ * (and decode their lists of jobs, much faster), a plain scan every job in order.
  */
 const COST = { walked: 2, indexed: 1, listed: 0.05, scanned: 0.15, sampled: 2 };
 
@@ -383,13 +444,8 @@ async function listMatching(
   db: Db,
 ): Promise<JobList> {
   const key = words.join('\u0000');
-  // The longest words narrow the trigram index's candidates the most.
-  const indexed = words
-    .filter(indexable)
-    .sort((a, b) => b.length - a.length)
-    .slice(0, INDEXED_WORDS);
   const wordValues = wordValuesOf(db);
-  const { jobs, generation } = await jobTotals(session, { words, indexed, key }, wordValues);
+  const { jobs, generation } = await jobTotals(session, { words, key }, wordValues);
   if (jobs === 0) return nothing();
   const pages = pagesOf(db);
   const pageKey = [key, query.sortColumn, query.sortOrder, query.page, query.perPage].join(
@@ -398,9 +454,15 @@ async function listMatching(
   const totals = totalsOf(db);
   const kept = pages.get(pageKey, generation);
   if (!kept) {
-    const values = await wordValuesAt(session, { words, indexed, key }, generation, wordValues);
+    const values = await wordValuesAt(session, { words, key }, generation, wordValues);
     // With too many statuses or conclusions to search as values, no index serves a word.
-    const filter: Filter = { words, key, indexed: values ? indexed : [], values };
+    const filter: Filter = {
+      words,
+      key,
+      indexed: values ? narrowest(words.filter(hasTrigrams)) : [],
+      values,
+      tested: values && !values.named ? 'text' : 'fields',
+    };
     return pages.keep(
       pageKey,
       generation,
@@ -434,7 +496,8 @@ async function findPage(
   // filter's walked, not all its matches sorted again).
   if (!total && COST.scanned * jobs <= COST.sampled * FIRST_SAMPLE) {
     const answer = await readMatches(db, query, filter);
-    totals.keep(key, generation, { count: answer.totalJobs, estimate: false, listed: 0 });
+    const { indexed } = filter;
+    totals.keep(key, generation, { count: answer.totalJobs, estimate: false, indexed, listed: 0 });
     return answer;
   }
   let listed: number;
@@ -442,23 +505,30 @@ async function findPage(
   let groups: Groups | undefined;
   if (total) {
     ({ listed, groups } = total);
+    filter = { ...filter, indexed: total.indexed };
     share = total.count / jobs;
   } else {
     const first = await firstSample(db, filter, jobs);
     groups = { status: first.byStatus, conclusion: first.byConclusion };
-    // The entries of the trigram index's lists it decodes: a list per trigram of each word
-    // it is given, each at least as long as the word's jobs.
+    const shareOf = (word: string) => first.wordHits[words.indexOf(word)]! / first.rows;
+    // A word too short for trigrams is handed to the grams index when few jobs hold it.
+    if (filter.values) {
+      const narrowing = (word: string) => hasTrigrams(word) || shareOf(word) <= GRAMS_SHARE;
+      filter = { ...filter, indexed: narrowest(words.filter(narrowing)) };
+    }
+    // The entries of the indexes' lists they decode: a list per trigram (or pair of letters)
+    // of each word they are given, each at least as long as the word's jobs.
     listed = filter.indexed.reduce(
       (sum, word) =>
-        sum +
-        Math.max(1, word.length - 2) * (first.wordHits[words.indexOf(word)]! / first.rows) * jobs,
+        sum + Math.max(1, word.length - (hasTrigrams(word) ? 2 : 1)) * shareOf(word) * jobs,
       0,
     );
     share = sampledShare(first.hits, first.rows);
   }
   if (total?.count === 0) return nothing();
+  const { indexed } = filter;
   const keep = (count: number, estimate: boolean) =>
-    totals.keep(key, generation, { count, estimate, listed, groups });
+    totals.keep(key, generation, { count, estimate, indexed, listed, groups });
   const fromMatches = async () => {
     const answer = await readMatches(db, query, filter);
     keep(answer.totalJobs, false);
@@ -492,7 +562,7 @@ async function findPage(
     page = await readGrouped(db, query, filter, column!);
   } else {
     if (matchesCost <= walkCost) return fromMatches();
-    page = await walk(db, query, filter.words, 4 * (walkCost / COST.walked), jobs);
+    page = await walk(db, query, filter, 4 * (walkCost / COST.walked), jobs);
   }
   if (page.length < query.perPage) return fromMatches();
   if (!total) {
@@ -506,13 +576,14 @@ async function findPage(
 
 /**
  * A filter's words, its key among kept totals and pages, the words the indexes are given,
- * and what status and conclusion say of it.
+ * what status and conclusion say of it, and what its jobs are tested on.
  */
 type Filter = {
   words: string[];
   key: string;
   indexed: string[];
   values: WordValues | undefined;
+  tested: Tested;
 };
 
 /** What a sample said of a filter: hits among rows. */
@@ -551,7 +622,7 @@ const TOTALS_AND_WORD_VALUES_STATEMENT = `
  */
 async function jobTotals(
   db: Session,
-  filter: Pick<Filter, 'words' | 'indexed' | 'key'>,
+  filter: Pick<Filter, 'words' | 'key'>,
   cache: GenerationCache<WordValues | null>,
 ) {
   type Totals = { jobs: number; generation: number };
@@ -561,7 +632,7 @@ async function jobTotals(
     db,
     'jobs_totals_word_values',
     TOTALS_AND_WORD_VALUES_STATEMENT,
-    [filter.words, filter.indexed],
+    [filter.words],
   );
   cache.keep(filter.key, read!.generation, wordValuesFrom(read!));
   return read!;
@@ -586,35 +657,33 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-const firstSample = async (db: Session, filter: Filter, jobs: number) =>
-  (
-    await namedQuery<
-      Sampled & {
-        wordHits: number[];
-        byStatus: Groups['status'];
-        byConclusion: Groups['conclusion'];
-      }
-    >(db, 'jobs_first_sample', FIRST_SAMPLE_STATEMENT, [
-      filter.words,
-      ...sampleWindow(filter, FIRST_SAMPLE, jobs),
-    ])
-  )[0]!;
+const firstSample = async (db: Session, filter: Filter, jobs: number) => {
+  const { name, text } = firstSampleStatement(filter.tested);
+  const [answer] = await namedQuery<
+    Sampled & {
+      wordHits: number[];
+      byStatus: Groups['status'];
+      byConclusion: Groups['conclusion'];
+    }
+  >(db, name, text, [filter.words, ...sampleWindow(filter, FIRST_SAMPLE, jobs)]);
+  return answer!;
+};
 
 /** A page by walking the sort order, testing at most `budget` jobs (at least 1,000 and the page). */
 const walk = async (
   db: Session,
   query: JobListQuery,
-  words: string[],
+  filter: Filter,
   budget: number,
   jobs: number,
 ) => {
-  const { name, text } = walkStatement(query.sortColumn, query.sortOrder);
-  const tested = Math.min(jobs, Math.ceil(Math.max(budget, query.page * query.perPage + 1000)));
+  const { name, text } = walkStatement(query.sortColumn, query.sortOrder, filter.tested);
+  const most = Math.min(jobs, Math.ceil(Math.max(budget, query.page * query.perPage + 1000)));
   const [answer] = await namedQuery<{ jobs: JobList['jobs'] }>(db, name, text, [
-    words,
+    filter.words,
     (query.page - 1) * query.perPage,
     query.perPage,
-    tested,
+    most,
   ]);
   return answer!.jobs;
 };
@@ -623,16 +692,17 @@ const walk = async (
  * The shape and parameters of the indexes' conditions (see indexedConditions), leaving out
  * of `except`'s values those read whole.
  */
-function indexedParameters({ indexed, values }: Filter, except?: GroupColumn) {
+function indexedParameters({ words, indexed, values }: Filter, except?: GroupColumn) {
   let shape = '';
-  const parameters = indexed.flatMap((word, i) => {
+  const parameters = indexed.flatMap((word) => {
     const holding = (column: GroupColumn) =>
-      values!.holding[column][i]!.filter(
+      values!.holding[column][words.indexOf(word)]!.filter(
         (value) => column !== except || !values!.whole[column].includes(value),
       );
     const [statuses, conclusions] = [holding('status'), holding('conclusion')];
     const named = statuses.length + conclusions.length > 0;
-    shape += named ? 'v' : 't';
+    const kind = hasTrigrams(word) ? 't' : 'g';
+    shape += named ? kind.toUpperCase() : kind;
     return named ? [word, statuses, conclusions] : [word];
   });
   return { shape, parameters };
@@ -640,7 +710,7 @@ function indexedParameters({ indexed, values }: Filter, except?: GroupColumn) {
 
 const count = async (db: Session, filter: Filter) => {
   const { shape, parameters } = indexedParameters(filter);
-  const { name, text } = countStatement(shape);
+  const { name, text } = countStatement(shape, filter.tested);
   const [answer] = await namedQuery<{ total: number }>(db, name, text, [
     filter.words,
     ...parameters,
@@ -670,7 +740,7 @@ const readGrouped = async (
 /** The page from all the matches, with their exact total; a page past the last answers the last. */
 async function readMatches(db: Session, query: JobListQuery, filter: Filter): Promise<JobList> {
   const { shape, parameters } = indexedParameters(filter);
-  const { name, text } = matchesStatement(query.sortColumn, query.sortOrder, shape);
+  const { name, text } = matchesStatement(query.sortColumn, query.sortOrder, shape, filter.tested);
   const read = async (page: number) =>
     (
       await namedQuery<{ jobs: JobList['jobs']; total: number }>(db, name, text, [
@@ -695,7 +765,8 @@ async function readMatches(db: Session, query: JobListQuery, filter: Filter): Pr
  */
 async function estimate(db: Session, filter: Filter, jobs: number, share: number) {
   const window = sampleWindow(filter, Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
-  const [sampled] = await namedQuery<Sampled>(db, 'jobs_sample', SAMPLE, [filter.words, ...window]);
+  const { name, text } = sampleStatement(filter.tested);
+  const [sampled] = await namedQuery<Sampled>(db, name, text, [filter.words, ...window]);
   return Math.round((sampled!.hits / Math.max(sampled!.rows, 1)) * jobs);
 }
 
@@ -798,9 +869,9 @@ export async function loadJobs(
 }
 
 /**
- * After a large load, outside any transaction: VACUUM moves the trigram index's pending
- * entries (kept apart to make inserts cheap, and read by every search until moved) into
- * the index, and marks the pages all-visible.
+ * After a large load, outside any transaction: VACUUM moves the pending entries of the
+ * trigram and grams indexes (kept apart to make inserts cheap, and read by every search
+ * until moved) into the indexes, and marks the pages all-visible.
  */
 export async function settleJobSearch(db: Pick<Db, 'execute'>): Promise<void> {
   await db.execute(sql`vacuum analyze jobs`);

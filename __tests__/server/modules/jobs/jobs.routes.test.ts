@@ -440,6 +440,18 @@ describe.each(
     ]);
   }, 60_000);
 
+  it('finds rare words too short for trigrams through their letters, as a plain scan does', async () => {
+    // A few jobs among 80,000 hold each: found through the index of letters and pairs.
+    const db = t.database.db;
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          select 'X-' || n, 'Received', 'Pending', 'Rare ézq fragments, 7%' || n
+          from generate_series(1, 60) as n`,
+    );
+    await expectAsAScan(db, ['ZQ', '7%', 'zq e'], 50, [['desc', 2]]);
+    await db.execute(sql`delete from jobs where friendly_number like 'X-%'`);
+  }, 60_000);
+
   it('counts a status exactly when its total is near the line (a sixth of 80,000 jobs)', async () => {
     const asked = query('completed');
     const answer = await listJobs(t.database.db, asked);
