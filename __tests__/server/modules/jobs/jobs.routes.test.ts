@@ -433,8 +433,8 @@ describe.each(
       .description.split(' ')
       .find((w) => w.length > 4)!;
     const filters = ['pass', 'on hold', 'pending e', 'out of', word];
+    // Page 1 of each is in the tests above; here the pages past the first groups.
     await expectAsAScan(t.database.db, filters, 50, [
-      ['asc', 1],
       ['asc', 7],
       ['desc', 3],
     ]);
