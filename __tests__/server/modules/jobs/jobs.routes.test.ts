@@ -433,7 +433,7 @@ describe.each(
       .description.split(' ')
       .find((w) => w.length > 4)!;
     const filters = ['pass', 'on hold', 'pending e', 'out of', word];
-    // Page 1 of each is in the tests above; here the pages past the first groups.
+    // A page in each direction, both past the first (page 1 is where a walk is surest).
     await expectAsAScan(t.database.db, filters, 50, [
       ['asc', 7],
       ['desc', 3],
