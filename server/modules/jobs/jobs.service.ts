@@ -297,8 +297,8 @@ const firstSampleStatement = (tested: Tested) =>
 
 /**
  * Whether the trigram index can narrow a word down: it needs three letters or digits in a
- * row (a shorter word, or punctuation alone, yields no trigram); other words go to the grams
- * index.
+ * row (a shorter word, or punctuation alone, yields no trigram); a rare other word goes to
+ * the grams index (GRAMS_SHARE).
  */
 const hasTrigrams = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
 
