@@ -30,10 +30,12 @@ test('an admin filters the audit log by action and exports it as CSV', async ({ 
   await page.getByRole('option', { name: 'book.create' }).click();
   await page.getByLabel('Who (username)').fill('contributor');
   await page.getByRole('button', { name: 'Apply filters' }).click();
+  // The unfiltered log shows the new book too (it is among the latest events): the filter has
+  // applied once no other action is left, the new book still there.
+  const cellsOf = (field: string) => grid.locator(`[role="gridcell"][data-field="${field}"]`);
+  await expect(cellsOf('action').filter({ hasNotText: /^book\.create$/ })).toHaveCount(0);
+  await expect(cellsOf('actor').filter({ hasNotText: /^contributor$/ })).toHaveCount(0);
   await expect(grid.getByRole('gridcell', { name: `Added the book "${title}"` })).toBeVisible();
-  const actions = grid.getByRole('gridcell').filter({ hasText: /^book\.create$/ });
-  const rows = grid.getByRole('row');
-  await expect(actions).toHaveCount((await rows.count()) - 1);
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
