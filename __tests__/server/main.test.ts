@@ -69,10 +69,12 @@ describe('the server process', () => {
 
   it('serves, refuses a second server on its DATA_DIR, and shuts down cleanly on SIGTERM', async () => {
     const dataDir = tempDataDir();
+    // A few jobs: seeding the default 10,000 on a busy machine took most of the test's time.
     const first = new ServerProcess({
       DATA_DIR: dataDir,
       ADMIN_PASSWORD: 'admin-password',
       INSTANCE_NAME: 'first',
+      SEED_JOBS: '1000',
     });
     const url = await first.baseUrl();
     expect(await (await fetch(`${url}/api/health`)).json()).toEqual({
@@ -97,7 +99,7 @@ describe('the server process', () => {
     expect(again.output).not.toContain('Seeding the database');
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
-  });
+  }, 60_000);
 
   it('answers every request in flight when told to stop under load', async () => {
     const server = new ServerProcess({
@@ -157,18 +159,19 @@ describe('the server process', () => {
 
   it('finishes seeding on the next start after being killed in the middle of it', async () => {
     const dataDir = tempDataDir();
-    const killed = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    const seeded = { DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password', SEED_JOBS: '2000' };
+    const killed = new ServerProcess(seeded);
     await killed.waitFor(/Seeding the database/);
     killed.child.kill('SIGKILL');
     await killed.exited;
 
-    const restarted = new ServerProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: 'admin-password' });
+    const restarted = new ServerProcess(seeded);
     const url = await restarted.baseUrl();
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);
     expect(await countUsers(dataDir)).toBe(3);
-  });
+  }, 60_000);
 
   it('reports a failed start without the SQL or its parameters (a password hash)', async () => {
     // A migrated database whose users table refuses every insert: seeding fails.
