@@ -297,17 +297,10 @@ const firstSampleStatement = (tested: Tested) =>
 
 /**
  * Whether the trigram index can narrow a word down: it needs three letters or digits in a
- * row (a shorter word, or punctuation alone, yields no trigram); a rare other word goes to
- * the grams index (GRAMS_SHARE).
+ * row (a shorter word, or punctuation alone, yields no trigram); the others go to the grams
+ * index when that is cheaper than testing every job (lookedUp).
  */
 const hasTrigrams = (word: string) => /[\p{L}\p{N}]{3}/u.test(word);
-
-/**
- * A word too short for trigrams is handed to the grams index only when a first sample
- * finds it in at most this share of jobs: a common one's lists are long (`e` lists nearly
- * every job), and its jobs are better tested than looked up.
- */
-const GRAMS_SHARE = 0.01;
 
 /**
  * Of the words the indexes can narrow down, those handed to them: the longest, which narrow
@@ -319,13 +312,58 @@ const narrowest = (words: string[]) =>
     .slice(0, INDEXED_WORDS);
 
 /**
+ * The entries of the indexes' lists that looking `indexed` up decodes: a list per trigram (or
+ * pair of letters) of each word, each at least as long as the word's jobs (`shareOf` them).
+ */
+const listedFor = (indexed: string[], shareOf: (word: string) => number, jobs: number) =>
+  indexed.reduce(
+    (sum, word) =>
+      sum + Math.max(1, word.length - (hasTrigrams(word) ? 2 : 1)) * shareOf(word) * jobs,
+    0,
+  );
+
+/**
+ * The words handed to the indexes, by a first sample: those with trigrams (narrowest), and
+ * of the others, the rarest, as many as make reading the matches cheapest, or none when
+ * testing every job costs less (`e` lists nearly every job). The indexes intersect their
+ * lists, so words each common but rare together (`um mi`) are looked up, not scanned for:
+ * the jobs rechecked are taken as those the words would hold if independent, or the
+ * filter's `share` when more.
+ */
+function lookedUp(
+  words: string[],
+  shareOf: (word: string) => number,
+  share: number,
+  jobs: number,
+): string[] {
+  const trigrams = narrowest(words.filter(hasTrigrams));
+  const others = words
+    .filter((word) => !hasTrigrams(word))
+    .toSorted((a, b) => shareOf(a) - shareOf(b));
+  const cost = (indexed: string[]) => {
+    if (!indexed.length) return COST.scanned * jobs;
+    const held = Math.max(
+      share,
+      indexed.reduce((product, word) => product * shareOf(word), 1),
+    );
+    return COST.indexed * held * jobs + COST.listed * listedFor(indexed, shareOf, jobs);
+  };
+  let cheapest = trigrams;
+  for (let n = 1; n <= Math.min(others.length, INDEXED_WORDS - trigrams.length); n++) {
+    const indexed = [...trigrams, ...others.slice(0, n)];
+    if (cost(indexed) < cost(cheapest)) cheapest = indexed;
+  }
+  return cheapest;
+}
+
+/**
  * A filter's total, exact or an estimate, and how many entries of the indexes' lists
  * its words cost (what reading its matches that way costs).
  */
 interface Total {
   count: number;
   estimate: boolean;
-  /** The words handed to the indexes (see narrowest). */
+  /** The words handed to the indexes (see lookedUp). */
   indexed: string[];
   listed: number;
   /** The filter's first sample by status and by conclusion (none when counted unsampled). */
@@ -511,19 +549,9 @@ async function findPage(
     const first = await firstSample(db, filter, jobs);
     groups = { status: first.byStatus, conclusion: first.byConclusion };
     const shareOf = (word: string) => first.wordHits[words.indexOf(word)]! / first.rows;
-    // A word too short for trigrams is handed to the grams index when few jobs hold it.
-    if (filter.values) {
-      const narrowing = (word: string) => hasTrigrams(word) || shareOf(word) <= GRAMS_SHARE;
-      filter = { ...filter, indexed: narrowest(words.filter(narrowing)) };
-    }
-    // The entries of the indexes' lists they decode: a list per trigram (or pair of letters)
-    // of each word they are given, each at least as long as the word's jobs.
-    listed = filter.indexed.reduce(
-      (sum, word) =>
-        sum + Math.max(1, word.length - (hasTrigrams(word) ? 2 : 1)) * shareOf(word) * jobs,
-      0,
-    );
     share = sampledShare(first.hits, first.rows);
+    if (filter.values) filter = { ...filter, indexed: lookedUp(words, shareOf, share, jobs) };
+    listed = listedFor(filter.indexed, shareOf, jobs);
   }
   if (total?.count === 0) return nothing();
   const { indexed } = filter;

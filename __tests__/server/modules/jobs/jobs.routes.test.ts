@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { JOB_SORT_COLUMNS, type Job, type JobList, type JobListQuery } from '@common/schemas/jobs';
-import { type Database, type Db, queryRows } from '@server/db/client';
+import { type Database, type Db, queryRows, withSearchSession } from '@server/db/client';
 import { JOB_CONCLUSIONS, JOB_STATUSES, generateJob } from '@server/modules/jobs/jobGenerator';
 import {
   EXACT_TOTAL_UP_TO,
@@ -447,6 +447,28 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
     );
     await expectAsAScan(db, ['ZQ', '7%', 'zq e'], 50, [['desc', 2]]);
     await db.execute(sql`delete from jobs where friendly_number like 'X-%'`);
+  }, 60_000);
+
+  it('looks words each common but rare together up through their letters, as a plain scan does', async () => {
+    // `qx` and `vw` are each in 2,000 jobs, too many to look either up alone, and together in
+    // 20: the grams index intersects their lists rather than every job being tested.
+    const db = t.database.db;
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          select 'Y-' || n, 'Received', 'Pending',
+            case when n <= 2000 then 'Odd qx mark' when n <= 4000 then 'Odd vw mark'
+              else 'Both qx and vw' end
+          from generate_series(1, 4020) as n`,
+    );
+    const session = await withSearchSession(db, async (searches) => searches);
+    const sent = jest.spyOn(session, 'query');
+    await expectAsAScan(db, ['vw qx'], 50, [['asc', 1]]);
+    const texts = sent.mock.calls.map(([query]) =>
+      typeof query === 'string' ? query : (query as { text: string }).text,
+    );
+    sent.mockRestore();
+    expect(texts.some((text) => text.includes('job_search_grams('))).toBe(true);
+    await db.execute(sql`delete from jobs where friendly_number like 'Y-%'`);
   }, 60_000);
 
   it('counts a status exactly when its total is near the line (a sixth of 80,000 jobs)', async () => {
