@@ -31,3 +31,21 @@ export class GenerationCache<Value> {
     return value;
   }
 }
+
+/**
+ * Work asked for again while it runs is not started again: later callers share the first
+ * one's answer (people typing the same filter at once; everyone asking again after a change
+ * moved the generation on).
+ */
+export class SharedWork<Value> {
+  private running = new Map<string, Promise<Value>>();
+
+  run(key: string, work: () => Promise<Value>): Promise<Value> {
+    let answer = this.running.get(key);
+    if (!answer) {
+      answer = work().finally(() => this.running.delete(key));
+      this.running.set(key, answer);
+    }
+    return answer;
+  }
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import type pg from 'pg';
+import pg from 'pg';
 import type { JobListQuery } from '@common/schemas/jobs';
 import { type Database, fromPglite, pgliteExtensions, withSearchSession } from '@server/db/client';
 import { JOB_STATUSES } from '@server/modules/jobs/jobGenerator';
@@ -82,5 +82,35 @@ describe.each(testDbKinds)('filter totals and pages kept, on %s', (kind) => {
 
     await database.db.execute(sql`delete from jobs where friendly_number in ('R-1', 'R-2')`);
     expect(await listJobs(database.db, asked(word))).toMatchObject({ totalJobs: 0, jobs: [] });
+  });
+  // On PGlite each call's statements run in a turn of their own: never two at once.
+  (kind === 'postgres' ? it : it.skip)('finds a page asked twice at once only once', async () => {
+    // The page is held back until both have read the jobs' generation, so that the second
+    // asks while the first is finding it.
+    const pool = await withSearchSession(database.db, async (session) => session as pg.Pool);
+    const send = (...args: unknown[]) =>
+      (pg.Pool.prototype.query as (...a: unknown[]) => Promise<unknown>).apply(pool, args);
+    let generationsRead = 0;
+    let bothRead = () => {};
+    const bothHaveRead = new Promise<void>((resolve) => (bothRead = resolve));
+    statements.mockClear();
+    statements.mockImplementation(async (...args: unknown[]) => {
+      const name = (args[0] as { name?: string }).name ?? '';
+      if (!name.startsWith('jobs_totals')) await bothHaveRead;
+      const answer = await send(...args);
+      if (name.startsWith('jobs_totals') && ++generationsRead === 2) bothRead();
+      return answer;
+    });
+    try {
+      const [first, second] = await Promise.all([
+        listJobs(database.db, asked('asked at once')),
+        listJobs(database.db, asked('asked at once')),
+      ]);
+      expect(second).toEqual(first);
+      // Each the generation, and one page.
+      expect(statements).toHaveBeenCalledTimes(3);
+    } finally {
+      statements.mockImplementation(send);
+    }
   });
 });
