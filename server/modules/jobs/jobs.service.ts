@@ -51,12 +51,6 @@ const FIRST_SAMPLE = 2_000;
  * error; beyond 5 % about once in 2,000 estimates).
  */
 const HITS_FOR_ESTIMATE = 5_000;
-/**
- * Jobs on one page are neighbours, alike more often than jobs drawn one by one (passages of
- * one text, loaded in order): a sample of pages reads this many times the jobs for the same
- * error.
- */
-const NEIGHBOURS_ALIKE = 2;
 /** Each sort's ORDER BY (ties by the unique number): one of the jobs' sort indexes serves it. */
 const orderBy = (column: SortColumn, direction: SortOrder) =>
   column === 'friendlyNumber'
@@ -260,24 +254,18 @@ const WORD_VALUES_STATEMENT = `
  * A sample: the jobs whose id hashes into a window of uuid_hash's range, from `$2` up to
  * `$3`: a range of jobs_sample_order_index, read as a bitmap, so in the table's order. The
  * window's share of the range is the sample's share of the jobs, drawn at random whatever
- * the data; each filter has a window of its own. Each job is on a page of its own: dear per
- * job, so kept for the first sample, which is small.
+ * the data; each filter has a window of its own, so the errors of two estimates are not the
+ * same error. How many of its jobs hold every word of `$1` (`hits`).
  */
 const SAMPLE_JOBS = `select j.* from jobs as j
   where uuid_hash(j.id) >= $2::bigint and uuid_hash(j.id) < $3::bigint`;
-/**
- * An estimate's sample: whole pages of the table, about `$2` per cent of them, drawn by the
- * seed `$3` (each filter's own, so the errors of two estimates are not the same error), read
- * in order: a tenth of the cost per job of SAMPLE_JOBS. How many of their jobs hold every
- * word of `$1` (`hits`).
- */
-const pageSampleStatement = (tested: Tested) =>
+const sampleStatement = (tested: Tested) =>
   statement(
-    `jobs_page_sample_${tested}`,
+    `jobs_sample_${tested}`,
     () => `
       select count(*) filter (where ${holdsEvery(tested)})::float8 as hits,
         count(*)::float8 as rows
-      from jobs as j tablesample system ($2) repeatable ($3)`,
+      from (${SAMPLE_JOBS}) as j`,
   );
 /**
  * The first sample of a filter: also how many jobs hold each word in number or description
@@ -485,9 +473,8 @@ const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstima
 /**
  * What reading a job costs each way, in about microseconds, measured at 1,000,000 jobs: the
  * walk reads the table in the sort order (a page each), the indexes in the table's own order
- * (and decode their lists of jobs, much faster), a plain scan every job in order (as does an
- * estimate's sample of pages), the first sample a page a job; `grams`, job_search_grams run
- * on a job's text (see lookedUp).
+ * (and decode their lists of jobs, much faster), a plain scan every job in order, a sample
+ * a page a job; `grams`, job_search_grams run on a job's text (see lookedUp).
  */
 const COST = { walked: 2, indexed: 1, listed: 0.05, scanned: 0.15, sampled: 2, grams: 40 };
 
@@ -601,7 +588,7 @@ async function findPage(
   const counted =
     !total &&
     (share * jobs <= 1.5 * EXACT_TOTAL_UP_TO ||
-      matchesCost <= COST.scanned * estimateRows(share) ||
+      matchesCost <= (COST.sampled * HITS_FOR_ESTIMATE) / share ||
       share * FIRST_SAMPLE < 1);
   if (counted) return fromMatches();
   // Or the whole groups read in order, and the others' matches through the indexes.
@@ -811,20 +798,14 @@ async function readMatches(db: Session, query: JobListQuery, filter: Filter): Pr
   return { jobs: answer.jobs, totalJobs: answer.total, page, totalIsEstimate: false };
 }
 
-/** The jobs an estimate samples, for a filter that a `share` of the jobs hold. */
-const estimateRows = (share: number) => (HITS_FOR_ESTIMATE / share) * 1.1 * NEIGHBOURS_ALIKE;
-
 /**
- * The total of a filter too common to count cheaply, from a sample of pages sized to hold
- * about HITS_FOR_ESTIMATE hits at the first sample's share, times NEIGHBOURS_ALIKE.
+ * The total of a filter too common to count cheaply, from a sample sized to hold about
+ * HITS_FOR_ESTIMATE hits at the first sample's share.
  */
 async function estimate(db: Session, filter: Filter, jobs: number, share: number) {
-  const { name, text } = pageSampleStatement(filter.tested);
-  const [sampled] = await namedQuery<Sampled>(db, name, text, [
-    filter.words,
-    Math.min(100, (100 * estimateRows(share)) / jobs),
-    fnv1a(filter.key),
-  ]);
+  const window = sampleWindow(filter, Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
+  const { name, text } = sampleStatement(filter.tested);
+  const [sampled] = await namedQuery<Sampled>(db, name, text, [filter.words, ...window]);
   return Math.round((sampled!.hits / Math.max(sampled!.rows, 1)) * jobs);
 }
 
