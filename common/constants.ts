@@ -29,6 +29,8 @@ export const AUDIT_COUNT_LIMIT = 10_000;
 /** Job list paging (spec section 9). */
 export const JOB_PAGE_SIZES = [20, 50, 100] as const;
 export const DEFAULT_JOB_PAGE_SIZE = 50;
+/** The highest page number the job list takes (a page past the last answers the last). */
+export const JOB_MAX_PAGE = 1_000_000_000;
 /** The longest job filter the list accepts. */
 export const JOB_FILTER_MAX_LENGTH = 200;
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DEFAULT_JOB_PAGE_SIZE, JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '../constants';
+import {
+  DEFAULT_JOB_PAGE_SIZE,
+  JOB_FILTER_MAX_LENGTH,
+  JOB_MAX_PAGE,
+  JOB_PAGE_SIZES,
+} from '../constants';
 import { singleLineText } from './text';
 
 export const JOB_SORT_COLUMNS = ['friendlyNumber', 'status', 'conclusion', 'description'] as const;
@@ -22,7 +27,7 @@ export const jobListQuerySchema = z.strictObject(
       .pipe(
         z
           .number()
-          .max(1_000_000_000, { error: 'must be at most 1000000000', abort: true })
+          .max(JOB_MAX_PAGE, { error: `must be at most ${JOB_MAX_PAGE}`, abort: true })
           .int('must be a whole number')
           .min(1, 'must be at least 1'),
       )

@@ -1,4 +1,9 @@
-import { DEFAULT_JOB_PAGE_SIZE, JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '@common/constants';
+import {
+  DEFAULT_JOB_PAGE_SIZE,
+  JOB_FILTER_MAX_LENGTH,
+  JOB_MAX_PAGE,
+  JOB_PAGE_SIZES,
+} from '@common/constants';
 import { JOB_SORT_COLUMNS, type JobListQuery } from '@common/schemas/jobs';
 
 /**
@@ -6,14 +11,17 @@ import { JOB_SORT_COLUMNS, type JobListQuery } from '@common/schemas/jobs';
  * reload shows the same view. These are its rules (spec section 4).
  */
 
-/** The view a URL describes; anything missing or invalid takes its default. */
+/**
+ * The view a URL describes; anything missing or invalid takes its default, and a page past
+ * the highest the server takes is that page (the server then answers the last).
+ */
 export function viewFromParams(params: URLSearchParams): JobListQuery {
   const page = Number(params.get('page'));
   const perPage = Number(params.get('perPage'));
   const sortColumn = params.get('sortColumn') as JobListQuery['sortColumn'];
   return {
     filter: cleanFilter(params.get('filter') ?? ''),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    page: Number.isInteger(page) && page >= 1 ? Math.min(page, JOB_MAX_PAGE) : 1,
     perPage: (JOB_PAGE_SIZES as readonly number[]).includes(perPage)
       ? perPage
       : DEFAULT_JOB_PAGE_SIZE,

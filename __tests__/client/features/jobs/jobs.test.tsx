@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { JOB_FILTER_MAX_LENGTH } from '@common/constants';
+import { JOB_FILTER_MAX_LENGTH, JOB_MAX_PAGE } from '@common/constants';
 import { messages } from '@common/messages';
 import { FILTER_DELAY_MS } from '@/features/jobs/JobsPage';
 import {
@@ -34,6 +34,8 @@ describe('the job list state rules', () => {
     expect(
       viewFromParams(new URLSearchParams('page=0&perPage=30&sortColumn=samples&sortOrder=up')),
     ).toEqual(defaults);
+    // A link to a page past the highest the server takes asks for that page (the last).
+    expect(viewFromParams(new URLSearchParams('page=1000000001')).page).toBe(JOB_MAX_PAGE);
   });
 
   it('round-trips through the URL, leaving defaults out', () => {
