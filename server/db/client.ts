@@ -264,18 +264,20 @@ export function openPostgres(
   // plan's estimate crosses jit_above_cost (the job search's did).
   // A request that waits 2 s for a connection fails with 503: OVERLOADED when every connection
   // was busy, DATABASE_UNAVAILABLE when a new one could not be made (pgErrors.ts).
-  const poolOf = (max: number) => {
+  const poolOf = (max: number, settings = '') => {
     const pool = new pg.Pool({
       connectionString,
       max,
-      options: '-c jit=off',
+      options: `-c jit=off${settings}`,
       connectionTimeoutMillis: 2000,
     });
     pool.on('error', onError);
     return pool;
   };
   const pool = poolOf(10);
-  const searchPool = poolOf(SEARCH_CONNECTIONS);
+  // A search sorts and counts up to hundreds of thousands of matches: with 16 MB (at most
+  // 96 MB for the pool) rather than 4, they stay in memory instead of going to disk.
+  const searchPool = poolOf(SEARCH_CONNECTIONS, ' -c work_mem=16MB');
   const db = drizzlePg({ client: pool, casing: 'snake_case' });
   searchPools.set(db, searchPool);
   return {

@@ -32,9 +32,10 @@ import { type GeneratedJob, generateJob } from './jobGenerator';
  * - sorted by status or conclusion when some of its values hold every word (`completed`
  *   by status): those groups match whole and are read in order from the sort index, the
  *   other groups' matches found through the indexes.
- * The share is measured on a random sample of jobs (a window of the hashes of their ids),
- * and so is the total of a filter too common to count cheaply: an estimate, flagged, its
- * error about 1/√(hits in the sample). Each server keeps the totals and pages it found while
+ * The share is measured on a random sample of jobs each server keeps (a window of the hashes
+ * of their ids, taken again every minute), and the total of a filter too common to count
+ * cheaply on a larger sample of its own: an estimate, flagged, its error about
+ * 1/√(hits in the sample). Each server keeps the totals and pages it found while
  * the jobs stay as they were (their generation): a filter asked again costs its page alone,
  * a page asked again one statement.
  */
@@ -44,8 +45,13 @@ type SortOrder = JobListQuery['sortOrder'];
 
 /** Totals are exact at least up to here; beyond, they may be estimates (flagged). */
 export const EXACT_TOTAL_UP_TO = 10_000;
-/** The first sample of a filter not seen before: enough to tell common from rare. */
+/**
+ * The jobs of the sample that tells a filter not seen before common from rare: each server
+ * keeps one of its own (serverSample), of this size whatever the jobs.
+ */
 const FIRST_SAMPLE = 2_000;
+/** How long a server's sample is kept (unless the jobs grow or shrink by a tenth first). */
+const SERVER_SAMPLE_KEPT_MS = 60_000;
 /**
  * Hits an estimate rests on: its relative error is then about 1/√5000, 1.4 % (one standard
  * error; beyond 5 % about once in 2,000 estimates).
@@ -163,6 +169,14 @@ const countStatement = (shape: string, tested: Tested) =>
   });
 
 /**
+ * What sorting the matches reads of each, beside its id: only the sort keys, so that tens of
+ * thousands of them are kept in memory (whole rows were 15 MB for `odi`, 60,000 matches,
+ * written to disk and read back); the page's jobs are read again by id.
+ */
+const sortKeys = (column: SortColumn) =>
+  column === 'friendlyNumber' ? 'j.id, j.friendly_number' : `j.id, j.${column}, j.friendly_number`;
+
+/**
  * Every job that holds every word (`$1`), found through the indexes when they can serve
  * (`$4`…: see indexedConditions), counted, and a page of them sorted: `$2` offset, `$3`
  * limit. Materialized, so the planner cannot walk a sort index instead.
@@ -178,11 +192,12 @@ const matchesStatement = (
     const conditions = [...indexedConditions(shape, 4), holdsEvery(tested)];
     return `
       with matches as materialized (
-        select * from jobs as j where ${conditions.join(' and ')}
+        select ${sortKeys(column)} from jobs as j where ${conditions.join(' and ')}
       )
       select
         (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
-         from (select * from matches as j order by ${order} offset $2 limit $3) as j) as jobs,
+         from (select * from matches as j order by ${order} offset $2 limit $3) as page
+         join jobs as j on j.id = page.id) as jobs,
         (select count(*) from matches)::float8 as total`;
   });
 
@@ -267,33 +282,9 @@ const sampleStatement = (tested: Tested) =>
         count(*)::float8 as rows
       from (${SAMPLE_JOBS}) as j`,
   );
-/**
- * The first sample of a filter: also how many jobs hold each word in number or description
- * (`wordHits`, in order: what the indexes list), and the rows and hits of each
- * status and each conclusion.
- */
-const byValue = (column: GroupColumn) => `(
-  select coalesce(json_object_agg(value, json_build_array(rows, hits)), '{}')
-  from (select ${column} as value, count(*)::float8 as rows,
-          count(*) filter (where holds)::float8 as hits
-        from j group by ${column}) as g)`;
-const firstSampleStatement = (tested: Tested) =>
-  statement(
-    `jobs_first_sample_${tested}`,
-    () => `
-      with j as materialized (
-        select j.*, ${holdsEvery(tested)} as holds from (${SAMPLE_JOBS}) as j
-      )
-      select count(*) filter (where holds)::float8 as hits, count(*)::float8 as rows,
-        array(
-          select (
-            select count(*) from j where ${INDEXED_TEXT} like job_search_pattern(word)
-          )::float8
-          from unnest($1::text[]) with ordinality as w(word, n) order by n
-        ) as "wordHits",
-        ${byValue('status')} as "byStatus", ${byValue('conclusion')} as "byConclusion"
-      from j`,
-  );
+/** The jobs of a window of the hash range (`$1` up to `$2`): what a filter is tested on. */
+const SERVER_SAMPLE = `select j.indexed_text as text, j.status, j.conclusion
+  from jobs as j where uuid_hash(j.id) >= $1::bigint and uuid_hash(j.id) < $2::bigint`;
 
 /**
  * Whether the trigram index can narrow a word down: it needs three letters or digits in a
@@ -475,11 +466,25 @@ const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstima
 
 /**
  * What reading a job costs each way, in about microseconds, measured at 1,000,000 jobs: the
- * walk reads the table in the sort order (a page each), the indexes in the table's own order
- * (and decode their lists of jobs, much faster), a plain scan every job in order, a sample
- * a page a job; `grams`, job_search_grams run on a job's text (see lookedUp).
+ * walk reads the table in the sort order, a job after the other within a status or
+ * conclusion (jobs are stored in number order), a page each in the description's order
+ * (`walkedByText`); the indexes' candidates are read in the table's order (their lists
+ * decode much faster), and the matches among them kept and sorted (`kept`, measured from
+ * 3,000 to 90,000 matches); a plain scan reads every job in order, a sample a page a job;
+ * `grams`, job_search_grams run on a job's text (see lookedUp).
  */
-const COST = { walked: 2, indexed: 1, listed: 0.05, scanned: 0.15, sampled: 2, grams: 40 };
+const COST = {
+  walked: 1,
+  walkedByText: 2.5,
+  indexed: 1,
+  kept: 2,
+  listed: 0.05,
+  scanned: 0.15,
+  sampled: 2,
+  grams: 40,
+};
+const walkedCost = (column: SortColumn) =>
+  column === 'description' ? COST.walkedByText : COST.walked;
 
 /**
  * A page of the jobs that hold every word: kept by this server while the jobs are of the
@@ -517,7 +522,7 @@ async function listMatching(
       return pages.keep(
         pageKey,
         generation,
-        await findPage(session, query, filter, { jobs, generation }, totals),
+        await findPage(session, query, filter, { jobs, generation }, totals, serverSamples(db)),
       );
     });
   }
@@ -540,6 +545,7 @@ async function findPage(
   filter: Filter,
   { jobs, generation }: { jobs: number; generation: number },
   totals: GenerationCache<Total>,
+  samples: ServerSamples,
 ): Promise<JobList> {
   const { words, key } = filter;
   let total = totals.get(key, generation);
@@ -560,7 +566,7 @@ async function findPage(
     filter = { ...filter, indexed: total.indexed };
     share = total.count / jobs;
   } else {
-    const first = await firstSample(db, filter, jobs);
+    const first = await firstSample(db, samples, filter, jobs);
     groups = { status: first.byStatus, conclusion: first.byConclusion };
     const shareOf = (word: string) => first.wordHits[words.indexOf(word)]! / first.rows;
     share = sampledShare(first.hits, first.rows);
@@ -590,10 +596,13 @@ async function findPage(
   const column = groupColumn(query.sortColumn);
   const whole = column && filter.values?.whole[column];
   const othersShare = column && whole?.length ? sharesOutside(groups?.[column], whole) : undefined;
-  const walkCost = (COST.walked * pageEnd) / (othersShare ?? share);
-  const matchesCost = filter.indexed.length
-    ? COST.indexed * share * jobs + COST.listed * listed
-    : COST.scanned * jobs;
+  const walked = walkedCost(query.sortColumn);
+  const walkCost = (walked * pageEnd) / (othersShare ?? share);
+  const matchesCost =
+    (filter.indexed.length
+      ? COST.indexed * share * jobs + COST.listed * listed
+      : COST.scanned * jobs) +
+    COST.kept * share * jobs;
   // A total not known yet is counted, with the page, when that is cheap enough.
   const counted =
     !total &&
@@ -604,14 +613,14 @@ async function findPage(
   // Or the whole groups read in order, and the others' matches through the indexes.
   const groupedCost =
     othersShare !== undefined && filter.indexed.length
-      ? COST.indexed * othersShare * jobs + COST.listed * listed + COST.walked * pageEnd
+      ? (COST.indexed + COST.kept) * othersShare * jobs + COST.listed * listed + walked * pageEnd
       : Infinity;
   let page: JobList['jobs'];
   if (groupedCost <= Math.min(walkCost, matchesCost)) {
     page = await readGrouped(db, query, filter, column!);
   } else {
     if (matchesCost <= walkCost) return fromMatches();
-    page = await walk(db, query, filter, 4 * (walkCost / COST.walked), jobs);
+    page = await walk(db, query, filter, 4 * (walkCost / walked), jobs);
   }
   if (page.length < query.perPage) return fromMatches();
   if (!total) {
@@ -688,16 +697,19 @@ async function jobTotals(
 }
 
 /**
- * The window of uuid_hash (an int4) a sample of about `rows` of the `jobs` hashes into, for
- * `filter` (its start placed by a hash of its key): every job when rows reaches them.
+ * The window of uuid_hash (an int4) a sample of about `rows` of the `jobs` hashes into,
+ * starting `at` (0 to 1) of the way along the range: every job when rows reaches them.
  */
-function sampleWindow(filter: Filter, rows: number, jobs: number): [number, number] {
+function sampleWindow(at: number, rows: number, jobs: number): [number, number] {
   const bottom = -(2 ** 31);
   if (rows >= jobs) return [bottom, 2 ** 31];
   const width = (rows / jobs) * 2 ** 32;
-  const start = bottom + (fnv1a(filter.key) / 2 ** 32) * (2 ** 32 - width);
+  const start = bottom + at * (2 ** 32 - width);
   return [Math.floor(start), Math.floor(start + width)];
 }
+
+/** Where a filter's own sample starts: placed by a hash of its key. */
+const windowOf = (filter: Filter) => fnv1a(filter.key) / 2 ** 32;
 
 /** FNV-1a, 32 bits: a quick, well-spread hash of a string. */
 function fnv1a(text: string): number {
@@ -706,17 +718,76 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-const firstSample = async (db: Session, filter: Filter, jobs: number) => {
-  const { name, text } = firstSampleStatement(filter.tested);
-  const [answer] = await namedQuery<
-    Sampled & {
-      wordHits: number[];
-      byStatus: Groups['status'];
-      byConclusion: Groups['conclusion'];
+/** A job of a server's sample: its number and description in lower case, status, conclusion. */
+type SampledJob = { text: string; status: string; conclusion: string };
+type ServerSample = { rows: SampledJob[]; jobs: number; takenAt: number };
+/** A database's sample as this server keeps it, and its taking (one at a time). */
+type ServerSamples = { kept?: ServerSample; taking: SharedWork<ServerSample> };
+const serverSamples = perDatabase((): ServerSamples => ({
+  taking: new SharedWork<ServerSample>(),
+}));
+
+/**
+ * This server's sample of about FIRST_SAMPLE of the `jobs`, drawn at random (a window of the
+ * hash range placed at random), taken again after SERVER_SAMPLE_KEPT_MS or once the jobs
+ * grew or shrank by a tenth. Reading it costs a page a job (~20 ms at 1M): kept, it tells
+ * each filter new to the server common from rare for nothing. Only the way a page is found
+ * rests on it, never a total.
+ */
+async function serverSample(
+  db: Session,
+  samples: ServerSamples,
+  jobs: number,
+): Promise<ServerSample> {
+  const { kept } = samples;
+  if (
+    kept &&
+    Date.now() - kept.takenAt < SERVER_SAMPLE_KEPT_MS &&
+    Math.abs(jobs - kept.jobs) <= kept.jobs / 10
+  )
+    return kept;
+  return samples.taking.run('', async () => {
+    const rows = await namedQuery<SampledJob>(
+      db,
+      'jobs_server_sample',
+      SERVER_SAMPLE,
+      sampleWindow(Math.random(), FIRST_SAMPLE, jobs),
+    );
+    return (samples.kept = { rows, jobs, takenAt: Date.now() });
+  });
+}
+
+/**
+ * What this server's sample says of a filter: its hits among the rows, how many hold each word
+ * in number or description (`wordHits`, in order: what the indexes list), and the rows and
+ * hits of each status and each conclusion. PostgreSQL's lower() and JavaScript's may differ
+ * on a rare letter: a share a little off only prices the ways a little off.
+ */
+async function firstSample(db: Session, samples: ServerSamples, filter: Filter, jobs: number) {
+  const { rows } = await serverSample(db, samples, jobs);
+  const words = filter.words.map((word) => word.toLowerCase());
+  const byStatus: Groups['status'] = {};
+  const byConclusion: Groups['conclusion'] = {};
+  let hits = 0;
+  for (const job of rows) {
+    const tested =
+      filter.tested === 'text'
+        ? job.text
+        : `${job.text} ${job.status} ${job.conclusion}`.toLowerCase();
+    const holds = words.every((word) => tested.includes(word));
+    if (holds) hits++;
+    for (const [groups, value] of [
+      [byStatus, job.status],
+      [byConclusion, job.conclusion],
+    ] as const) {
+      const group = (groups[value] ??= [0, 0]);
+      group[0]++;
+      if (holds) group[1]++;
     }
-  >(db, name, text, [filter.words, ...sampleWindow(filter, FIRST_SAMPLE, jobs)]);
-  return answer!;
-};
+  }
+  const wordHits = words.map((word) => rows.filter((job) => job.text.includes(word)).length);
+  return { hits, rows: rows.length, wordHits, byStatus, byConclusion };
+}
 
 /** A page by walking the sort order, testing at most `budget` jobs (at least 1,000 and the page). */
 const walk = async (
@@ -813,7 +884,7 @@ async function readMatches(db: Session, query: JobListQuery, filter: Filter): Pr
  * HITS_FOR_ESTIMATE hits at the first sample's share.
  */
 async function estimate(db: Session, filter: Filter, jobs: number, share: number) {
-  const window = sampleWindow(filter, Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
+  const window = sampleWindow(windowOf(filter), Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
   const { name, text } = sampleStatement(filter.tested);
   const [sampled] = await namedQuery<Sampled>(db, name, text, [filter.words, ...window]);
   return Math.round((sampled!.hits / Math.max(sampled!.rows, 1)) * jobs);

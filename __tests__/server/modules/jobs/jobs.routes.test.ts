@@ -488,6 +488,35 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
     await db.execute(sql`delete from jobs where friendly_number like 'Y-%'`);
   }, 60_000);
 
+  it('tells filters new to it common from rare by a sample it keeps, taken again when the jobs grow or shrink by a tenth', async () => {
+    const db = t.database.db;
+    const session = await withSearchSession(db, async (searches) => searches);
+    const sent = jest.spyOn(session, 'query');
+    const samplesTaken = () =>
+      sent.mock.calls.filter(([query]) =>
+        (typeof query === 'string' ? query : (query as { text: string }).text).includes(
+          'j.indexed_text as text',
+        ),
+      ).length;
+    const asked = async (...filters: string[]) => {
+      for (const filter of filters) await expectAsAScan(db, [filter], 50, [['desc', 2]]);
+    };
+    // 30,000 jobs more: more than a tenth of whatever the sample kept was taken at.
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          select 'Y-' || n, 'Received', 'Pending', 'Grown by a tenth'
+          from generate_series(1, 30000) as n`,
+    );
+    await asked('ra');
+    expect(samplesTaken()).toBe(1);
+    await asked('ur', 'es');
+    expect(samplesTaken()).toBe(1);
+    await db.execute(sql`delete from jobs where friendly_number like 'Y-%'`);
+    await asked('ot', 'ia');
+    expect(samplesTaken()).toBe(2);
+    sent.mockRestore();
+  }, 90_000);
+
   it('counts a status exactly when its total is near the line (a sixth of 80,000 jobs)', async () => {
     const asked = query('completed');
     const answer = await listJobs(t.database.db, asked);
