@@ -266,14 +266,19 @@ const WORD_VALUES_STATEMENT = `
     (select ${distinctValues('conclusion')} as all) as c`;
 
 /**
- * A sample: the jobs whose id hashes into a window of uuid_hash's range, from `$2` up to
- * `$3`: a range of jobs_sample_order_index, read as a bitmap, so in the table's order. The
- * window's share of the range is the sample's share of the jobs, drawn at random whatever
- * the data; each filter has a window of its own, so the errors of two estimates are not the
- * same error. How many of its jobs hold every word of `$1` (`hits`).
+ * A sample: the jobs whose id hashes into a window of uuid_hash's range, from parameter
+ * `$from` up to the next: a range of jobs_sample_order_index, read as a bitmap, so in the
+ * table's order. The window's share of the range is the sample's share of the jobs, drawn at
+ * random whatever the data.
  */
-const SAMPLE_JOBS = `select j.* from jobs as j
-  where uuid_hash(j.id) >= $2::bigint and uuid_hash(j.id) < $3::bigint`;
+const inWindow = (from: number) =>
+  `uuid_hash(j.id) >= $${from}::bigint and uuid_hash(j.id) < $${from + 1}::bigint`;
+/**
+ * A filter's own sample (`$2`, `$3`), for its estimate: each filter has a window of its own,
+ * so the errors of two estimates are not the same error. How many of its jobs hold every
+ * word of `$1` (`hits`).
+ */
+const SAMPLE_JOBS = `select j.* from jobs as j where ${inWindow(2)}`;
 const sampleStatement = (tested: Tested) =>
   statement(
     `jobs_sample_${tested}`,
@@ -282,9 +287,9 @@ const sampleStatement = (tested: Tested) =>
         count(*)::float8 as rows
       from (${SAMPLE_JOBS}) as j`,
   );
-/** The jobs of a window of the hash range (`$1` up to `$2`): what a filter is tested on. */
+/** A server's sample (`$1`, `$2`): what a filter is tested on. */
 const SERVER_SAMPLE = `select j.indexed_text as text, j.status, j.conclusion
-  from jobs as j where uuid_hash(j.id) >= $1::bigint and uuid_hash(j.id) < $2::bigint`;
+  from jobs as j where ${inWindow(1)}`;
 
 /**
  * Whether the trigram index can narrow a word down: it needs three letters or digits in a
