@@ -95,6 +95,12 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await page.getByRole('combobox', { name: /Rows per page/ }).click();
   await page.getByRole('option', { name: '20' }).click();
   await expect(page.getByText(/^1–20 of /)).toBeVisible();
+
+  // A link past even the highest page the server takes (1,000,000,000) lands on the last.
+  await page.goto('/lims/jobs?page=1000000001');
+  await expect(page.getByText(/^9,951–10,000 of /)).toBeVisible();
+  await expect(jobCells.first()).toHaveText('J-0009951');
+  await expect(page).toHaveURL(/[?&]page=200\b/);
 });
 
 for (const [username, password] of [
