@@ -28,6 +28,15 @@ export const errorCodes = {
   NAME_TAKEN: 'NAME_TAKEN',
   /** 409: an item with this id exists. */
   ID_TAKEN: 'ID_TAKEN',
+  /** 409: another record has this value of a unique field; `fields` names the field. */
+  NOT_UNIQUE: 'NOT_UNIQUE',
+  /** 409: records still point at this record (or entity) through a relation; `count` says how many. */
+  REFERENCED: 'REFERENCED',
+  /**
+   * 409: a definition change some records could not follow; nothing changed, and the body's
+   * `current` reports which records and why.
+   */
+  DEFINITION_CONFLICT: 'DEFINITION_CONFLICT',
   /** 409: the change would leave no user with the admin role. */
   LAST_ADMIN: 'LAST_ADMIN',
   /**

@@ -122,6 +122,14 @@ export const messages = {
     roleNameTaken: 'A role with this name exists',
     entityNameTaken: 'An entity with this name exists',
     recordIdTaken: 'A record with this id exists',
+    notUnique: (label: string) => `Another record has this ${label}`,
+    referenced: (count: number) =>
+      `${count} ${count === 1 ? 'record points' : 'records point'} at this; remove ${count === 1 ? 'that link' : 'those links'} first`,
+    entityReferenced: (fields: string[]) =>
+      `Relations point at this entity (${fields.join(', ')}); remove them first`,
+    noSuchEntity: 'There is no entity of this name',
+    definitionConflict:
+      'Some records cannot follow this change (a value that does not convert, an empty required field or a repeated unique value); nothing was changed',
     conflict: 'This conflicts with existing data',
     versionConflict: 'Someone else changed this item since you opened it',
     badIfMatch: 'must be a version in quotes, such as "3"',

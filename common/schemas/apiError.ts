@@ -10,7 +10,8 @@ export const fieldErrorSchema = z.object({
 /**
  * The body of every error the API answers (DESIGN: `{ statusCode, error, code, message }`):
  * `code` from the catalogue in `common/errorCodes.ts`; a 400 also names its fields, a
- * VERSION_CONFLICT carries the `current` item.
+ * VERSION_CONFLICT carries the `current` item, a REFERENCED the `count` of
+ * what points at it.
  */
 export const apiErrorSchema = z.object({
   statusCode: z.number().int(),
@@ -20,6 +21,8 @@ export const apiErrorSchema = z.object({
   fields: z.array(fieldErrorSchema).optional(),
   /** VERSION_CONFLICT: the item as it is now. */
   current: z.unknown().optional(),
+  /** REFERENCED: how many records still point at the item. */
+  count: z.number().int().optional(),
 });
 
 export type FieldError = z.infer<typeof fieldErrorSchema>;

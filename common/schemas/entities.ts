@@ -3,6 +3,7 @@ import { DEFAULT_ENTITY_CATEGORY } from '../constants';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { multiLineText, nameText, singleLineText } from './text';
 import { versionIdSchema } from './versions';
+import { FIELD_TYPES, anyFieldValueSchema, fieldValueSchema } from './fieldValues';
 
 /** Entity and field names: letters, digits and underscore only (spec section 5). */
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_]+$/;
@@ -15,9 +16,42 @@ const identifierSchema = nameText({ error: 'is required' })
   .max(64, 'must be at most 64 characters')
   .regex(IDENTIFIER_PATTERN, 'may only hold letters, digits and _');
 
+/**
+ * A field as stored and answered: only what differs from a plain text field is written, so
+ * a definition of text fields reads as the spec has it (`{ name, label }`).
+ */
 export const entityFieldSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  type: z.enum(FIELD_TYPES).optional(),
+  required: z.boolean().optional(),
+  unique: z.boolean().optional(),
+  default: anyFieldValueSchema.optional(),
+  /** A select's choices. */
+  options: z.array(z.string()).optional(),
+  /** A relation's entity (its name). */
+  target: z.string().optional(),
+});
+export type EntityField = z.infer<typeof entityFieldSchema>;
+
+/** A field of `POST /api/entities` and `PUT /api/entities/{id}`. */
+export const entityFieldInputSchema = z.object({
   name: identifierSchema,
   label: singleLineText().trim().max(100, 'must be at most 100 characters').default(''),
+  type: z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }).default('text'),
+  required: z.boolean().default(false),
+  unique: z.boolean().default(false),
+  default: anyFieldValueSchema.nullable().optional(),
+  options: z
+    .array(
+      singleLineText()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(100, 'must be at most 100 characters'),
+    )
+    .max(200, 'must be at most 200 options')
+    .optional(),
+  target: identifierSchema.optional(),
 });
 
 /** An entity definition (spec section 3). */
@@ -26,9 +60,56 @@ export const entitySchema = z.object({
   name: z.string(),
   description: z.string(),
   category: z.string(),
-  fields: z.array(z.object({ name: z.string(), label: z.string() })),
+  fields: z.array(entityFieldSchema),
+  /** The field that names a record (in relations); absent: the first field. */
+  displayField: z.string().optional(),
   _version: itemVersionSchema,
 });
+
+type FieldInput = z.infer<typeof entityFieldInputSchema>;
+
+/** What is wrong with a field's type settings, as [path under the field, message]. */
+function fieldProblems(field: FieldInput): [string, string][] {
+  const problems: [string, string][] = [];
+  if (field.type === 'select') {
+    const options = field.options ?? [];
+    if (options.length === 0) problems.push(['options', 'a select needs at least one option']);
+    if (new Set(options).size !== options.length) problems.push(['options', 'must be unique']);
+  } else if (field.options !== undefined) {
+    problems.push(['options', 'only a select has options']);
+  }
+  if (field.type === 'relation' && !field.target) {
+    problems.push(['target', 'a relation needs the entity it points at']);
+  } else if (field.type !== 'relation' && field.target !== undefined) {
+    problems.push(['target', 'only a relation has a target']);
+  }
+  if (field.unique && (field.type === 'boolean' || field.type === 'longText')) {
+    problems.push(['unique', `a ${field.type} field cannot be unique`]);
+  }
+  if (field.default !== undefined && field.default !== null) {
+    if (field.type === 'relation' || field.unique) {
+      problems.push(['default', 'a relation or unique field has no default']);
+    } else {
+      const parsed = fieldValueSchema(field).safeParse(field.default);
+      if (!parsed.success) problems.push(['default', parsed.error.issues[0]!.message]);
+    }
+  }
+  return problems;
+}
+
+/** A field as stored: what differs from a plain optional text field, and nothing else. */
+function storedField(field: FieldInput): EntityField {
+  const stored: EntityField = { name: field.name, label: field.label || field.name };
+  if (field.type !== 'text') stored.type = field.type;
+  if (field.required) stored.required = true;
+  if (field.unique) stored.unique = true;
+  if (field.default !== undefined && field.default !== null) {
+    stored.default = fieldValueSchema(field).parse(field.default) ?? undefined;
+  }
+  if (field.type === 'select') stored.options = field.options;
+  if (field.type === 'relation') stored.target = field.target;
+  return stored;
+}
 
 /** `POST /api/entities` and `PUT /api/entities/{id}`. */
 export const entityInputSchema = z
@@ -42,10 +123,11 @@ export const entityInputSchema = z
         .max(64, 'must be at most 64 characters')
         .default(DEFAULT_ENTITY_CATEGORY),
     ),
-    fields: z.array(entityFieldSchema).min(1, 'must have at least one field').max(100),
+    fields: z.array(entityFieldInputSchema).min(1, 'must have at least one field').max(100),
+    displayField: identifierSchema.optional(),
     ...baseVersionField,
   })
-  .superRefine(({ fields }, ctx) => {
+  .superRefine(({ fields, displayField }, ctx) => {
     const seen = new Set<string>();
     fields.forEach((field, index) => {
       if (seen.has(field.name)) {
@@ -56,27 +138,38 @@ export const entityInputSchema = z
         });
       }
       seen.add(field.name);
+      for (const [key, message] of fieldProblems(field)) {
+        ctx.addIssue({ code: 'custom', path: ['fields', index, key], message });
+      }
     });
+    if (displayField !== undefined && !seen.has(displayField)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['displayField'],
+        message: 'must be one of the fields',
+      });
+    }
   })
-  // A field with no label is shown by its name.
-  .transform((entity) => ({
+  // A field with no label is shown by its name; the first field names records by default.
+  .transform(({ displayField, ...entity }) => ({
     ...entity,
-    fields: entity.fields.map((field) => ({ name: field.name, label: field.label || field.name })),
+    fields: entity.fields.map(storedField),
+    ...(displayField && displayField !== entity.fields[0]?.name ? { displayField } : {}),
   }));
 
 /** An entity record (spec section 3). */
 export const entityRecordSchema = z.object({
   _id: z.string(),
   entity_name: z.string(),
-  fields: z.record(z.string(), z.string()),
+  fields: z.record(z.string(), anyFieldValueSchema),
   _version: itemVersionSchema,
 });
 
-/** Record values by field name; the keys must be fields of the definition (checked by the server). */
-const recordFieldsSchema = z.record(
-  nameText(),
-  multiLineText().max(10_000, 'must be at most 10000 characters'),
-);
+/**
+ * Record values by field name, as sent: the server checks them against the definition
+ * (`recordValuesSchema`), which names which keys are fields and what each value must be.
+ */
+const recordFieldsSchema = z.record(nameText(), anyFieldValueSchema.nullable());
 
 /** `POST /api/entity-records/{entityName}`: the client may choose the id. */
 export const createEntityRecordSchema = z.object({

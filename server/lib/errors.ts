@@ -6,6 +6,8 @@ interface AppErrorOptions extends ErrorOptions {
   fields?: FieldError[];
   /** VERSION_CONFLICT: the item as it is now. */
   current?: unknown;
+  /** REFERENCED: how many records still point at the item. */
+  count?: number;
   /** Response headers that go with the error (e.g. Retry-After). */
   headers?: Record<string, string>;
 }
@@ -18,17 +20,19 @@ export class AppError extends Error {
   override name = 'AppError';
   readonly fields?: FieldError[];
   readonly current?: unknown;
+  readonly count?: number;
   readonly headers: Record<string, string>;
 
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    { fields, current, headers = {}, ...options }: AppErrorOptions = {},
+    { fields, current, count, headers = {}, ...options }: AppErrorOptions = {},
   ) {
     super(message, options);
     this.fields = fields;
     this.current = current;
+    this.count = count;
     this.headers = headers;
   }
 }

@@ -53,8 +53,6 @@ const takenByConstraint: Record<string, { code: ErrorCode; message: string }> = 
   [USERS_EMAIL_UNIQUE]: { code: 'EMAIL_TAKEN', message: messages.server.emailTaken },
   roles_name_unique: { code: 'NAME_TAKEN', message: messages.server.roleNameTaken },
   entities_name_unique: { code: 'NAME_TAKEN', message: messages.server.entityNameTaken },
-  // Records are the one table whose id a client may choose.
-  entity_records_pkey: { code: 'ID_TAKEN', message: messages.server.recordIdTaken },
 };
 
 /**

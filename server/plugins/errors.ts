@@ -15,6 +15,7 @@ function body(
   message: string,
   fields?: FieldError[],
   current?: unknown,
+  count?: number,
 ): ApiError {
   return {
     statusCode,
@@ -23,6 +24,7 @@ function body(
     message,
     ...(fields ? { fields } : {}),
     ...(current === undefined ? {} : { current }),
+    ...(count === undefined ? {} : { count }),
   };
 }
 
@@ -81,7 +83,15 @@ function toApiError(error: FastifyError, known = knownError(error)): ApiError {
       fields,
     );
   }
-  if (known) return body(known.statusCode, known.code, known.message, known.fields, known.current);
+  if (known)
+    return body(
+      known.statusCode,
+      known.code,
+      known.message,
+      known.fields,
+      known.current,
+      known.count,
+    );
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {
     return frameworkRefusal(status);

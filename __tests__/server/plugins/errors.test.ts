@@ -10,10 +10,10 @@ import { messages } from '@common/messages';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import { multiLineText, nameText } from '@common/schemas/text';
 import type { Database } from '@server/db/client';
-import { entities, entityRecords } from '@server/db/schema/entities';
+import { entities } from '@server/db/schema/entities';
 import { jobs } from '@server/db/schema/jobs';
 import { roles } from '@server/db/schema/roles';
-import { users } from '@server/db/schema/users';
+import { userRoles, users } from '@server/db/schema/users';
 import { AppError, notFound } from '@server/lib/errors';
 import { logSerializers } from '@server/lib/logSerializers';
 import { errorsPlugin } from '@server/plugins/errors';
@@ -152,14 +152,12 @@ describe('the errors plugin', () => {
 describe.each(testDbKinds)('database errors on %s', (kind) => {
   let database: Database;
   const entityId = randomUUID();
-  const recordId = randomUUID();
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     const { db } = database;
     await db.insert(users).values({ username: 'taken', email: 'taken@example.com' });
     await db.insert(roles).values({ name: 'taken' });
     await db.insert(entities).values({ id: entityId, name: 'Taken', category: 'c', fields: [] });
-    await db.insert(entityRecords).values({ id: recordId, entityName: 'Taken', fields: {} });
     await db
       .insert(jobs)
       .values({ friendlyNumber: 'J-1', status: 's', conclusion: 'c', description: 'd' });
@@ -197,15 +195,6 @@ describe.each(testDbKinds)('database errors on %s', (kind) => {
       () => database.db.insert(entities).values({ name: 'Taken', category: SECRET, fields: [] }),
     ],
     [
-      'a taken record id',
-      409,
-      'ID_TAKEN',
-      () =>
-        database.db
-          .insert(entityRecords)
-          .values({ id: recordId, entityName: 'Taken', fields: { secret: SECRET } }),
-    ],
-    [
       'another unique constraint',
       409,
       'CONFLICT',
@@ -218,10 +207,7 @@ describe.each(testDbKinds)('database errors on %s', (kind) => {
       'a foreign key to nothing',
       409,
       'CONFLICT',
-      () =>
-        database.db
-          .insert(entityRecords)
-          .values({ entityName: 'NoSuchEntity', fields: { secret: SECRET } }),
+      () => database.db.insert(userRoles).values({ userId: randomUUID(), roleId: randomUUID() }),
     ],
     [
       'a value the column refuses',

@@ -1,36 +1,21 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { EntityField } from '@common/schemas/entities';
 
-export interface EntityField {
-  name: string;
-  label: string;
-}
+export type { EntityField };
 
-/** Definitions of dynamic entities: a name (never changed), a category and fields. */
+/**
+ * Definitions of dynamic entities: a name (never changed), a category and typed fields.
+ * Each keeps its records in a table of its own (`modules/records/recordTable.ts`).
+ */
 export const entities = pgTable('entities', {
   id: uuid().primaryKey().defaultRandom(),
   name: text().notNull().unique(),
   description: text().notNull().default(''),
   category: text().notNull(),
   fields: jsonb().$type<EntityField[]>().notNull(),
+  /** The field that names a record in relations; null: the first. */
+  displayField: text(),
   version: integer().notNull().default(1),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
-
-/** Records of every entity, in one table: the field values of each as one JSON object. */
-export const entityRecords = pgTable(
-  'entity_records',
-  {
-    id: uuid().primaryKey().defaultRandom(),
-    // An entity's name never changes, so it can key its records; they go with it.
-    entityName: text()
-      .notNull()
-      .references(() => entities.name, { onDelete: 'cascade' }),
-    fields: jsonb().$type<Record<string, string>>().notNull(),
-    /** 1 at creation, +1 per change: a save names the version it edited (optimistic concurrency). */
-    version: integer().notNull().default(1),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [index().on(table.entityName, table.createdAt)],
-);

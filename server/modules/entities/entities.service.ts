@@ -1,26 +1,36 @@
-import { asc, eq, sql } from 'drizzle-orm';
-import type { Entity } from '@common/schemas/entities';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { messages } from '@common/messages';
+import type { Entity, EntityField } from '@common/schemas/entities';
 import type {
   DeletedItem,
   Version,
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import type { Db, Tx } from '../../db/client';
-import { entities, type EntityField } from '../../db/schema/entities';
+import { type Db, type Tx, sessionOf } from '../../db/client';
+import { entities } from '../../db/schema/entities';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
-import { badRequest, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { pgErrorFacts } from '../../lib/pgErrors';
 import { looksLikeUuid } from '../../lib/uuid';
 import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
-import { deleteRecordsOf } from '../records/records.service';
+import {
+  type RecordsDefinition,
+  alterTableStatements,
+  createTableStatements,
+  quoted,
+  tableOf,
+} from '../records/recordTable';
+import { deleteRecordsOf, relationsTo } from '../records/records.service';
 
 interface EntityInput {
   name: string;
   description: string;
   category: string;
   fields: EntityField[];
+  displayField?: string;
 }
 
 const toWire = (row: typeof entities.$inferSelect): Entity => ({
@@ -29,8 +39,63 @@ const toWire = (row: typeof entities.$inferSelect): Entity => ({
   description: row.description,
   category: row.category,
   fields: row.fields,
+  ...(row.displayField ? { displayField: row.displayField } : {}),
   _version: row.version,
 });
+
+const definitionOf = (entity: Entity): RecordsDefinition => ({
+  id: entity._id,
+  name: entity.name,
+  fields: entity.fields,
+});
+
+/**
+ * The ids of the entities `fields`' relations point at, by name (`self`: the entity being
+ * defined, which may point at itself). @throws 400 naming each target that is no entity.
+ */
+async function targetsOf(
+  tx: Tx,
+  fields: EntityField[],
+  self: { id: string; name: string },
+): Promise<Map<string, string>> {
+  const names = fields.flatMap((field) => (field.target ? [field.target] : []));
+  const found = names.length
+    ? await tx
+        .select({ id: entities.id, name: entities.name })
+        .from(entities)
+        .where(inArray(entities.name, names))
+    : [];
+  const targets = new Map(found.map((row) => [row.name, row.id]));
+  targets.set(self.name, self.id);
+  const missing = fields.flatMap((field, index) =>
+    field.target && !targets.has(field.target)
+      ? [{ field: `body.fields.${index}.target`, message: messages.server.noSuchEntity }]
+      : [],
+  );
+  if (missing.length) throw badRequest(messages.server.noSuchEntity, missing);
+  return targets;
+}
+
+/** SQLSTATE classes of values that do not convert (22) and constraints that do not hold (23). */
+const REFUSED_BY_RECORDS = /^2[23]/;
+
+/**
+ * Runs the DDL of a definition change in `tx`. @throws 409 DEFINITION_CONFLICT when some
+ * records cannot follow it (then nothing changes: the transaction is rolled back).
+ */
+async function changeTable(tx: Tx, statements: string[]) {
+  try {
+    for (const statement of statements) await tx.execute(sql.raw(statement));
+  } catch (error) {
+    const facts = pgErrorFacts(error);
+    if (facts && REFUSED_BY_RECORDS.test(facts.code)) {
+      throw new AppError(409, 'DEFINITION_CONFLICT', messages.server.definitionConflict, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
 
 /** Every entity definition, by category then name. */
 export async function listEntities(db: Db): Promise<Entity[]> {
@@ -74,6 +139,8 @@ export async function createEntity(db: Db, input: EntityInput, actor: Actor): Pr
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(entities).values(input).returning();
     const entity = toWire(row!);
+    const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
+    await changeTable(tx, createTableStatements(definitionOf(entity), targets));
     await recordEntityChange(tx, entity, 'create', actor);
     return entity;
   });
@@ -106,12 +173,18 @@ export async function updateEntity(
         description: input.description,
         category: input.category,
         fields: input.fields,
+        displayField: input.displayField ?? null,
         version: sql`${entities.version} + 1`,
         updatedAt: new Date(),
       })
       .where(eq(entities.id, id))
       .returning();
     const entity = toWire(row!);
+    const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
+    await changeTable(
+      tx,
+      alterTableStatements(definitionOf(toWire(current)), definitionOf(entity), targets),
+    );
     await recordEntityChange(tx, entity, 'update', actor);
     return entity;
   });
@@ -126,12 +199,18 @@ export async function deleteEntity(db: Db, id: string, actor: Actor): Promise<vo
     const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
     if (!current) throw notFound('Entity');
     const entity = toWire(current);
-    const records = await deleteRecordsOf(
-      tx,
-      entity.name,
-      entity.fields.map((field) => field.name),
-      actor,
+    const pointing = (await relationsTo(sessionOf(tx), entity.name)).filter(
+      (relation) => relation.id !== id,
     );
+    if (pointing.length) {
+      throw new AppError(
+        409,
+        'REFERENCED',
+        messages.server.entityReferenced(pointing.map((r) => `${r.name}.${r.field}`)),
+      );
+    }
+    const records = await deleteRecordsOf(tx, definitionOf(entity), actor);
+    await tx.execute(sql.raw(`drop table ${quoted(tableOf(id))}`));
     await tx.delete(entities).where(eq(entities.id, id));
     await recordEntityChange(tx, entity, 'delete', actor, ` and its ${records} records`);
   });
@@ -159,6 +238,7 @@ export async function restoreEntity(
       description: snapshot.description,
       category: snapshot.category,
       fields: snapshot.fields,
+      displayField: snapshot.displayField ?? null,
       version: (current?.version ?? (await lastKnownVersion(tx, 'entities', id))) + 1,
     };
     const [row] = await tx
@@ -167,6 +247,13 @@ export async function restoreEntity(
       .onConflictDoUpdate({ target: entities.id, set: { ...values, updatedAt: new Date() } })
       .returning();
     const entity = toWire(row!);
+    const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
+    await changeTable(
+      tx,
+      current
+        ? alterTableStatements(definitionOf(toWire(current)), definitionOf(entity), targets)
+        : createTableStatements(definitionOf(entity), targets),
+    );
     await recordEntityChange(tx, entity, 'restore', actor);
     return entity;
   });

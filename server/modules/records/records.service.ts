@@ -1,76 +1,133 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import { messages } from '@common/messages';
-import type { EntityRecord } from '@common/schemas/entities';
+import type { EntityField, EntityRecord } from '@common/schemas/entities';
+import { type FieldValue, parseRecordValues } from '@common/schemas/fieldValues';
 import type {
   DeletedItem,
   Version,
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import {
-  type Db,
-  type Session,
-  type Tx,
-  namedQuery,
-  onOneConnection,
-  sessionOf,
-} from '../../db/client';
-import { type EntityField, entityRecords } from '../../db/schema/entities';
+import { type Db, type Session, type Tx, namedQuery, sessionOf } from '../../db/client';
 import type { Actor } from '../../lib/audit';
 import { changeAndRecord, changeSummary, recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
-import { badRequest, conflict, notFound } from '../../lib/errors';
-import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { pgErrorFacts } from '../../lib/pgErrors';
+import { listDeleted, listVersions, versionToRestore, lastKnownVersion } from '../../lib/versions';
+import {
+  type RecordsDefinition,
+  castParameter,
+  columnOf,
+  documentOf,
+  quoted,
+  relationConstraintOf,
+  tableOf,
+  uniqueIndexOf,
+} from './recordTable';
+import { createHash } from 'node:crypto';
 
-/** The field names of an entity's definition. @throws 404 for an unknown entity. */
-async function fieldNamesOf(session: Session, entityName: string): Promise<string[]> {
-  const [entity] = await namedQuery<{ fields: EntityField[] }>(
+/**
+ * An entity's definition, as its records' statements need it. @throws 404 for an unknown
+ * entity. `lock`: held (key share) until the transaction ends, so that the definition, and
+ * the table it describes, cannot change under a write.
+ */
+async function definitionOf(
+  session: Session,
+  entityName: string,
+  { lock = false } = {},
+): Promise<RecordsDefinition> {
+  const [entity] = await namedQuery<RecordsDefinition>(
     session,
-    'entity_fields',
-    'select fields from entities where name = $1',
+    lock ? 'entity_definition_locked' : 'entity_definition',
+    `select id::text as id, name, fields from entities where name = $1${lock ? ' for key share' : ''}`,
     [entityName],
   );
   if (!entity) throw notFound('Entity');
-  return entity.fields.map((field) => field.name);
+  return entity;
 }
+
+/** A statement of an entity's records, named by its text: planned once per connection. */
+const recordsQuery = <Row>(session: Session, text: string, values: unknown[]) =>
+  namedQuery<Row>(session, statementName(text), text, values);
+
+/** A prepared statement's name for a text made from a definition: one name, one text. */
+const statementName = (text: string) =>
+  `records_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 
 /** The id is a record's of another entity (the 409 the primary key gives a create). */
 const recordIdTaken = () => conflict('ID_TAKEN', messages.server.recordIdTaken);
 
-/** @throws 400 naming the keys that are not fields of the definition. */
-function checkKeys(fields: Record<string, string>, allowed: string[]) {
-  const unknown = Object.keys(fields).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) {
-    throw badRequest(`Not fields of this entity: ${unknown.join(', ')}`, [
-      { field: 'body.fields', message: `unknown fields: ${unknown.join(', ')}` },
-    ]);
-  }
+/** Checked values of a write, by field name. @throws 400 naming each field at fault. */
+function checkedValues(
+  definition: RecordsDefinition,
+  input: Record<string, unknown>,
+  creating: boolean,
+): Record<string, FieldValue | null> {
+  const checked = parseRecordValues(definition.fields, input, { creating });
+  if ('values' in checked) return checked.values;
+  throw badRequest(
+    checked.problems.map(({ field, message }) => `${field} ${message}`).join('; '),
+    checked.problems.map(({ field, message }) => ({
+      field: field === 'fields' ? 'body.fields' : `body.fields.${field}`,
+      message,
+    })),
+  );
 }
 
-type RecordRow = Pick<
-  typeof entityRecords.$inferSelect,
-  'id' | 'entityName' | 'fields' | 'version'
->;
+/** The parameters of a write's values, in the definition's field order. */
+const valueParameters = (definition: RecordsDefinition, values: Record<string, unknown>) =>
+  definition.fields.map((field) => values[field.name] ?? null);
 
 /**
- * What a write of a record answers: its row as a changed item (lib/changes.ts), its
- * document as toWire makes it (the values of the fields named by the text array `names`).
+ * What a write's refusal by the database means: a unique field's value taken (409
+ * NOT_UNIQUE naming it), an id taken, a relation to no record (400 naming the field).
+ * Anything else is rethrown.
  */
-const returningItem = (names: string, summary: string) => `returning id::text as id,
-  jsonb_build_object('_id', id, 'entity_name', entity_name, '_version', version,
-    'fields', (select coalesce(jsonb_object_agg(f.key, f.value), '{}') from jsonb_each(fields) as f
-               where f.key = any(${names}::text[]))) as document,
-  version, entity_name, ${summary}::text as summary`;
+function refusalOf(error: unknown, definition: RecordsDefinition): never {
+  const facts = pgErrorFacts(error);
+  const fieldWith = (name: (field: EntityField) => string) =>
+    definition.fields.find((field) => facts?.constraint === name(field));
+  if (facts?.code === '23505') {
+    if (facts.constraint === `${tableOf(definition.id)}_pkey`) throw recordIdTaken();
+    const field = fieldWith((f) => uniqueIndexOf(definition.id, f.name));
+    if (field) {
+      throw new AppError(409, 'NOT_UNIQUE', messages.server.notUnique(field.label), {
+        fields: [{ field: `body.fields.${field.name}`, message: 'is taken by another record' }],
+      });
+    }
+  }
+  if (facts?.code === '23503') {
+    const field = fieldWith((f) => relationConstraintOf(definition.id, f.name));
+    if (field) {
+      throw badRequest(`${field.name} names no record of ${field.target}`, [
+        {
+          field: `body.fields.${field.name}`,
+          message: `must be the id of a record of ${field.target}`,
+        },
+      ]);
+    }
+  }
+  throw error;
+}
+
+/** Runs a write of `definition`'s records, its database refusals told as refusalOf says. */
+async function writing<T>(definition: RecordsDefinition, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    refusalOf(error, definition);
+  }
+}
 
 /** How the audit log names a record of `entityName`. */
 const aRecordOf = (entityName: string) => `a record of ${entityName}`;
 
-/** Only the values of fields the definition still has: removed fields live on in old versions only. */
-function toWire(row: RecordRow, fieldNames: string[]): EntityRecord {
-  const fields: Record<string, string> = {};
-  for (const name of fieldNames) if (name in row.fields) fields[name] = row.fields[name]!;
-  return { _id: row.id, entity_name: row.entityName, fields, _version: row.version };
-}
+/** What a write of a record answers: its row as a changed item (lib/changes.ts). */
+const returningItem = (definition: RecordsDefinition, summary: string) => `returning id::text as id,
+  ${documentOf(definition)} as document, version, ${quotedName(definition)} as entity_name,
+  ${summary}::text as summary`;
+
+const quotedName = (definition: RecordsDefinition) => `'${definition.name}'::text`;
 
 /**
  * Records' changes, in their histories and (unless the entity's own event tells it) in the
@@ -98,49 +155,89 @@ const recordRecordChanges = (
 
 /** An entity's records, oldest first. @throws 404 for an unknown entity. */
 export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {
-  const fieldNames = await fieldNamesOf(sessionOf(db), entityName);
-  const rows = await db
-    .select()
-    .from(entityRecords)
-    .where(eq(entityRecords.entityName, entityName))
-    .orderBy(asc(entityRecords.createdAt), asc(entityRecords.id));
-  return rows.map((row) => toWire(row, fieldNames));
+  const session = sessionOf(db);
+  const definition = await definitionOf(session, entityName);
+  const rows = await recordsQuery<{ document: EntityRecord }>(
+    session,
+    `select ${documentOf(definition)} as document from ${quoted(tableOf(definition.id))}
+     order by created_at, id`,
+    [],
+  );
+  return rows.map((row) => row.document);
+}
+
+/** One record as the API shows it, locked for a change when `lock`; undefined when there is none. */
+async function recordOf(
+  session: Session,
+  definition: RecordsDefinition,
+  id: string,
+  { lock = false } = {},
+): Promise<EntityRecord | undefined> {
+  const [row] = await recordsQuery<{ document: EntityRecord }>(
+    session,
+    `select ${documentOf(definition)} as document from ${quoted(tableOf(definition.id))}
+     where id = $1${lock ? ' for update' : ''}`,
+    [id],
+  );
+  return row?.document;
+}
+
+/**
+ * Whether `id` is (or, deleted, was last) a record of another entity than `entityName`,
+ * by the histories: record ids are one space across entities, but each entity has its
+ * own table.
+ */
+async function isRecordOfAnother(session: Session, id: string, entityName: string) {
+  const [last] = await namedQuery<{ entity_name: string; action: string }>(
+    session,
+    'record_last_version',
+    `select document->>'entity_name' as entity_name, action from versions
+     where resource = 'entity-records' and document_id = $1
+     order by version_date desc nulls last, id desc nulls last limit 1`,
+    [id],
+  );
+  return last !== undefined && last.action !== 'delete' && last.entity_name !== entityName;
 }
 
 /**
  * Adds a record (with the id the client chose, if any) and its first version.
- * @throws 404 for an unknown entity; 400 for keys that are not its fields; 409 ID_TAKEN for a
- * taken id (the primary key, translated by `lib/pgErrors.ts`).
+ * @throws 404 for an unknown entity; 400 naming each field at fault; 409 ID_TAKEN for a
+ * taken id, NOT_UNIQUE for a unique field's value another record has.
  */
 export async function createRecord(
   db: Db,
   entityName: string,
-  input: { _id?: string; fields: Record<string, string> },
+  input: { _id?: string; fields: Record<string, unknown> },
   actor: Actor,
 ): Promise<{ _id: string }> {
-  // Creating and deleting records are the hot writes: the write and its history are one
-  // statement (changeAndRecord), after the definition, on one connection.
-  return onOneConnection(sessionOf(db), async (session) => {
-    const fieldNames = await fieldNamesOf(session, entityName);
-    checkKeys(input.fields, fieldNames);
-    const [id] = await changeAndRecord(
-      session,
-      'record_insert',
-      {
-        text: `insert into entity_records (id, entity_name, fields)
-               values (coalesce($1::uuid, gen_random_uuid()), $2, $3::jsonb)
-               ${returningItem('$4', '$5')}`,
-        values: [
-          input._id ?? null,
-          entityName,
-          JSON.stringify(input.fields),
-          fieldNames,
-          changeSummary('create', aRecordOf(entityName)),
-        ],
-      },
-      actor,
-      'entity-records',
-      'create',
+  return db.transaction(async (tx) => {
+    const session = sessionOf(tx);
+    const definition = await definitionOf(session, entityName, { lock: true });
+    const values = checkedValues(definition, input.fields, true);
+    if (input._id && (await isRecordOfAnother(session, input._id, entityName))) {
+      throw recordIdTaken();
+    }
+    const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
+    const parameters = definition.fields.map((field, i) => castParameter(field, i + 3));
+    const text = `insert into ${quoted(tableOf(definition.id))} (id, ${columns.join(', ')})
+      values (coalesce($1::uuid, gen_random_uuid()), ${parameters.join(', ')})
+      ${returningItem(definition, '$2')}`;
+    const [id] = await writing(definition, () =>
+      changeAndRecord(
+        session,
+        statementName(text),
+        {
+          text,
+          values: [
+            input._id ?? null,
+            changeSummary('create', aRecordOf(entityName)),
+            ...valueParameters(definition, values),
+          ],
+        },
+        actor,
+        'entity-records',
+        'create',
+      ),
     );
     return { _id: id! };
   });
@@ -148,61 +245,114 @@ export async function createRecord(
 
 /**
  * Replaces a record's field values and records the version.
- * @throws 404 for an unknown entity or record; 400 for keys that are not its fields; 409
- * VERSION_CONFLICT when `base` names another version than the current one.
+ * @throws 404 for an unknown entity or record; 400 naming each field at fault; 409
+ * VERSION_CONFLICT when `base` names another version than the current one, NOT_UNIQUE for a
+ * unique field's value another record has.
  */
 export async function updateRecord(
   db: Db,
   entityName: string,
   id: string,
-  fields: Record<string, string>,
+  fields: Record<string, unknown>,
   actor: Actor,
   base: readonly number[] = [],
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
-    const fieldNames = await fieldNamesOf(sessionOf(tx), entityName);
-    checkKeys(fields, fieldNames);
-    const [current] = await tx
-      .select()
-      .from(entityRecords)
-      .where(and(eq(entityRecords.id, id), eq(entityRecords.entityName, entityName)))
-      .for('update');
+    const session = sessionOf(tx);
+    const definition = await definitionOf(session, entityName, { lock: true });
+    const values = checkedValues(definition, fields, false);
+    const current = await recordOf(session, definition, id, { lock: true });
     if (!current) throw notFound('Record');
-    await checkVersion(current, base, () => toWire(current, fieldNames));
-    const [row] = await tx
-      .update(entityRecords)
-      .set({ fields, version: sql`${entityRecords.version} + 1`, updatedAt: new Date() })
-      .where(eq(entityRecords.id, id))
-      .returning();
-    const record = toWire(row!, fieldNames);
+    await checkVersion({ version: current._version }, base, () => current);
+    const assignments = definition.fields.map(
+      (field, i) => `${quoted(columnOf(field.name))} = ${castParameter(field, i + 2)}`,
+    );
+    const [row] = await writing(definition, () =>
+      recordsQuery<{ document: EntityRecord }>(
+        session,
+        `update ${quoted(tableOf(definition.id))}
+         set ${[...assignments, 'version = version + 1', 'updated_at = now()'].join(', ')}
+         where id = $1 returning ${documentOf(definition)} as document`,
+        [id, ...valueParameters(definition, values)],
+      ),
+    );
+    const record = row!.document;
     await recordRecordChanges(tx, [record], 'update', actor);
     return record;
   });
 }
 
-/** Deletes a record and records it in its history (which stays). @throws 404. */
+/** The relation fields of every entity that point at `entityName`, with their entity. */
+export async function relationsTo(session: Session, entityName: string) {
+  return namedQuery<{ id: string; name: string; field: string }>(
+    session,
+    'relations_to_entity',
+    `select e.id::text as id, e.name, f->>'name' as field
+     from entities e, jsonb_array_elements(e.fields) f
+     where f->>'type' = 'relation' and f->>'target' = $1`,
+    [entityName],
+  );
+}
+
+/** 409 REFERENCED: how many records point at record `id` of `entityName`, and from where. */
+async function referencedError(session: Session, entityName: string, id: string) {
+  const counts: { where: string; count: number }[] = [];
+  for (const relation of await relationsTo(session, entityName)) {
+    const [row] = await recordsQuery<{ count: number }>(
+      session,
+      `select count(*)::int as count from ${quoted(tableOf(relation.id))}
+       where ${quoted(columnOf(relation.field))} = $1`,
+      [id],
+    );
+    if (row!.count > 0)
+      counts.push({ where: `${relation.name}.${relation.field}`, count: row!.count });
+  }
+  const count = counts.reduce((sum, c) => sum + c.count, 0);
+  return new AppError(409, 'REFERENCED', messages.server.referenced(count), {
+    count,
+    fields: counts.map(({ where, count: n }) => ({
+      field: where,
+      message: `${n} records point here`,
+    })),
+  });
+}
+
+/**
+ * Deletes a record and records it in its history (which stays).
+ * @throws 404; 409 REFERENCED while records point at it through a relation.
+ */
 export async function deleteRecord(
   db: Db,
   entityName: string,
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await onOneConnection(sessionOf(db), async (session) => {
-    const fieldNames = await fieldNamesOf(session, entityName);
-    const deleted = await changeAndRecord(
-      session,
-      'record_delete',
-      {
-        text: `delete from entity_records where id = $1 and entity_name = $2
-               ${returningItem('$3', '$4')}`,
-        values: [id, entityName, fieldNames, changeSummary('delete', aRecordOf(entityName))],
-      },
-      actor,
-      'entity-records',
-      'delete',
-    );
-    if (!deleted.length) throw notFound('Record');
-  });
+  try {
+    await db.transaction(async (tx) => {
+      const session = sessionOf(tx);
+      const definition = await definitionOf(session, entityName, { lock: true });
+      const text = `delete from ${quoted(tableOf(definition.id))} where id = $1
+        ${returningItem(definition, '$2')}`;
+      const deleted = await changeAndRecord(
+        session,
+        statementName(text),
+        {
+          text,
+          values: [id, changeSummary('delete', aRecordOf(entityName))],
+        },
+        actor,
+        'entity-records',
+        'delete',
+      );
+      if (!deleted.length) throw notFound('Record');
+    });
+  } catch (error) {
+    // A relation's foreign key refused it: say how many records still point here.
+    if (pgErrorFacts(error)?.code === '23503') {
+      throw await referencedError(sessionOf(db), entityName, id);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -211,15 +361,15 @@ export async function deleteRecord(
  */
 export async function deleteRecordsOf(
   tx: Tx,
-  entityName: string,
-  fieldNames: string[],
+  definition: RecordsDefinition,
   actor: Actor,
 ): Promise<number> {
-  const deleted = await tx
-    .delete(entityRecords)
-    .where(eq(entityRecords.entityName, entityName))
-    .returning();
-  const records = deleted.map((row) => toWire(row, fieldNames));
+  const rows = await recordsQuery<{ document: EntityRecord }>(
+    sessionOf(tx),
+    `delete from ${quoted(tableOf(definition.id))} returning ${documentOf(definition)} as document`,
+    [],
+  );
+  const records = rows.map((row) => row.document);
   await recordRecordChanges(tx, records, 'delete', actor, { audited: false });
   return records.length;
 }
@@ -241,30 +391,33 @@ export async function restoreRecord(
   base: readonly number[] = [],
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
-    const fieldNames = await fieldNamesOf(sessionOf(tx), entityName);
+    const session = sessionOf(tx);
+    const definition = await definitionOf(session, entityName, { lock: true });
     const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
-    const fields = (snapshot.fields ?? {}) as Record<string, string>;
-    const [current] = await tx
-      .select()
-      .from(entityRecords)
-      .where(eq(entityRecords.id, id))
-      .for('update');
+    const names = new Set(definition.fields.map((field) => field.name));
+    const kept = Object.entries((snapshot.fields ?? {}) as Record<string, unknown>).filter(
+      ([name]) => names.has(name),
+    );
+    const values = checkedValues(definition, Object.fromEntries(kept), false);
+    const current = await recordOf(session, definition, id, { lock: true });
     // A deleted record's id may since have been given to a record of another entity.
-    if (current && current.entityName !== entityName) throw recordIdTaken();
-    if (current) await checkVersion(current, base, () => toWire(current, fieldNames));
-    const version = (current?.version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
-    const [row] = await tx
-      .insert(entityRecords)
-      .values({ id, entityName, fields, version })
-      .onConflictDoUpdate({
-        target: entityRecords.id,
-        set: { fields, version, updatedAt: new Date() },
-        // Taken meanwhile by another entity's record: that one stays as it is.
-        setWhere: eq(entityRecords.entityName, entityName),
-      })
-      .returning();
-    if (!row) throw recordIdTaken();
-    const record = toWire(row, fieldNames);
+    if (!current && (await isRecordOfAnother(session, id, entityName))) throw recordIdTaken();
+    if (current) await checkVersion({ version: current._version }, base, () => current);
+    const version = (current?._version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
+    const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
+    const parameters = definition.fields.map((field, i) => castParameter(field, i + 3));
+    const [row] = await writing(definition, () =>
+      recordsQuery<{ document: EntityRecord }>(
+        session,
+        `insert into ${quoted(tableOf(definition.id))} (id, version, ${columns.join(', ')})
+         values ($1, $2, ${parameters.join(', ')})
+         on conflict (id) do update set
+           ${[...columns.map((c) => `${c} = excluded.${c}`), 'version = excluded.version', 'updated_at = now()'].join(', ')}
+         returning ${documentOf(definition)} as document`,
+        [id, version, ...valueParameters(definition, values)],
+      ),
+    );
+    const record = row!.document;
     await recordRecordChanges(tx, [record], 'restore', actor);
     return record;
   });
@@ -290,6 +443,6 @@ export async function listRecordVersions(
  * @throws 404 for an unknown entity.
  */
 export async function listDeletedRecords(db: Db, entityName: string): Promise<DeletedItem[]> {
-  await fieldNamesOf(sessionOf(db), entityName);
+  await definitionOf(sessionOf(db), entityName);
   return listDeleted(db, 'entity-records', entityName);
 }

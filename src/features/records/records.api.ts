@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type EntityRecord, entityRecordSchema } from '@common/schemas/entities';
+import type { FieldValue } from '@common/schemas/fieldValues';
 import {
   type DeletedItem,
   type Version,
@@ -29,7 +30,10 @@ export const recordsApi = api.injectEndpoints({
       ...responseSchema(z.array(entityRecordSchema)),
     }),
     /** Answers only the new `_id`; the record joins the cached list as it was sent. */
-    createRecord: build.mutation<{ _id: string }, RecordKey & { fields: Record<string, string> }>({
+    createRecord: build.mutation<
+      { _id: string },
+      RecordKey & { fields: Record<string, FieldValue> }
+    >({
       query: ({ entityName, id, fields }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}`,
         method: 'POST',
@@ -56,7 +60,7 @@ export const recordsApi = api.injectEndpoints({
      */
     updateRecord: build.mutation<
       EntityRecord,
-      RecordKey & { fields: Record<string, string>; version: number }
+      RecordKey & { fields: Record<string, FieldValue>; version: number }
     >({
       query: ({ entityName, id, fields, version }) => ({
         url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,

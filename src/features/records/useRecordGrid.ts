@@ -2,6 +2,7 @@ import { useGridApiRef } from '@mui/x-data-grid';
 import { useCallback, useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
+import type { FieldValue } from '@common/schemas/fieldValues';
 import { useCan } from '@/auth/useCan';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
@@ -18,7 +19,7 @@ import {
 export interface RecordRow {
   _id: string;
   isNew: boolean;
-  values: Record<string, string>;
+  values: Record<string, FieldValue>;
   _version: number;
 }
 
@@ -71,7 +72,7 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
   // Add record and Edit put the keyboard in the row's first cell (the grid's field name).
   const firstField = entity.fields[0] && `value:${entity.fields[0].name}`;
 
-  const edit = useVersionedRowEdit<RecordRow, Record<string, string>>({
+  const edit = useVersionedRowEdit<RecordRow, Record<string, FieldValue>>({
     resource: 'entity-records',
     entityName,
     rows,

@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import type { Entity, EntityRecord } from '@common/schemas/entities';
+import type { Version } from '@common/schemas/versions';
+import { bearer, login } from '../../helpers/auth';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('typed fields on %s', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    admin = bearer((await login(t.app, 'admin')).jwt);
+  });
+  afterAll(() => t.close());
+
+  const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: admin, payload });
+  const unique = (name: string) => `${name}_${randomUUID().slice(0, 8)}`;
+  const define = async (name: string, fields: object[], more: object = {}): Promise<Entity> => {
+    const res = await request('POST', '/api/entities', { name: unique(name), fields, ...more });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  };
+  const fieldsOf = (res: { json(): { fields: { field: string; message: string }[] } }) =>
+    Object.fromEntries(res.json().fields.map((f) => [f.field, f.message]));
+  const listed = async (entity: Entity): Promise<EntityRecord[]> =>
+    (await request('GET', `/api/entity-records/${entity.name}`)).json();
+
+  const SAMPLE_FIELDS = [
+    { name: 'code', type: 'text', required: true, unique: true },
+    { name: 'quantity', type: 'integer', default: 1 },
+    { name: 'weight', type: 'number' },
+    { name: 'fragile', type: 'boolean' },
+    { name: 'taken', type: 'date' },
+    { name: 'logged', type: 'datetime' },
+    { name: 'kind', type: 'select', options: ['blood', 'urine'] },
+    { name: 'contact', type: 'email' },
+    { name: 'link', type: 'url' },
+    { name: 'notes', type: 'longText' },
+  ];
+
+  describe('definitions', () => {
+    it('keeps each field as typed and writes only what differs from a plain text field', async () => {
+      const site = await define('Site', [{ name: 'name' }]);
+      const sample = await define(
+        'Sample',
+        [...SAMPLE_FIELDS, { name: 'site', type: 'relation', target: site.name }],
+        { displayField: 'code' },
+      );
+      expect(sample.fields[0]).toEqual({
+        name: 'code',
+        label: 'code',
+        type: undefined,
+        required: true,
+        unique: true,
+      });
+      expect(sample.fields[1]).toEqual({
+        name: 'quantity',
+        label: 'quantity',
+        type: 'integer',
+        default: 1,
+      });
+      expect(sample.fields.at(-1)).toMatchObject({ type: 'relation', target: site.name });
+      // The first field names records by default, so naming it is not stored.
+      expect(sample.displayField).toBeUndefined();
+      expect(site.fields).toEqual([{ name: 'name', label: 'name' }]);
+      const named = await define('Named', [{ name: 'a' }, { name: 'b' }], { displayField: 'b' });
+      expect(named.displayField).toBe('b');
+    });
+
+    it.each([
+      [[{ name: 'k', type: 'select' }], 'body.fields.0.options'],
+      [[{ name: 'k', type: 'text', options: ['a'] }], 'body.fields.0.options'],
+      [[{ name: 'k', type: 'select', options: ['a', 'a'] }], 'body.fields.0.options'],
+      [[{ name: 'r', type: 'relation' }], 'body.fields.0.target'],
+      [[{ name: 'r', type: 'relation', target: 'NoSuchEntity' }], 'body.fields.0.target'],
+      [[{ name: 'n', type: 'integer', default: 1.5 }], 'body.fields.0.default'],
+      [[{ name: 'n', type: 'date', default: '2026-02-30' }], 'body.fields.0.default'],
+      [[{ name: 'n', type: 'colour' }], 'body.fields.0.type'],
+      [[{ name: 'b', type: 'boolean', unique: true }], 'body.fields.0.unique'],
+    ])('answers 400 for fields %j, naming %s', async (fields, field) => {
+      const res = await request('POST', '/api/entities', { name: unique('Bad'), fields });
+      expect(res.statusCode).toBe(400);
+      expect(Object.keys(fieldsOf(res))).toContain(field);
+    });
+
+    it('answers 400 for a display field that is not a field', async () => {
+      const res = await request('POST', '/api/entities', {
+        name: unique('Bad'),
+        fields: [{ name: 'a' }],
+        displayField: 'b',
+      });
+      expect(fieldsOf(res)).toEqual({ 'body.displayField': 'must be one of the fields' });
+    });
+  });
+
+  describe('values', () => {
+    it('stores each type as its type, answers JSON values of it, and fills in defaults', async () => {
+      const sample = await define('Sample', SAMPLE_FIELDS);
+      const res = await request('POST', `/api/entity-records/${sample.name}`, {
+        fields: {
+          code: 'S-1',
+          weight: 2.5,
+          fragile: false,
+          taken: '2026-11-26',
+          logged: '2026-11-26T15:30:00+01:00',
+          kind: 'blood',
+          contact: 'lab@example.com',
+          link: 'https://example.com/s/1',
+          notes: 'line one\nline two',
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      const [record] = await listed(sample);
+      expect(record!.fields).toEqual({
+        code: 'S-1',
+        quantity: 1,
+        weight: 2.5,
+        fragile: false,
+        taken: '2026-11-26',
+        logged: '2026-11-26T14:30:00.000Z',
+        kind: 'blood',
+        contact: 'lab@example.com',
+        link: 'https://example.com/s/1',
+        notes: 'line one\nline two',
+      });
+      // Emptied, a value leaves the record; the history keeps the typed values.
+      const changed = await request('PUT', `/api/entity-records/${sample.name}/${record!._id}`, {
+        fields: { ...record!.fields, weight: null, taken: '', quantity: 3 },
+      });
+      expect(changed.json().fields).not.toHaveProperty('weight');
+      expect(changed.json().fields).not.toHaveProperty('taken');
+      const versions: Version[] = (
+        await request('GET', `/api/entity-records/${sample.name}/${record!._id}/versions`)
+      ).json();
+      expect(versions.map((v) => v.changes)).toContainEqual(
+        expect.arrayContaining([{ field: 'quantity', from: 1, to: 3 }]),
+      );
+    });
+
+    it('answers 400 naming every field whose value is not of its type', async () => {
+      const sample = await define('Sample', SAMPLE_FIELDS);
+      const res = await request('POST', `/api/entity-records/${sample.name}`, {
+        fields: {
+          quantity: 2.5,
+          weight: '3',
+          fragile: 'yes',
+          taken: '26/11/2026',
+          logged: '2026-11-26 25:00',
+          kind: 'saliva',
+          contact: 'not an email',
+          link: 'javascript:alert(1)',
+        },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(fieldsOf(res)).toEqual({
+        'body.fields.code': 'is required',
+        'body.fields.quantity': 'must be a whole number',
+        'body.fields.weight': 'must be a number',
+        'body.fields.fragile': 'must be true or false',
+        'body.fields.taken': 'must be a date such as 2026-11-26',
+        'body.fields.logged': 'must be a date and time such as 2026-11-26T14:30:00Z',
+        'body.fields.kind': 'must be one of: blood, urine',
+        'body.fields.contact': 'must be an email address',
+        'body.fields.link': 'must be a web address (http or https)',
+      });
+      expect(await listed(sample)).toEqual([]);
+    });
+
+    it('lets one of two simultaneous creates with the same unique value in, and answers the other 409 NOT_UNIQUE', async () => {
+      const sample = await define('Sample', SAMPLE_FIELDS);
+      const create = () =>
+        request('POST', `/api/entity-records/${sample.name}`, { fields: { code: 'S-9' } });
+      const answers = await Promise.all([create(), create(), create()]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+      const refused = answers.find((a) => a.statusCode === 409)!;
+      expect(refused.json()).toMatchObject({
+        code: 'NOT_UNIQUE',
+        fields: [{ field: 'body.fields.code', message: 'is taken by another record' }],
+      });
+      expect(await listed(sample)).toHaveLength(1);
+    });
+  });
+
+  describe('relations', () => {
+    it('point at a record of their target, which cannot be deleted while they do', async () => {
+      const site = await define('Site', [{ name: 'name' }]);
+      const sample = await define('Sample', [
+        { name: 'code' },
+        { name: 'site', type: 'relation', target: site.name },
+      ]);
+      const siteId = (
+        await request('POST', `/api/entity-records/${site.name}`, { fields: { name: 'North' } })
+      ).json()._id;
+      const nowhere = await request('POST', `/api/entity-records/${sample.name}`, {
+        fields: { code: 'S-1', site: randomUUID() },
+      });
+      expect(nowhere.statusCode).toBe(400);
+      expect(Object.keys(fieldsOf(nowhere))).toEqual(['body.fields.site']);
+      const pointing = [];
+      for (const code of ['S-1', 'S-2']) {
+        const res = await request('POST', `/api/entity-records/${sample.name}`, {
+          fields: { code, site: siteId },
+        });
+        expect(res.statusCode).toBe(201);
+        pointing.push(res.json()._id);
+      }
+      const refused = await request('DELETE', `/api/entity-records/${site.name}/${siteId}`);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({ code: 'REFERENCED', count: 2 });
+      // Nor can the entity go while another's relation points at it.
+      const entityRefused = await request('DELETE', `/api/entities/${site._id}`);
+      expect(entityRefused.json()).toMatchObject({ code: 'REFERENCED' });
+      for (const id of pointing) {
+        await request('PUT', `/api/entity-records/${sample.name}/${id}`, { fields: { code: 'x' } });
+      }
+      expect(
+        (await request('DELETE', `/api/entity-records/${site.name}/${siteId}`)).statusCode,
+      ).toBe(204);
+    });
+
+    it('never leave a record pointing at one deleted at the same time', async () => {
+      const site = await define('Site', [{ name: 'name' }]);
+      const sample = await define('Sample', [
+        { name: 'code' },
+        { name: 'site', type: 'relation', target: site.name },
+      ]);
+      for (let round = 0; round < 5; round++) {
+        const siteId = (
+          await request('POST', `/api/entity-records/${site.name}`, { fields: { name: 'S' } })
+        ).json()._id;
+        const [created, deleted] = await Promise.all([
+          request('POST', `/api/entity-records/${sample.name}`, {
+            fields: { code: `c${round}`, site: siteId },
+          }),
+          request('DELETE', `/api/entity-records/${site.name}/${siteId}`),
+        ]);
+        // Either the link came first (the delete is refused) or the delete did (the link is).
+        expect([
+          [201, 409],
+          [400, 204],
+        ]).toContainEqual([created.statusCode, deleted.statusCode]);
+      }
+    });
+  });
+
+  describe('definition changes', () => {
+    it('converts every record to a new type, or changes nothing when one cannot follow', async () => {
+      const stock = await define('Stock', [{ name: 'item' }, { name: 'count' }]);
+      const base = `/api/entity-records/${stock.name}`;
+      for (const count of ['10', ' 9 ', '']) {
+        await request('POST', base, { fields: { item: `i${count}`, count } });
+      }
+      const asNumber = {
+        name: stock.name,
+        fields: [{ name: 'item' }, { name: 'count', type: 'integer' }],
+      };
+      const changed = await request('PUT', `/api/entities/${stock._id}`, asNumber);
+      expect(changed.statusCode).toBe(200);
+      expect((await listed(stock)).map((r) => r.fields.count)).toEqual([10, 9, undefined]);
+
+      const words = await define('Words', [{ name: 'count' }]);
+      await request('POST', `/api/entity-records/${words.name}`, { fields: { count: '7' } });
+      await request('POST', `/api/entity-records/${words.name}`, { fields: { count: 'seven' } });
+      const refused = await request('PUT', `/api/entities/${words._id}`, {
+        name: words.name,
+        fields: [{ name: 'count', type: 'integer' }],
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().code).toBe('DEFINITION_CONFLICT');
+      const after: Entity = (await request('GET', `/api/entities/${words._id}`)).json();
+      expect(after).toEqual(words);
+      expect((await listed(words)).map((r) => r.fields.count)).toEqual(['7', 'seven']);
+    });
+
+    it('makes a field required or unique only when every record allows it', async () => {
+      const tags = await define('Tags', [{ name: 'tag' }, { name: 'note' }]);
+      const base = `/api/entity-records/${tags.name}`;
+      await request('POST', base, { fields: { tag: 'a' } });
+      await request('POST', base, { fields: { tag: 'a', note: 'n' } });
+      const put = (fields: object[]) =>
+        request('PUT', `/api/entities/${tags._id}`, { name: tags.name, fields });
+      expect((await put([{ name: 'tag', unique: true }, { name: 'note' }])).statusCode).toBe(409);
+      expect((await put([{ name: 'tag' }, { name: 'note', required: true }])).statusCode).toBe(409);
+      // A new required field with a default: every record takes it.
+      const added = await put([
+        { name: 'tag' },
+        { name: 'note' },
+        { name: 'level', type: 'integer', required: true, default: 3 },
+      ]);
+      expect(added.statusCode).toBe(200);
+      expect((await listed(tags)).map((r) => r.fields.level)).toEqual([3, 3]);
+    });
+  });
+});

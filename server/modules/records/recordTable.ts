@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import type { EntityField } from '@common/schemas/entities';
+import type { FieldType } from '@common/schemas/fieldValues';
+
+/**
+ * Each entity keeps its records in a table of its own, a typed column per field, so that
+ * PostgreSQL sorts, filters, indexes and constrains them by type (unique indexes, foreign
+ * keys for relations). This file says how a definition maps to that table: its names, its
+ * DDL, and the SQL that reads a record as the API shows it. Every name in it is made here
+ * from an entity id or a field name (letters, digits, `_`), and quoted.
+ */
+
+/** What the table of an entity is made from. */
+export interface RecordsDefinition {
+  id: string;
+  name: string;
+  fields: EntityField[];
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+/** A quoted SQL identifier. */
+export const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/** A quoted SQL string literal. */
+export const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The table of an entity's records: by its id, which never changes (its name neither). */
+export const tableOf = (entityId: string) => `records_${entityId.replaceAll('-', '')}`;
+
+/**
+ * The column of a field: `f_` and its name (so no field meets `id` or `version`), shortened
+ * with a hash past PostgreSQL's 63-byte names. The migration that made the tables
+ * (0020) computes the same.
+ */
+export const columnOf = (fieldName: string) =>
+  fieldName.length <= 61
+    ? `f_${fieldName}`
+    : `f_${fieldName.slice(0, 44)}_${md5(fieldName).slice(0, 16)}`;
+
+/** The unique index of a field: by a hash, as column names may already take 63 bytes. */
+export const uniqueIndexOf = (entityId: string, fieldName: string) =>
+  `${tableOf(entityId)}_${md5(fieldName).slice(0, 12)}_unique`;
+
+/** The column type of each field type. */
+export const SQL_TYPES: Record<FieldType, string> = {
+  text: 'text',
+  longText: 'text',
+  number: 'double precision',
+  integer: 'bigint',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'timestamptz',
+  select: 'text',
+  email: 'text',
+  url: 'text',
+  relation: 'uuid',
+};
+
+export const typeOf = (field: EntityField): FieldType => field.type ?? 'text';
+
+/**
+ * A column's definition in CREATE TABLE or ADD COLUMN (`targets`: relation targets' entity
+ * ids by name). A relation is a foreign key: the database keeps it true under concurrent
+ * writes, and refuses to delete a record something points at.
+ */
+export function columnDefinition(
+  entityId: string,
+  field: EntityField,
+  targets: Map<string, string>,
+): string {
+  const type = typeOf(field);
+  let definition = `${quoted(columnOf(field.name))} ${SQL_TYPES[type]}`;
+  if (field.required) definition += ' not null';
+  if (type === 'relation') {
+    definition += ` constraint ${quoted(relationConstraintOf(entityId, field.name))}
+      references ${quoted(tableOf(targets.get(field.target!)!))} (id)`;
+  }
+  return definition;
+}
+
+/** The statements that make an entity's table, with its indexes. */
+export function createTableStatements(
+  definition: RecordsDefinition,
+  targets: Map<string, string>,
+): string[] {
+  const table = quoted(tableOf(definition.id));
+  const columns = definition.fields.map((field) => columnDefinition(definition.id, field, targets));
+  return [
+    `create table ${table} (
+      id uuid primary key default gen_random_uuid(),
+      version integer not null default 1,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      ${columns.join(',\n      ')})`,
+    `create index ${quoted(`${tableOf(definition.id)}_created`)} on ${table} (created_at, id)`,
+    ...definition.fields.flatMap((field) => fieldIndexStatements(definition.id, field)),
+  ];
+}
+
+/**
+ * The indexes a field's settings ask for: unique; a relation's, so that deleting the
+ * record it points at finds whether any still does without reading every record.
+ */
+export function fieldIndexStatements(entityId: string, field: EntityField): string[] {
+  const table = quoted(tableOf(entityId));
+  const column = quoted(columnOf(field.name));
+  const statements: string[] = [];
+  if (field.unique) {
+    statements.push(
+      `create unique index ${quoted(uniqueIndexOf(entityId, field.name))} on ${table} (${column})`,
+    );
+  }
+  if (typeOf(field) === 'relation') {
+    statements.push(
+      `create index if not exists ${quoted(`${tableOf(entityId)}_${md5(field.name).slice(0, 12)}_rel`)}
+        on ${table} (${column})`,
+    );
+  }
+  return statements;
+}
+
+/** A field's value as JSON on the wire: datetimes in UTC with milliseconds, the rest as typed. */
+function wireValue(field: EntityField, column = quoted(columnOf(field.name))): string {
+  if (typeOf(field) === 'datetime') {
+    return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  }
+  return column;
+}
+
+// jsonb_build_object takes at most 100 arguments: 50 pairs.
+const PAIRS_PER_CALL = 40;
+
+/** SQL answering a record's `fields` as jsonb (its empty fields left out, as the spec's records have them). */
+export function fieldsObject(fields: EntityField[]): string {
+  if (fields.length === 0) return `'{}'::jsonb`;
+  const calls: string[] = [];
+  for (let i = 0; i < fields.length; i += PAIRS_PER_CALL) {
+    const pairs = fields
+      .slice(i, i + PAIRS_PER_CALL)
+      .map((field) => `${literal(field.name)}, ${wireValue(field)}`);
+    calls.push(`jsonb_build_object(${pairs.join(', ')})`);
+  }
+  return `jsonb_strip_nulls(${calls.join(' || ')})`;
+}
+
+/** SQL answering a record of `definition` as the API shows it (jsonb). */
+export const documentOf = (definition: RecordsDefinition) =>
+  `jsonb_build_object('_id', id, 'entity_name', ${literal(definition.name)}::text,
+    '_version', version, 'fields', ${fieldsObject(definition.fields)})`;
+
+/** A parameter cast to its field's column type. */
+export const castParameter = (field: EntityField, index: number) =>
+  `$${index}::${SQL_TYPES[typeOf(field)]}`;
+
+/** The foreign key of a relation field. */
+export const relationConstraintOf = (entityId: string, fieldName: string) =>
+  `${tableOf(entityId)}_${md5(fieldName).slice(0, 12)}_ref`;
+
+/**
+ * A column's value converted to another field type, in ALTER COLUMN … USING: text is
+ * trimmed and read as the new type (a value that does not read fails the whole change),
+ * anything becomes text as the API shows it.
+ */
+function convertedColumn(column: string, from: EntityField, to: EntityField): string {
+  const target = SQL_TYPES[typeOf(to)];
+  const source = SQL_TYPES[typeOf(from)];
+  if (source === target) return column;
+  if (target === 'text') {
+    return typeOf(from) === 'datetime' ? wireValue(from, column) : `${column}::text`;
+  }
+  if (source === 'text') return `nullif(btrim(${column}), '')::${target}`;
+  return `${column}::${target}`;
+}
+
+/**
+ * The statements that take an entity's table from definition `before` to `after` (same
+ * entity): columns dropped, added, converted; NOT NULL, unique and relation constraints as
+ * the new fields ask. The database refuses what some records cannot follow (a value that
+ * does not convert, an empty required field, a repeated unique value), and with it the
+ * whole change.
+ */
+export function alterTableStatements(
+  before: RecordsDefinition,
+  after: RecordsDefinition,
+  targets: Map<string, string>,
+): string[] {
+  const table = quoted(tableOf(after.id));
+  const old = new Map(before.fields.map((field) => [field.name, field]));
+  const statements: string[] = [];
+  for (const field of before.fields) {
+    if (!after.fields.some((f) => f.name === field.name)) {
+      statements.push(`alter table ${table} drop column ${quoted(columnOf(field.name))}`);
+    }
+  }
+  for (const field of after.fields) {
+    const was = old.get(field.name);
+    const column = quoted(columnOf(field.name));
+    if (!was) {
+      const definition = columnDefinition(after.id, field, targets);
+      if (field.required && field.default !== undefined) {
+        // The records there are take the default, as a new record does.
+        const value = `${literal(String(field.default))}::${SQL_TYPES[typeOf(field)]}`;
+        statements.push(`alter table ${table} add column ${definition} default ${value}`);
+        statements.push(`alter table ${table} alter column ${column} drop default`);
+      } else {
+        statements.push(`alter table ${table} add column ${definition}`);
+      }
+      statements.push(...fieldIndexStatements(after.id, field));
+      continue;
+    }
+    const retyped = typeOf(was) !== typeOf(field);
+    const retargeted = retyped || was.target !== field.target;
+    if (typeOf(was) === 'relation' && retargeted) {
+      statements.push(
+        `alter table ${table} drop constraint ${quoted(relationConstraintOf(after.id, field.name))}`,
+      );
+    }
+    if (was.unique && !field.unique) {
+      statements.push(`drop index ${quoted(uniqueIndexOf(after.id, field.name))}`);
+    }
+    if (retyped) {
+      statements.push(
+        `alter table ${table} alter column ${column} type ${SQL_TYPES[typeOf(field)]}
+         using ${convertedColumn(column, was, field)}`,
+      );
+    }
+    if (typeOf(field) === 'relation' && retargeted) {
+      statements.push(
+        `alter table ${table} add constraint ${quoted(relationConstraintOf(after.id, field.name))}
+         foreign key (${column}) references ${quoted(tableOf(targets.get(field.target!)!))} (id)`,
+      );
+    }
+    if (!was.required && field.required) {
+      statements.push(`alter table ${table} alter column ${column} set not null`);
+    }
+    if (was.required && !field.required) {
+      statements.push(`alter table ${table} alter column ${column} drop not null`);
+    }
+    if (!was.unique && field.unique) {
+      statements.push(
+        `create unique index ${quoted(uniqueIndexOf(after.id, field.name))} on ${table} (${column})`,
+      );
+    }
+    if (typeOf(field) === 'relation' && typeOf(was) !== 'relation') {
+      statements.push(...fieldIndexStatements(after.id, { ...field, unique: false }));
+    }
+  }
+  return statements;
+}
