@@ -56,3 +56,9 @@ export const DEVELOPER_SITE = { label: "Developer's site", url: 'https://example
 export const PRESENCE_BEAT_MS = 10_000;
 /** A presence not repeated for this long has expired: the editor left without a word. */
 export const PRESENCE_TTL_MS = 30_000;
+
+/** A records page's default size (`perPage`, 1 to 100). */
+export const RECORD_PAGE_SIZE = 50;
+
+/** A records page's total is counted exactly up to this many records. */
+export const RECORD_EXACT_TOTAL = 10_000;

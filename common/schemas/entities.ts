@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_ENTITY_CATEGORY } from '../constants';
+import { pageNumberSchema, pageSizeSchema } from './paging';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { multiLineText, nameText, singleLineText } from './text';
 import { versionIdSchema } from './versions';
@@ -162,8 +163,48 @@ export const entityRecordSchema = z.object({
   _id: z.string(),
   entity_name: z.string(),
   fields: z.record(z.string(), anyFieldValueSchema),
+  /** In a page: each relation's record by its display value (absent when it has none). */
+  _display: z.record(z.string(), anyFieldValueSchema).optional(),
   _version: itemVersionSchema,
 });
+
+/** The comparisons a records page may filter by (`filter[field][op]=value`). */
+export const RECORD_FILTER_OPS = [
+  'eq',
+  'ne',
+  'contains',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'empty',
+] as const;
+export type RecordFilterOp = (typeof RECORD_FILTER_OPS)[number];
+
+/**
+ * `GET /api/entity-records/{entityName}` with paging: page, perPage, `sort=field:asc,other:desc`,
+ * `q` (every word in one of the text fields), and `filter[field][op]=value` parameters, which
+ * the server checks against the definition. Without any of them the spec's plain array.
+ */
+export const recordPageQuerySchema = z
+  .object({
+    page: pageNumberSchema.optional(),
+    /** 1 to 100; RECORD_PAGE_SIZE when absent. */
+    perPage: pageSizeSchema.optional(),
+    sort: singleLineText().max(1000, 'must be at most 1000 characters').optional(),
+    q: singleLineText().max(200, 'must be at most 200 characters').optional(),
+  })
+  .catchall(singleLineText().max(1000, 'must be at most 1000 characters'));
+export type RecordPageQuery = z.infer<typeof recordPageQuerySchema>;
+
+/** A page of records: `total` exact, or (past RECORD_EXACT_TOTAL) an estimate when flagged. */
+export const recordPageSchema = z.object({
+  records: z.array(entityRecordSchema),
+  total: z.number().int(),
+  totalIsEstimate: z.boolean(),
+});
+export type RecordPage = z.infer<typeof recordPageSchema>;
 
 /**
  * Record values by field name, as sent: the server checks them against the definition

@@ -121,7 +121,7 @@ export function fieldIndexStatements(entityId: string, field: EntityField): stri
 }
 
 /** A field's value as JSON on the wire: datetimes in UTC with milliseconds, the rest as typed. */
-function wireValue(field: EntityField, column = quoted(columnOf(field.name))): string {
+export function wireValue(field: EntityField, column = quoted(columnOf(field.name))): string {
   if (typeOf(field) === 'datetime') {
     return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   }

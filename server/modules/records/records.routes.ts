@@ -1,12 +1,16 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
+  type EntityRecord,
   createEntityRecordSchema,
   entityRecordParamsSchema,
   entityRecordVersionParamsSchema,
   entityRecordSchema,
   entityRecordsParamsSchema,
+  recordPageQuerySchema,
+  recordPageSchema,
   updateEntityRecordSchema,
 } from '@common/schemas/entities';
 import { deletedItemSchema, versionListQuerySchema, versionSchema } from '@common/schemas/versions';
@@ -14,7 +18,8 @@ import {
   createRecord,
   deleteRecord,
   listDeletedRecords,
-  listRecords,
+  listRecordPage,
+  openRecordList,
   listRecordVersions,
   restoreRecord,
   updateRecord,
@@ -31,10 +36,35 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         params: entityRecordsParamsSchema,
-        response: { 200: z.array(entityRecordSchema), ...errors },
+        querystring: recordPageQuerySchema,
+        response: {
+          200: z
+            .union([z.array(entityRecordSchema), recordPageSchema])
+            .describe(
+              'Without parameters, every record, oldest first (streamed); with any, a page of them',
+            ),
+          ...errors,
+        },
       },
     },
-    async (request) => listRecords(app.db, request.params.entityName),
+    async (request, reply) => {
+      const { entityName } = request.params;
+      if (Object.keys(request.query).length > 0) {
+        return listRecordPage(app.db, entityName, request.query);
+      }
+      const records = await openRecordList(app.db, entityName);
+      async function* json() {
+        let separator = '[';
+        for await (const record of records) {
+          yield separator + JSON.stringify(record);
+          separator = ',';
+        }
+        yield separator === '[' ? '[]' : ']';
+      }
+      // A stream goes out as it is: the schema documents what it holds, and is not run on it.
+      const stream = Readable.from(json()) as unknown as EntityRecord[];
+      return reply.type('application/json; charset=utf-8').send(stream);
+    },
   );
 
   app.post(

@@ -1,5 +1,11 @@
 import { messages } from '@common/messages';
-import type { EntityField, EntityRecord } from '@common/schemas/entities';
+import { RECORD_EXACT_TOTAL } from '@common/constants';
+import type {
+  EntityField,
+  EntityRecord,
+  RecordPage,
+  RecordPageQuery,
+} from '@common/schemas/entities';
 import { type FieldValue, parseRecordValues } from '@common/schemas/fieldValues';
 import type {
   DeletedItem,
@@ -24,6 +30,7 @@ import {
   tableOf,
   uniqueIndexOf,
 } from './recordTable';
+import { type RelatedEntity, pageOf, pageRequestOf, pageStatements } from './recordsPage';
 import { createHash } from 'node:crypto';
 
 /**
@@ -153,17 +160,93 @@ const recordRecordChanges = (
     { audited },
   );
 
-/** An entity's records, oldest first. @throws 404 for an unknown entity. */
-export async function listRecords(db: Db, entityName: string): Promise<EntityRecord[]> {
+/** How many records each step of the plain list reads. */
+const STREAM_BATCH = 1000;
+
+/**
+ * An entity's records, oldest first, read in batches (keyset paging on `created_at, id`),
+ * so that the whole list of a large entity holds one batch in memory at a time.
+ * @throws 404 for an unknown entity (before the first record).
+ */
+export async function openRecordList(
+  db: Db,
+  entityName: string,
+): Promise<AsyncGenerator<EntityRecord>> {
   const session = sessionOf(db);
   const definition = await definitionOf(session, entityName);
-  const rows = await recordsQuery<{ document: EntityRecord }>(
+  const table = quoted(tableOf(definition.id));
+  // The cursor keeps `created_at` as PostgreSQL's text: a JS Date would drop its microseconds.
+  const next = `select ${documentOf(definition)} as document, created_at::text as at from ${table}
+    where $1::timestamptz is null or (created_at, id) > ($1::timestamptz, $2::uuid)
+    order by created_at, id limit ${STREAM_BATCH}`;
+  return (async function* () {
+    let after: [string | null, string | null] = [null, null];
+    for (;;) {
+      const rows = await recordsQuery<{ document: EntityRecord; at: string }>(session, next, after);
+      for (const row of rows) yield row.document;
+      const last = rows.at(-1);
+      if (!last || rows.length < STREAM_BATCH) return;
+      after = [last.at, last.document._id];
+    }
+  })();
+}
+
+/** The entities `definition`'s relations point at, by name, as a page shows their records. */
+async function relatedOf(session: Session, definition: RecordsDefinition) {
+  const targets = definition.fields.flatMap((field) => (field.target ? [field.target] : []));
+  const related = new Map<string, RelatedEntity>();
+  if (!targets.length) return related;
+  const rows = await namedQuery<{
+    id: string;
+    name: string;
+    fields: EntityField[];
+    display: string | null;
+  }>(
     session,
-    `select ${documentOf(definition)} as document from ${quoted(tableOf(definition.id))}
-     order by created_at, id`,
-    [],
+    'related_entities',
+    `select id::text as id, name, fields, display_field as display from entities
+     where name = any($1::text[])`,
+    [targets],
   );
-  return rows.map((row) => row.document);
+  for (const row of rows) {
+    const displayField = row.fields.find((field) => field.name === row.display) ?? row.fields[0]!;
+    related.set(row.name, { id: row.id, displayField });
+  }
+  return related;
+}
+
+/**
+ * A page of an entity's records: sorted, filtered and searched as `query` asks, with each
+ * relation's record by its display value, and the total.
+ * @throws 404 for an unknown entity; 400 naming each parameter at fault.
+ */
+export async function listRecordPage(
+  db: Db,
+  entityName: string,
+  query: RecordPageQuery,
+): Promise<RecordPage> {
+  const session = sessionOf(db);
+  const definition = await definitionOf(session, entityName);
+  const request = pageRequestOf(definition, query);
+  const statements = pageStatements(definition, request, await relatedOf(session, definition));
+  const [rows, [counted]] = await Promise.all([
+    recordsQuery<{ document: EntityRecord }>(
+      session,
+      statements.records.text,
+      statements.records.values,
+    ),
+    recordsQuery<{ total: number }>(session, statements.total.text, statements.total.values),
+  ]);
+  let total = counted!.total;
+  if (total > RECORD_EXACT_TOTAL) {
+    const [exact] = await recordsQuery<{ total: number }>(
+      session,
+      statements.exactTotal.text,
+      statements.exactTotal.values,
+    );
+    total = exact!.total;
+  }
+  return pageOf(rows, total);
 }
 
 /** One record as the API shows it, locked for a change when `lock`; undefined when there is none. */

@@ -1,0 +1,234 @@
+import { RECORD_EXACT_TOTAL, RECORD_PAGE_SIZE } from '@common/constants';
+import {
+  type EntityField,
+  type EntityRecord,
+  RECORD_FILTER_OPS,
+  type RecordFilterOp,
+  type RecordPage,
+  type RecordPageQuery,
+} from '@common/schemas/entities';
+import { type FieldType, type FieldValue, valueSchemaOf } from '@common/schemas/fieldValues';
+import type { FieldError } from '@common/schemas/apiError';
+import { badRequest } from '../../lib/errors';
+import {
+  type RecordsDefinition,
+  SQL_TYPES,
+  columnOf,
+  documentOf,
+  quoted,
+  tableOf,
+  typeOf,
+  wireValue,
+} from './recordTable';
+
+/** Field types a quick search (`q`) and `contains` look into. */
+const TEXT_TYPES: readonly FieldType[] = ['text', 'longText', 'select', 'email', 'url'];
+/** Field types that compare by order (`lt`, `lte`, `gt`, `gte`). */
+const ORDERED_TYPES: readonly FieldType[] = ['number', 'integer', 'date', 'datetime'];
+
+const FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
+
+/** The ops a field of `type` takes. */
+function opsOf(type: FieldType): readonly RecordFilterOp[] {
+  return RECORD_FILTER_OPS.filter(
+    (op) =>
+      (op !== 'contains' || TEXT_TYPES.includes(type)) &&
+      (!['lt', 'lte', 'gt', 'gte'].includes(op) || ORDERED_TYPES.includes(type)) &&
+      (op !== 'in' || type !== 'boolean'),
+  );
+}
+
+/** A query-string value read as a value of `field`'s type. */
+function queryValue(field: EntityField, text: string): FieldValue {
+  switch (typeOf(field)) {
+    case 'number':
+    case 'integer':
+      return text.trim() === '' ? NaN : Number(text);
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : text;
+    default:
+      return text;
+  }
+}
+
+/** One condition of a page: a field, an op, and its parameter (typed, or a list for `in`). */
+interface Condition {
+  field: EntityField;
+  op: RecordFilterOp;
+  value: FieldValue | FieldValue[] | boolean;
+}
+
+/** What a page asks, checked against the definition. */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  order: { field: EntityField; descending: boolean }[];
+  words: string[];
+  conditions: Condition[];
+}
+
+/**
+ * A records page's parameters checked against `definition`.
+ * @throws 400 naming each parameter at fault (an unknown field, an op its type does not
+ * take, a value not of its type).
+ */
+export function pageRequestOf(definition: RecordsDefinition, query: RecordPageQuery): PageRequest {
+  const problems: FieldError[] = [];
+  const byName = new Map(definition.fields.map((field) => [field.name, field]));
+  const order: PageRequest['order'] = [];
+  for (const part of (query.sort ?? '').split(',').filter(Boolean)) {
+    const [name, direction = 'asc', ...rest] = part.trim().split(':');
+    const field = byName.get(name!);
+    if (!field || rest.length || !['asc', 'desc'].includes(direction)) {
+      problems.push({
+        field: 'querystring.sort',
+        message: `${part} is not field:asc or field:desc`,
+      });
+    } else order.push({ field, descending: direction === 'desc' });
+  }
+  const conditions: Condition[] = [];
+  for (const [key, raw] of Object.entries(query)) {
+    if (['page', 'perPage', 'sort', 'q'].includes(key) || raw === undefined) continue;
+    const match = FILTER_KEY.exec(key);
+    const field = match && byName.get(match[1]!);
+    const op = match?.[2] as RecordFilterOp;
+    if (!match) {
+      problems.push({ field: `querystring.${key}`, message: 'is not a parameter of this list' });
+    } else if (!field) {
+      problems.push({ field: `querystring.${key}`, message: `${match[1]} is not a field` });
+    } else if (!opsOf(typeOf(field)).includes(op)) {
+      const ops = opsOf(typeOf(field)).join(', ');
+      problems.push({
+        field: `querystring.${key}`,
+        message: `must be one of ${ops} for this field`,
+      });
+    } else if (op === 'empty') {
+      if (raw !== 'true' && raw !== 'false') {
+        problems.push({ field: `querystring.${key}`, message: 'must be true or false' });
+      } else conditions.push({ field, op, value: raw === 'true' });
+    } else if (op === 'contains') {
+      conditions.push({ field, op, value: String(raw) });
+    } else {
+      const texts = op === 'in' ? String(raw).split(',') : [String(raw)];
+      const values: FieldValue[] = [];
+      for (const text of texts) {
+        const parsed = valueSchemaOf(field).safeParse(queryValue(field, text));
+        if (parsed.success) values.push(parsed.data);
+        else
+          problems.push({ field: `querystring.${key}`, message: parsed.error.issues[0]!.message });
+      }
+      conditions.push({ field, op, value: op === 'in' ? values : values[0]! });
+    }
+  }
+  if (problems.length) {
+    throw badRequest(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems);
+  }
+  return {
+    page: query.page ?? 1,
+    perPage: query.perPage ?? RECORD_PAGE_SIZE,
+    order,
+    words: (query.q ?? '').split(/\s+/).filter(Boolean),
+    conditions,
+  };
+}
+
+/** SQL of a page's conditions, its parameters numbered from `$1` in `parameters`. */
+function whereOf(definition: RecordsDefinition, request: PageRequest, parameters: unknown[]) {
+  const parameter = (value: unknown, cast = '') => {
+    parameters.push(value);
+    return `$${parameters.length}${cast}`;
+  };
+  const textColumns = definition.fields
+    .filter((field) => TEXT_TYPES.includes(typeOf(field)))
+    .map((field) => quoted(columnOf(field.name)));
+  const contains = (column: string, word: string) =>
+    `strpos(lower(${column}), lower(${parameter(word, '::text')})) > 0`;
+  const clauses = request.words.map((word) =>
+    textColumns.length
+      ? `(${textColumns.map((column) => contains(column, word)).join(' or ')})`
+      : 'false',
+  );
+  for (const { field, op, value } of request.conditions) {
+    const column = quoted(columnOf(field.name));
+    const type = SQL_TYPES[typeOf(field)];
+    const textual = TEXT_TYPES.includes(typeOf(field));
+    const empty = textual ? `(${column} is null or ${column} = '')` : `${column} is null`;
+    const compared = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
+    if (op === 'empty') clauses.push(value ? empty : `not ${empty}`);
+    else if (op === 'contains') clauses.push(contains(column, value as string));
+    else if (op === 'ne')
+      clauses.push(`${column} is distinct from ${parameter(value, `::${type}`)}`);
+    else if (op === 'in') clauses.push(`${column} = any(${parameter(value, `::${type}[]`)})`);
+    else clauses.push(`${column} ${compared[op]} ${parameter(value, `::${type}`)}`);
+  }
+  return clauses.length ? `where ${clauses.join(' and ')}` : '';
+}
+
+/** A related entity as a page shows its records: its table and display field. */
+export interface RelatedEntity {
+  id: string;
+  displayField: EntityField;
+}
+
+/**
+ * SQL answering each relation's record by its display value, as jsonb: one subquery per
+ * relation field, on the target's primary key, in the page's own statement.
+ */
+function displayObject(definition: RecordsDefinition, related: Map<string, RelatedEntity>) {
+  const pairs = definition.fields.flatMap((field) => {
+    const target = field.target === undefined ? undefined : related.get(field.target);
+    if (typeOf(field) !== 'relation' || !target) return [];
+    const shown = wireValue(target.displayField, `t.${quoted(columnOf(target.displayField.name))}`);
+    return [
+      `'${field.name}', (select ${shown} from ${quoted(tableOf(target.id))} t
+        where t.id = r.${quoted(columnOf(field.name))})`,
+    ];
+  });
+  return pairs.length ? `jsonb_strip_nulls(jsonb_build_object(${pairs.join(', ')}))` : undefined;
+}
+
+/** The statements of a page: its records, and its total counted up to RECORD_EXACT_TOTAL + 1. */
+export function pageStatements(
+  definition: RecordsDefinition,
+  request: PageRequest,
+  related: Map<string, RelatedEntity>,
+) {
+  const parameters: unknown[] = [];
+  const where = whereOf(definition, request, parameters);
+  const table = quoted(tableOf(definition.id));
+  const orderBy = [
+    ...request.order.map(
+      ({ field, descending }) => `${quoted(columnOf(field.name))}${descending ? ' desc' : ''}`,
+    ),
+    ...(request.order.length ? [] : ['created_at']),
+    request.order.at(-1)?.descending ? 'id desc' : 'id',
+  ].join(', ');
+  const display = displayObject(definition, related);
+  const document = display
+    ? `${documentOf(definition)} || jsonb_build_object('_display', ${display})`
+    : documentOf(definition);
+  const n = parameters.length;
+  return {
+    records: {
+      text: `select ${document} as document from ${table} r ${where}
+             order by ${orderBy} limit $${n + 1} offset $${n + 2}`,
+      values: [...parameters, request.perPage, (request.page - 1) * request.perPage],
+    },
+    total: {
+      text: `select count(*)::int as total from
+             (select from ${table} r ${where} limit $${n + 1}) as counted`,
+      values: [...parameters, RECORD_EXACT_TOTAL + 1],
+    },
+    exactTotal: {
+      text: `select count(*)::int as total from ${table} r ${where}`,
+      values: parameters,
+    },
+  };
+}
+
+/** A page from its rows and counts. */
+export const pageOf = (rows: { document: EntityRecord }[], total: number): RecordPage => ({
+  records: rows.map((row) => row.document),
+  total,
+  totalIsEstimate: false,
+});
