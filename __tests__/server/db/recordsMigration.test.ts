@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { columnOf, tableOf } from '@server/modules/records/recordTable';
+import { columnOf, sortIndexOf, tableOf } from '@server/modules/records/recordTable';
 
 /**
  * Migration 0020 moves each entity's records from the one JSON table into a table of its
@@ -16,7 +16,7 @@ describe('migration 0020: a table per entity', () => {
   const recordId = 'b1eebc99-9c0b-4ef8-bb6d-6bb9bd380a12';
   const longName = `x${'y'.repeat(63)}`;
 
-  it("moves every record's values of the definition's fields, with its id, version and times", async () => {
+  it("moves every record's values of the definition's fields, with its id, version and times, each field with its sort index", async () => {
     const db = await PGlite.create();
     await db.exec(`
       create table entities (id uuid primary key, name text unique not null, fields jsonb not null);
@@ -45,6 +45,13 @@ describe('migration 0020: a table per entity', () => {
       },
       { id: expect.any(String), version: 1, created_at: expect.any(Date), make: null, long: null },
     ]);
+    const indexes = await db.query<{ name: string }>(
+      `select indexname as name from pg_indexes where tablename = $1`,
+      [table],
+    );
+    expect(indexes.rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining([sortIndexOf(entityId, 'make'), sortIndexOf(entityId, longName)]),
+    );
     const old = await db.query(`select to_regclass('entity_records') as gone`);
     expect(old.rows).toEqual([{ gone: null }]);
     await db.close();

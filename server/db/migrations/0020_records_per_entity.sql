@@ -2,7 +2,7 @@
 -- (server/modules/records/recordTable.ts), so PostgreSQL can sort, filter, index and
 -- constrain them by type. Every field so far is text: each entity's table gets a text
 -- column per field, named as recordTable.ts's columnOf names it, and its records move
--- there. Values of fields the definitions no longer have stay in the records' histories.
+-- there, each field with its sort index. Values of fields the definitions no longer have stay in the records' histories.
 DO $$
 DECLARE
   entity record;
@@ -10,6 +10,7 @@ DECLARE
   columns text;
   names text;
   vals text;
+  field_name text;
 BEGIN
   FOR entity IN SELECT id, name, fields FROM entities LOOP
     records_table := 'records_' || replace(entity.id::text, '-', '');
@@ -29,6 +30,13 @@ BEGIN
       'INSERT INTO %I (id, version, created_at, updated_at, %s) '
       'SELECT id, version, created_at, updated_at, %s FROM entity_records WHERE entity_name = %L',
       records_table, names, vals, entity.name);
+    -- Each field's sort index, as recordTable.ts's sortIndexOf names it.
+    FOR field_name IN SELECT f->>'name' FROM jsonb_array_elements(entity.fields) f LOOP
+      EXECUTE format('CREATE INDEX %I ON %I (%I, id)',
+        records_table || '_' || left(md5(field_name), 12) || '_sort', records_table,
+        CASE WHEN length(field_name) <= 61 THEN 'f_' || field_name
+          ELSE 'f_' || left(field_name, 44) || '_' || left(md5(field_name), 16) END);
+    END LOOP;
   END LOOP;
 END $$;--> statement-breakpoint
 DROP TABLE "entity_records" CASCADE;--> statement-breakpoint

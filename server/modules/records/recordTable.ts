@@ -99,24 +99,27 @@ export function createTableStatements(
 }
 
 /**
- * The indexes a field's settings ask for: unique; a relation's, so that deleting the
- * record it points at finds whether any still does without reading every record.
+ * The index that sorts a field's records, `(column, id)` as a page orders them (the id
+ * breaks ties, so pages never overlap); a relation's also finds, when the record it points
+ * at is deleted, whether any still does. A long text has none: it is read, not sorted.
  */
+export const sortIndexOf = (entityId: string, fieldName: string) =>
+  `${tableOf(entityId)}_${md5(fieldName).slice(0, 12)}_sort`;
+
+const sortIndexStatement = (entityId: string, field: EntityField) =>
+  `create index if not exists ${quoted(sortIndexOf(entityId, field.name))}
+   on ${quoted(tableOf(entityId))} (${quoted(columnOf(field.name))}, id)`;
+
+/** The indexes a field's settings ask for: its sort index, and a unique one when unique. */
 export function fieldIndexStatements(entityId: string, field: EntityField): string[] {
-  const table = quoted(tableOf(entityId));
-  const column = quoted(columnOf(field.name));
   const statements: string[] = [];
   if (field.unique) {
     statements.push(
-      `create unique index ${quoted(uniqueIndexOf(entityId, field.name))} on ${table} (${column})`,
+      `create unique index ${quoted(uniqueIndexOf(entityId, field.name))}
+       on ${quoted(tableOf(entityId))} (${quoted(columnOf(field.name))})`,
     );
   }
-  if (typeOf(field) === 'relation') {
-    statements.push(
-      `create index if not exists ${quoted(`${tableOf(entityId)}_${md5(field.name).slice(0, 12)}_rel`)}
-        on ${table} (${column})`,
-    );
-  }
+  if (typeOf(field) !== 'longText') statements.push(sortIndexStatement(entityId, field));
   return statements;
 }
 
@@ -242,8 +245,11 @@ export function alterTableStatements(
         `create unique index ${quoted(uniqueIndexOf(after.id, field.name))} on ${table} (${column})`,
       );
     }
-    if (typeOf(field) === 'relation' && typeOf(was) !== 'relation') {
-      statements.push(...fieldIndexStatements(after.id, { ...field, unique: false }));
+    if (typeOf(field) === 'longText' && typeOf(was) !== 'longText') {
+      statements.push(`drop index if exists ${quoted(sortIndexOf(after.id, field.name))}`);
+    }
+    if (typeOf(field) !== 'longText' && typeOf(was) === 'longText') {
+      statements.push(sortIndexStatement(after.id, field));
     }
   }
   return statements;

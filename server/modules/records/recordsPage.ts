@@ -15,6 +15,7 @@ import {
   SQL_TYPES,
   columnOf,
   documentOf,
+  literal,
   quoted,
   tableOf,
   typeOf,
@@ -161,7 +162,7 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
     else if (op === 'in') clauses.push(`${column} = any(${parameter(value, `::${type}[]`)})`);
     else clauses.push(`${column} ${compared[op]} ${parameter(value, `::${type}`)}`);
   }
-  return clauses.length ? `where ${clauses.join(' and ')}` : '';
+  return clauses.join(' and ');
 }
 
 /** A related entity as a page shows its records: its table and display field. */
@@ -194,7 +195,8 @@ export function pageStatements(
   related: Map<string, RelatedEntity>,
 ) {
   const parameters: unknown[] = [];
-  const where = whereOf(definition, request, parameters);
+  const conditions = whereOf(definition, request, parameters);
+  const where = conditions ? `where ${conditions}` : '';
   const table = quoted(tableOf(definition.id));
   const orderBy = [
     ...request.order.map(
@@ -210,8 +212,12 @@ export function pageStatements(
   const n = parameters.length;
   return {
     records: {
-      text: `select ${document} as document from ${table} r ${where}
-             order by ${orderBy} limit $${n + 1} offset $${n + 2}`,
+      // The page's rows first, then their documents: the relations' display values are
+      // looked up for the page only, not for the rows an offset skips.
+      text: `select ${document} as document from
+             (select * from ${table} r ${where} order by ${orderBy}
+              limit $${n + 1} offset $${n + 2}) r
+             order by ${orderBy}`,
       values: [...parameters, request.perPage, (request.page - 1) * request.perPage],
     },
     total: {
@@ -223,12 +229,44 @@ export function pageStatements(
       text: `select count(*)::int as total from ${table} r ${where}`,
       values: parameters,
     },
+    /**
+     * The matches among WINDOW_ROWS records from a point in the id order (ids are random
+     * UUIDs, so a run of them is a random sample), going round past the last: an estimate's
+     * sample. `$n+1` is the point, so a filter's pages all show one total.
+     */
+    window: conditions && {
+      text: `select count(*) filter (where ${conditions})::int as hits, count(*)::int as seen
+             from (select * from (select * from ${table} where id >= $${n + 1} order by id
+                                  limit ${WINDOW_ROWS}) after_point
+                   union all
+                   select * from (select * from ${table} where id < $${n + 1} order by id
+                                  limit ${WINDOW_ROWS}) before_point
+                   limit ${WINDOW_ROWS}) r`,
+      values: parameters,
+    },
+    /** How many records the table holds, as its statistics scaled to its size now tell. */
+    rows: {
+      text: `select case when reltuples < 0 or relpages = 0 then null
+               else reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int)
+             end::float8 as rows
+             from pg_class where oid = ${literal(tableOf(definition.id))}::regclass`,
+      values: [],
+    },
   };
 }
 
-/** A page from its rows and counts. */
-export const pageOf = (rows: { document: EntityRecord }[], total: number): RecordPage => ({
-  records: rows.map((row) => row.document),
-  total,
-  totalIsEstimate: false,
-});
+/** Records in an estimate's sample (see `window` in pageStatements). */
+export const WINDOW_ROWS = 20_000;
+
+/**
+ * Matches a sample must hold for its estimate to be kept (about 5 % at two standard
+ * deviations); with fewer, the total is counted.
+ */
+export const WINDOW_HITS = 1_600;
+
+/** A page from its rows and total. */
+export const pageOf = (
+  rows: { document: EntityRecord }[],
+  total: number,
+  totalIsEstimate: boolean,
+): RecordPage => ({ records: rows.map((row) => row.document), total, totalIsEstimate });

@@ -293,4 +293,47 @@ describe.each(testDbKinds)('records pages on %s', (kind) => {
     expect((await get('/api/entity-records/NoSuchEntity')).statusCode).toBe(404);
     expect((await get('/api/entity-records/NoSuchEntity?page=1')).statusCode).toBe(404);
   });
+
+  it('counts totals exactly up to 10,000, then estimates them within 5 % (flagged) or counts when a sample cannot tell', async () => {
+    const big = (
+      await post('/api/entities', {
+        name: `Big_${randomUUID().slice(0, 8)}`,
+        fields: [{ name: 'n', type: 'integer' }],
+      })
+    ).json() as Entity;
+    const table = `"${tableOf(big._id)}"`;
+    await t.database.db.execute(
+      sql.raw(`insert into ${table} (f_n) select g from generate_series(1, 150000) g`),
+    );
+    const totalOf = async (params: Record<string, string>) => {
+      const res = await get(`/api/entity-records/${big.name}?${new URLSearchParams(params)}`);
+      const { total, totalIsEstimate } = res.json() as RecordPage;
+      return { total, totalIsEstimate };
+    };
+    // No statistics yet: counted.
+    const everyOne = { 'filter[n][gt]': '0' };
+    expect(await totalOf(everyOne)).toEqual({ total: 150_000, totalIsEstimate: false });
+    // Kept a while: 500 records later, the same total, now flagged as an estimate.
+    await t.database.db.execute(
+      sql.raw(`insert into ${table} (f_n) select g from generate_series(150001, 150500) g`),
+    );
+    expect(await totalOf(everyOne)).toEqual({ total: 150_000, totalIsEstimate: true });
+    await t.database.db.execute(sql.raw(`delete from ${table} where f_n > 150000`));
+    await t.database.db.execute(sql.raw(`vacuum analyze ${table}`));
+    expect(await totalOf({ page: '1' })).toEqual({ total: 150_000, totalIsEstimate: true });
+    const half = await totalOf({ 'filter[n][lte]': '75000' });
+    expect(half.totalIsEstimate).toBe(true);
+    expect(Math.abs(half.total - 75_000) / 75_000).toBeLessThan(0.05);
+    // The same filter on another page or sort: the same total.
+    expect(await totalOf({ 'filter[n][lte]': '75000', page: '3', sort: 'n:desc' })).toEqual(half);
+    // 11,000 of 150,000: a sample of 20,000 holds ~1,470 (fewer than 1,600), so they are counted.
+    expect(await totalOf({ 'filter[n][gt]': '139000' })).toEqual({
+      total: 11_000,
+      totalIsEstimate: false,
+    });
+    expect(await totalOf({ 'filter[n][gt]': '140000' })).toEqual({
+      total: 10_000,
+      totalIsEstimate: false,
+    });
+  });
 });

@@ -1,0 +1,282 @@
+/**
+ * `npm run bench:records`: an entity of 1,000,000 records with ten fields of mixed types
+ * (two relations to an entity of 10,000 records), then 50 connections for 30 s of a mix of
+ * pages (sorted by each field both ways, typed filters, quick filters, relations shown)
+ * through the API and, in the same run, the same queries straight to the database.
+ * Prints requests/s, p50, p99, the API's share, the server's memory (and at 1,000 records),
+ * the disk of the records and their indexes against the raw CSV, and the load time.
+ *
+ * BENCH_DATABASE_URL names a PostgreSQL database the benchmark may fill: it uses its
+ * siblings `<name>_records` (dropped and loaded again each run) and `<name>_records_small`.
+ * `--records N` changes the size (default 1,000,000).
+ */
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { type Entity, recordPageQuerySchema } from '../common/schemas/entities';
+import { type Database, openPostgres, queryRows } from '../server/db/client';
+import { tableOf } from '../server/modules/records/recordTable';
+import { listRecordPage } from '../server/modules/records/records.service';
+import { signInThroughApi, startBuiltServer } from './builtServer';
+import { percentile, prng, reportApi } from './measure';
+
+const { values: args } = parseArgs({ options: { records: { type: 'string' } } });
+const RECORDS = Number(args.records ?? 1_000_000);
+const SITES = 10_000;
+const SMALL_RECORDS = 1_000;
+const CONNECTIONS = 50;
+const DURATION_S = 30;
+const ADMIN_PASSWORD = 'bench-admin-password';
+
+const KINDS = ['blood', 'urine', 'tissue', 'swab', 'other'];
+const WORDS = ['amber', 'basalt', 'cedar', 'delta', 'ember', 'fjord', 'garnet', 'harbor'];
+const SAMPLE_FIELDS = [
+  { name: 'code', unique: true, required: true },
+  { name: 'name' },
+  { name: 'quantity', type: 'integer' },
+  { name: 'weight', type: 'number' },
+  { name: 'fragile', type: 'boolean' },
+  { name: 'taken', type: 'date' },
+  { name: 'logged', type: 'datetime' },
+  { name: 'kind', type: 'select', options: KINDS },
+  { name: 'site', type: 'relation', target: 'BenchSite' },
+  { name: 'origin', type: 'relation', target: 'BenchSite' },
+];
+const SORTABLE = SAMPLE_FIELDS.map((field) => field.name);
+
+/** A database beside `url`'s, made empty when `fresh`. */
+async function sibling(url: string, suffix: string, fresh: boolean): Promise<string> {
+  const other = new URL(url);
+  other.pathname = `${other.pathname}${suffix}`;
+  const name = other.pathname.slice(1);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  if (fresh) await admin.query(`drop database if exists "${name}" with (force)`);
+  const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (!rowCount) await admin.query(`create database "${name}"`);
+  await admin.end();
+  return other.href;
+}
+
+/**
+ * Defines the two entities through the API (their tables and indexes as the product makes
+ * them) and loads their records with SQL in batches: the product has no bulk import yet.
+ */
+async function load(base: string, database: Database, records: number) {
+  const { jwt } = await signInThroughApi(base, 'admin', ADMIN_PASSWORD);
+  const define = async (body: object): Promise<Entity> => {
+    const answer = await fetch(`${base}/api/entities`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (answer.status !== 201) throw new Error(`Defining an entity: ${await answer.text()}`);
+    return (await answer.json()) as Entity;
+  };
+  const site = await define({ name: 'BenchSite', fields: [{ name: 'code' }, { name: 'label' }] });
+  const sample = await define({ name: 'BenchSample', fields: SAMPLE_FIELDS });
+  const started = performance.now();
+  await database.db.execute(
+    sql.raw(`insert into "${tableOf(site._id)}" (f_code, f_label)
+      select 'S' || g, 'Site ' || g from generate_series(1, ${SITES}) g`),
+  );
+  const batch = 100_000;
+  for (let from = 1; from <= records; from += batch) {
+    const to = Math.min(records, from + batch - 1);
+    await database.db.execute(
+      sql.raw(`with sites as (select array_agg(id order by f_code) ids from "${tableOf(site._id)}")
+        insert into "${tableOf(sample._id)}" (f_code, f_name, f_quantity, f_weight, f_fragile,
+          f_taken, f_logged, f_kind, f_site, f_origin)
+        select 'C-' || lpad(g::text, 8, '0'),
+          (array[${WORDS.map((w) => `'${w}'`).join(',')}])[1 + (g * 7) % 8] || ' ' ||
+            (array[${WORDS.map((w) => `'${w}'`).join(',')}])[1 + (g * 13 / 7) % 8] || ' ' || (g % 997),
+          (g::bigint * 7919) % 1000, ((g::bigint * 104729) % 100000) / 100.0, g % 3 = 0,
+          date '2020-01-01' + (g % 2000), timestamptz '2024-01-01Z' + g * interval '37 s',
+          (array[${KINDS.map((k) => `'${k}'`).join(',')}])[1 + g % 5],
+          sites.ids[1 + g % ${SITES}], sites.ids[1 + (g::bigint * 31) % ${SITES}]
+        from generate_series(${from}, ${to}) g, sites`),
+    );
+  }
+  const insertSeconds = (performance.now() - started) / 1000;
+  await database.db.execute(sql.raw(`vacuum analyze "${tableOf(sample._id)}"`));
+  await database.db.execute(sql.raw(`vacuum analyze "${tableOf(site._id)}"`));
+  return { sample, site, insertSeconds, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The disk of the records' table and indexes, and the size of the same data as CSV. */
+async function diskUse(database: Database, sample: Entity) {
+  const table = tableOf(sample._id);
+  const [sizes] = await queryRows<{ table: number; indexes: number; csv: number }>(
+    database.db,
+    sql.raw(`select pg_table_size('"${table}"')::float8 as table,
+      pg_indexes_size('"${table}"')::float8 as indexes,
+      (select sum(octet_length(concat_ws(',', id, f_code, f_name, f_quantity, f_weight, f_fragile,
+        f_taken, to_char(f_logged at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), f_kind,
+        f_site, f_origin)) + 1) from "${table}")::float8 as csv`),
+  );
+  return sizes!;
+}
+
+/** The mix of pages: its queries, by a seeded PRNG. */
+function mix(random: () => number, siteIds: string[]): () => Record<string, string> {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const sort = () => `${pick(SORTABLE)}:${pick(['asc', 'desc'])}`;
+  const page = (pages: number) => String(1 + Math.floor(random() * pages));
+  const filters: (() => Record<string, string>)[] = [
+    () => ({ 'filter[quantity][gt]': String(Math.floor(random() * 1000)) }),
+    () => ({ 'filter[weight][lt]': String(Math.floor(random() * 1000)) }),
+    () => {
+      const month = `20${20 + Math.floor(random() * 5)}-0${1 + Math.floor(random() * 9)}`;
+      return { 'filter[taken][gte]': `${month}-01`, 'filter[taken][lt]': `${month}-28` };
+    },
+    () => ({ 'filter[kind][eq]': pick(KINDS) }),
+    () => ({ 'filter[fragile][eq]': pick(['true', 'false']) }),
+    () => ({ 'filter[site][eq]': pick(siteIds) }),
+    () => ({ 'filter[code][eq]': `C-${page(RECORDS).padStart(8, '0')}` }),
+  ];
+  return (): Record<string, string> => {
+    const roll = random();
+    if (roll < 0.4) return { sort: sort(), page: page(20), perPage: '50' };
+    if (roll < 0.7) return { ...pick(filters)(), sort: sort(), page: page(5), perPage: '50' };
+    if (roll < 0.9) return { q: `${pick(WORDS)} ${page(997)}`, sort: sort(), perPage: '50' };
+    return { page: page(20), perPage: '50' };
+  };
+}
+
+const pathOf = (query: Record<string, string>) =>
+  `/api/entity-records/BenchSample?${new URLSearchParams(query)}`;
+
+async function driveMix(base: string, jwt: string, siteIds: string[], seconds: number) {
+  const next = mix(prng(42), siteIds);
+  return autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: `Bearer ${jwt}` },
+    requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(next()) }) }],
+  });
+}
+
+/** The same mix straight to the database (the service in this process), 10 at a time. */
+async function runDirect(url: string, siteIds: string[], seconds: number) {
+  const database = openPostgres(url);
+  const next = mix(prng(42), siteIds);
+  const latencies: number[] = [];
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (Date.now() < until) {
+        const started = performance.now();
+        await listRecordPage(database.db, 'BenchSample', recordPageQuerySchema.parse(next()));
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  await database.close();
+  return latencies.sort((a, b) => a - b);
+}
+
+/** The slowest query of each kind of the mix, one at a time, warm: where the time goes. */
+async function slowestKinds(base: string, jwt: string, siteIds: string[]) {
+  const next = mix(prng(9), siteIds);
+  const times: { ms: number; path: string }[] = [];
+  for (let i = 0; i < 300; i++) {
+    const path = pathOf(next());
+    const started = performance.now();
+    const answer = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${jwt}` } });
+    await answer.arrayBuffer();
+    times.push({ ms: performance.now() - started, path });
+  }
+  return times.sort((a, b) => a.ms - b.ms);
+}
+
+const siteIdsOf = async (database: Database, site: Entity) =>
+  (
+    await queryRows<{ id: string }>(
+      database.db,
+      sql.raw(`select id from "${tableOf(site._id)}" limit 2000`),
+    )
+  ).map((row) => row.id);
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+async function main() {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url)
+    throw new Error('Set BENCH_DATABASE_URL to a PostgreSQL database the benchmark may fill');
+  const env = { SEED_JOBS: '0', ADMIN_PASSWORD };
+
+  const recordsUrl = await sibling(url, '_records', true);
+  let server = await startBuiltServer({ ...env, DATABASE_URL: recordsUrl });
+  const database = openPostgres(recordsUrl);
+  console.log(`Loading ${RECORDS} records (and ${SITES} sites)…`);
+  const loaded = await load(server.base, database, RECORDS);
+  console.log(
+    `Loaded in ${loaded.seconds.toFixed(0)} s (inserted with the indexes as they went ${loaded.insertSeconds.toFixed(0)} s, then vacuum analyze)`,
+  );
+  const disk = await diskUse(database, loaded.sample);
+  console.log(
+    `Disk: table ${mb(disk.table)}, indexes ${mb(disk.indexes)}, in all ${mb(disk.table + disk.indexes)} = ${((disk.table + disk.indexes) / disk.csv).toFixed(2)} × the raw CSV (${mb(disk.csv)})`,
+  );
+  const siteIds = await siteIdsOf(database, loaded.site);
+  // A restart: the server's memory from here on is what the mix costs, not the load.
+  await server.stop();
+  server = await startBuiltServer({ ...env, DATABASE_URL: recordsUrl });
+  const { jwt } = await signInThroughApi(server.base, 'viewer', 'viewer123');
+
+  const single = await slowestKinds(server.base, jwt, siteIds);
+  console.log(
+    `\nOne at a time, 300 pages of the mix: p50 ${ms(
+      percentile(
+        single.map((t) => t.ms),
+        50,
+      ),
+    )}   p99 ${ms(
+      percentile(
+        single.map((t) => t.ms),
+        99,
+      ),
+    )}`,
+  );
+  for (const t of single.slice(-5).reverse())
+    console.log(`    ${ms(t.ms)}  ${decodeURIComponent(t.path)}`);
+
+  await driveMix(server.base, jwt, siteIds, 5);
+  const mixed = await driveMix(server.base, jwt, siteIds, DURATION_S);
+  reportApi(`\nThe mix through the API, ${CONNECTIONS} connections, ${DURATION_S} s:`, mixed);
+  const resident = server.residentMegabytes();
+  await server.stop();
+
+  const direct = await runDirect(recordsUrl, siteIds, 10);
+  console.log('The same mix straight to the database, in-process (10 at a time, 10 s):');
+  console.log(
+    `  requests/s ${Math.round(direct.length / 10)}   p50 ${ms(percentile(direct, 50))}   p99 ${ms(percentile(direct, 99))}`,
+  );
+  console.log(
+    `  the API reaches ${((mixed.requests.average / (direct.length / 10)) * 100).toFixed(0)} % of it`,
+  );
+  await database.close();
+
+  // The same server on 1,000 records: what it holds whatever the records.
+  const smallUrl = await sibling(url, '_records_small', true);
+  const small = await startBuiltServer({ ...env, DATABASE_URL: smallUrl });
+  const smallDatabase = openPostgres(smallUrl);
+  const smallLoaded = await load(small.base, smallDatabase, SMALL_RECORDS);
+  const smallSites = await siteIdsOf(smallDatabase, smallLoaded.site);
+  await smallDatabase.close();
+  await small.stop();
+  const smallServer = await startBuiltServer({ ...env, DATABASE_URL: smallUrl });
+  const smallJwt = (await signInThroughApi(smallServer.base, 'viewer', 'viewer123')).jwt;
+  await driveMix(smallServer.base, smallJwt, smallSites, 10);
+  console.log(
+    `\nThe server's memory: ${Math.round(resident)} MB resident after the mix at ${RECORDS} records, ${Math.round(smallServer.residentMegabytes())} MB after 10 s of it at ${SMALL_RECORDS}`,
+  );
+  await smallServer.stop();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
