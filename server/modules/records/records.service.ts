@@ -1,5 +1,6 @@
-import { messages } from '@common/messages';
+import { createHash } from 'node:crypto';
 import { RECORD_EXACT_TOTAL } from '@common/constants';
+import { messages } from '@common/messages';
 import type {
   EntityField,
   EntityRecord,
@@ -19,12 +20,13 @@ import { changeAndRecord, changeSummary, recordChanges } from '../../lib/changes
 import { checkVersion } from '../../lib/concurrency';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { pgErrorFacts } from '../../lib/pgErrors';
-import { listDeleted, listVersions, versionToRestore, lastKnownVersion } from '../../lib/versions';
+import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 import {
   type RecordsDefinition,
   castParameter,
   columnOf,
   documentOf,
+  literal,
   quoted,
   relationConstraintOf,
   tableOf,
@@ -37,7 +39,6 @@ import {
   pageRequestOf,
   pageStatements,
 } from './recordsPage';
-import { createHash } from 'node:crypto';
 
 /**
  * An entity's definition, as its records' statements need it. @throws 404 for an unknown
@@ -137,10 +138,8 @@ const aRecordOf = (entityName: string) => `a record of ${entityName}`;
 
 /** What a write of a record answers: its row as a changed item (lib/changes.ts). */
 const returningItem = (definition: RecordsDefinition, summary: string) => `returning id::text as id,
-  ${documentOf(definition)} as document, version, ${quotedName(definition)} as entity_name,
+  ${documentOf(definition)} as document, version, ${literal(definition.name)}::text as entity_name,
   ${summary}::text as summary`;
-
-const quotedName = (definition: RecordsDefinition) => `'${definition.name}'::text`;
 
 /**
  * Records' changes, in their histories and (unless the entity's own event tells it) in the
@@ -182,13 +181,19 @@ export async function openRecordList(
   const definition = await definitionOf(session, entityName);
   const table = quoted(tableOf(definition.id));
   // The cursor keeps `created_at` as PostgreSQL's text: a JS Date would drop its microseconds.
-  const next = `select ${documentOf(definition)} as document, created_at::text as at from ${table}
-    where $1::timestamptz is null or (created_at, id) > ($1::timestamptz, $2::uuid)
-    order by created_at, id limit ${STREAM_BATCH}`;
+  const batch = (after: string) =>
+    `select ${documentOf(definition)} as document, created_at::text as at from ${table}
+     ${after} order by created_at, id limit ${STREAM_BATCH}`;
+  const first = batch('');
+  const next = batch('where (created_at, id) > ($1::timestamptz, $2::uuid)');
   return (async function* () {
-    let after: [string | null, string | null] = [null, null];
+    let after: [string, string] | undefined;
     for (;;) {
-      const rows = await recordsQuery<{ document: EntityRecord; at: string }>(session, next, after);
+      const rows = await recordsQuery<{ document: EntityRecord; at: string }>(
+        session,
+        after ? next : first,
+        after ?? [],
+      );
       for (const row of rows) yield row.document;
       const last = rows.at(-1);
       if (!last || rows.length < STREAM_BATCH) return;

@@ -30,11 +30,14 @@ const blankForm = (): EntityFormValues => ({
   fields: [blankField()],
 });
 
+// Each field keeps its type and settings, and the entity its display field: the form
+// edits names and labels, and a save must not make typed fields text again.
 const fromEntity = (entity: Entity): EntityFormValues => ({
   name: entity.name,
   description: entity.description,
   category: entity.category,
-  fields: entity.fields.map(({ name, label }) => ({ name, label })),
+  fields: entity.fields.map((field) => ({ ...field })),
+  ...(entity.displayField ? { displayField: entity.displayField } : {}),
 });
 
 /** What a comparison of two definitions looks at (the name never changes). */

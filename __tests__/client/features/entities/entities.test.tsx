@@ -429,6 +429,32 @@ describe('/entities/edit/:entityId', () => {
     ]);
   });
 
+  it("saves a typed definition's fields with their types and settings, and its display field", async () => {
+    const typed = {
+      ...entity('Car', 'Vehicles'),
+      fields: [
+        { name: 'plate', label: 'Plate', required: true, unique: true },
+        { name: 'seats', label: 'Seats', type: 'integer', default: 4 },
+        { name: 'fuel', label: 'Fuel', type: 'select', options: ['petrol', 'electric'] },
+      ],
+      displayField: 'seats',
+    };
+    network.use(
+      http.get('/api/entities/id-Car', () => HttpResponse.json(typed)),
+      http.put('/api/entities/id-Car', async ({ request }) =>
+        HttpResponse.json({ ...typed, _version: 2, ...(await body(request)) }),
+      ),
+    );
+    renderApp('/entities/edit/id-Car', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/^Description/), ' (renamed)');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await network.calls('PUT /api/entities/id-Car')[0]!.json()).toMatchObject({
+      fields: typed.fields,
+      displayField: 'seats',
+    });
+  });
+
   it('requires field names on the edit form too', async () => {
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.clear(await screen.findByLabelText(/Field name/));
