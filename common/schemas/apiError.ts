@@ -11,7 +11,7 @@ export const fieldErrorSchema = z.object({
  * The body of every error the API answers (DESIGN: `{ statusCode, error, code, message }`):
  * `code` from the catalogue in `common/errorCodes.ts`; a 400 also names its fields, a
  * VERSION_CONFLICT carries the `current` item, a REFERENCED the `count` of
- * what points at it.
+ * what points at it, a DEFINITION_CONFLICT the `report` of the records that cannot follow.
  */
 export const apiErrorSchema = z.object({
   statusCode: z.number().int(),
@@ -23,6 +23,8 @@ export const apiErrorSchema = z.object({
   current: z.unknown().optional(),
   /** REFERENCED: how many records still point at the item. */
   count: z.number().int().optional(),
+  /** DEFINITION_CONFLICT: what the change would do, and which records could not follow. */
+  report: z.unknown().optional(),
 });
 
 export type FieldError = z.infer<typeof fieldErrorSchema>;

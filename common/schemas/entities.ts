@@ -158,6 +158,36 @@ export const entityInputSchema = z
     ...(displayField && displayField !== entity.fields[0]?.name ? { displayField } : {}),
   }));
 
+/**
+ * What a definition change would do to the records (`PUT /api/entities/{id}?dryRun=true`,
+ * and a refused change's 409 DEFINITION_CONFLICT): how many records there are, how many
+ * have a value converted to a new type, and each value that could not follow (the first
+ * 100 listed, `failed` counting all).
+ */
+export const definitionReportSchema = z.object({
+  records: z.number().int(),
+  converted: z.number().int(),
+  failed: z.number().int(),
+  failures: z.array(
+    z.object({
+      _id: z.string(),
+      field: z.string(),
+      /** The value as text, as it is now (null: empty). */
+      value: z.string().nullable(),
+      message: z.string(),
+    }),
+  ),
+});
+export type DefinitionReport = z.infer<typeof definitionReportSchema>;
+
+/** `PUT /api/entities/{id}?dryRun=true`: report what the change would do, and change nothing. */
+export const entityChangeQuerySchema = z.object({
+  dryRun: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+});
+
 /** An entity record (spec section 3). */
 export const entityRecordSchema = z.object({
   _id: z.string(),

@@ -8,6 +8,8 @@ interface AppErrorOptions extends ErrorOptions {
   current?: unknown;
   /** REFERENCED: how many records still point at the item. */
   count?: number;
+  /** DEFINITION_CONFLICT: the records that cannot follow the change. */
+  report?: unknown;
   /** Response headers that go with the error (e.g. Retry-After). */
   headers?: Record<string, string>;
 }
@@ -21,18 +23,20 @@ export class AppError extends Error {
   readonly fields?: FieldError[];
   readonly current?: unknown;
   readonly count?: number;
+  readonly report?: unknown;
   readonly headers: Record<string, string>;
 
   constructor(
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
-    { fields, current, count, headers = {}, ...options }: AppErrorOptions = {},
+    { fields, current, count, report, headers = {}, ...options }: AppErrorOptions = {},
   ) {
     super(message, options);
     this.fields = fields;
     this.current = current;
     this.count = count;
+    this.report = report;
     this.headers = headers;
   }
 }

@@ -16,6 +16,7 @@ function body(
   fields?: FieldError[],
   current?: unknown,
   count?: number,
+  report?: unknown,
 ): ApiError {
   return {
     statusCode,
@@ -25,6 +26,7 @@ function body(
     ...(fields ? { fields } : {}),
     ...(current === undefined ? {} : { current }),
     ...(count === undefined ? {} : { count }),
+    ...(report === undefined ? {} : { report }),
   };
 }
 
@@ -91,6 +93,7 @@ function toApiError(error: FastifyError, known = knownError(error)): ApiError {
       known.fields,
       known.current,
       known.count,
+      known.report,
     );
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500 && error.code?.startsWith('FST_')) {

@@ -40,4 +40,14 @@ BEGIN
   END LOOP;
 END $$;--> statement-breakpoint
 DROP TABLE "entity_records" CASCADE;--> statement-breakpoint
+-- Whether a text reads as a value of a column type as a definition change converts it
+-- (trimmed, blank as null): what the change's report asks of each record before it runs.
+CREATE FUNCTION record_value_converts(value text, type_name text) RETURNS boolean
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  EXECUTE format('SELECT nullif(btrim(%L), %L)::%s', value, '', type_name);
+  RETURN true;
+EXCEPTION WHEN data_exception THEN
+  RETURN false;
+END $$;--> statement-breakpoint
 ALTER TABLE "entities" ADD COLUMN "display_field" text;

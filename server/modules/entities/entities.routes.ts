@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
+  definitionReportSchema,
+  entityChangeQuerySchema,
   entityIdOrNameParamsSchema,
   entityInputSchema,
   entitySchema,
@@ -19,6 +21,7 @@ import {
   listDeletedEntities,
   listEntities,
   listEntityVersions,
+  reportEntityChange,
   restoreEntity,
   updateEntity,
 } from './entities.service';
@@ -57,18 +60,26 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         params: idParams,
+        querystring: entityChangeQuerySchema,
         body: entityInputSchema,
-        response: { 200: entitySchema, ...errors },
+        response: {
+          200: z
+            .union([entitySchema, definitionReportSchema])
+            .describe('The stored definition; with dryRun=true, what the change would do'),
+          ...errors,
+        },
       },
     },
     async (request) =>
-      updateEntity(
-        app.db,
-        request.params.id,
-        request.body,
-        actorOf(request),
-        baseVersions(request),
-      ),
+      request.query.dryRun
+        ? reportEntityChange(app.db, request.params.id, request.body)
+        : updateEntity(
+            app.db,
+            request.params.id,
+            request.body,
+            actorOf(request),
+            baseVersions(request),
+          ),
   );
 
   app.delete(

@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { messages } from '@common/messages';
-import type { Entity, EntityField } from '@common/schemas/entities';
+import type { DefinitionReport, Entity, EntityField } from '@common/schemas/entities';
 import type {
   DeletedItem,
   Version,
@@ -24,6 +24,7 @@ import {
   tableOf,
 } from '../records/recordTable';
 import { deleteRecordsOf, relationsTo } from '../records/records.service';
+import { definitionReport } from './definitionReport';
 
 interface EntityInput {
   name: string;
@@ -180,13 +181,49 @@ export async function updateEntity(
       .where(eq(entities.id, id))
       .returning();
     const entity = toWire(row!);
-    const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
-    await changeTable(
-      tx,
-      alterTableStatements(definitionOf(toWire(current)), definitionOf(entity), targets),
-    );
+    await changeRecordsTable(tx, toWire(current), entity);
     await recordEntityChange(tx, entity, 'update', actor);
     return entity;
+  });
+}
+
+/**
+ * Takes an entity's records from definition `before` to `after`, in `tx`, after checking
+ * every record can follow. @throws 409 DEFINITION_CONFLICT with the report when some
+ * cannot (the caller's transaction then changes nothing); 400 for a relation to no entity.
+ */
+async function changeRecordsTable(tx: Tx, before: Entity, after: Entity) {
+  const targets = await targetsOf(tx, after.fields, { id: after._id, name: after.name });
+  const report = await definitionReport(
+    sessionOf(tx),
+    definitionOf(before),
+    definitionOf(after),
+    targets,
+  );
+  if (report.failed > 0) {
+    throw new AppError(409, 'DEFINITION_CONFLICT', messages.server.definitionConflict, {
+      report,
+    });
+  }
+  await changeTable(tx, alterTableStatements(definitionOf(before), definitionOf(after), targets));
+}
+
+/**
+ * What changing a definition as `input` says would do to its records, changing nothing:
+ * `PUT /api/entities/{id}?dryRun=true`. @throws 404; 400 as updateEntity.
+ */
+export async function reportEntityChange(
+  db: Db,
+  id: string,
+  input: EntityInput,
+): Promise<DefinitionReport> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(entities).where(eq(entities.id, id));
+    if (!current) throw notFound('Entity');
+    const before = toWire(current);
+    const after: Entity = { ...before, fields: input.fields };
+    const targets = await targetsOf(tx, after.fields, { id, name: before.name });
+    return definitionReport(sessionOf(tx), definitionOf(before), definitionOf(after), targets);
   });
 }
 
@@ -247,13 +284,12 @@ export async function restoreEntity(
       .onConflictDoUpdate({ target: entities.id, set: { ...values, updatedAt: new Date() } })
       .returning();
     const entity = toWire(row!);
-    const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
-    await changeTable(
-      tx,
-      current
-        ? alterTableStatements(definitionOf(toWire(current)), definitionOf(entity), targets)
-        : createTableStatements(definitionOf(entity), targets),
-    );
+    if (current) {
+      await changeRecordsTable(tx, toWire(current), entity);
+    } else {
+      const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
+      await changeTable(tx, createTableStatements(definitionOf(entity), targets));
+    }
     await recordEntityChange(tx, entity, 'restore', actor);
     return entity;
   });

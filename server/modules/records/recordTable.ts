@@ -160,20 +160,59 @@ export const castParameter = (field: EntityField, index: number) =>
 export const relationConstraintOf = (entityId: string, fieldName: string) =>
   `${tableOf(entityId)}_${md5(fieldName).slice(0, 12)}_ref`;
 
+/** The largest integer a JSON number holds exactly. */
+const SAFE_INTEGER = 9007199254740991;
+
 /**
- * A column's value converted to another field type, in ALTER COLUMN … USING: text is
- * trimmed and read as the new type (a value that does not read fails the whole change),
- * anything becomes text as the API shows it.
+ * How a column's values become those of another field type: `value`, SQL converting it (in
+ * ALTER COLUMN … USING), and `converts`, SQL telling whether a (non-empty) value does. Text
+ * is trimmed and read as the new type by PostgreSQL's own cast (`record_value_converts`,
+ * migration 0020, tries the very same); anything becomes text as the API shows it; numbers,
+ * booleans, dates and datetimes become each other where that keeps their meaning.
  */
-function convertedColumn(column: string, from: EntityField, to: EntityField): string {
-  const target = SQL_TYPES[typeOf(to)];
-  const source = SQL_TYPES[typeOf(from)];
-  if (source === target) return column;
+export function conversionOf(column: string, from: EntityField, to: EntityField) {
+  const [source, target] = [SQL_TYPES[typeOf(from)], SQL_TYPES[typeOf(to)]];
+  const pair = `${typeOf(from)}>${typeOf(to)}`;
+  if (source === target) return { value: column, converts: 'true' };
   if (target === 'text') {
-    return typeOf(from) === 'datetime' ? wireValue(from, column) : `${column}::text`;
+    const value =
+      typeOf(from) === 'datetime'
+        ? wireValue(from, column)
+        : typeOf(from) === 'date'
+          ? `to_char(${column}, 'YYYY-MM-DD')`
+          : `${column}::text`;
+    return { value, converts: 'true' };
   }
-  if (source === 'text') return `nullif(btrim(${column}), '')::${target}`;
-  return `${column}::${target}`;
+  if (source === 'text') {
+    const value = `nullif(btrim(${column}), '')::${target}`;
+    const read = `record_value_converts(${column}, ${literal(target)})`;
+    // PostgreSQL reads 'NaN' and 'Infinity' as numbers; JSON has neither.
+    const bounded =
+      target === 'bigint'
+        ? `abs(${value}) <= ${SAFE_INTEGER}`
+        : target === 'double precision'
+          ? `${value} not in ('NaN', 'Infinity', '-Infinity')`
+          : 'true';
+    return { value, converts: `case when ${read} then ${bounded} else false end` };
+  }
+  switch (pair) {
+    case 'integer>number':
+      return { value: `${column}::${target}`, converts: 'true' };
+    case 'number>integer':
+      return {
+        value: `${column}::bigint`,
+        converts: `${column} = trunc(${column}) and abs(${column}) <= ${SAFE_INTEGER}`,
+      };
+    case 'boolean>integer':
+    case 'boolean>number':
+      return { value: `${column}::int::${target}`, converts: 'true' };
+    case 'date>datetime':
+      return { value: `${column}::timestamp at time zone 'UTC'`, converts: 'true' };
+    case 'datetime>date':
+      return { value: `(${column} at time zone 'UTC')::date`, converts: 'true' };
+    default:
+      return { value: `null::${target}`, converts: 'false' };
+  }
 }
 
 /**
@@ -225,7 +264,7 @@ export function alterTableStatements(
     if (retyped) {
       statements.push(
         `alter table ${table} alter column ${column} type ${SQL_TYPES[typeOf(field)]}
-         using ${convertedColumn(column, was, field)}`,
+         using ${conversionOf(column, was, field).value}`,
       );
     }
     if (typeOf(field) === 'relation' && retargeted) {

@@ -261,17 +261,149 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
       expect((await listed(stock)).map((r) => r.fields.count)).toEqual([10, 9, undefined]);
 
       const words = await define('Words', [{ name: 'count' }]);
-      await request('POST', `/api/entity-records/${words.name}`, { fields: { count: '7' } });
-      await request('POST', `/api/entity-records/${words.name}`, { fields: { count: 'seven' } });
-      const refused = await request('PUT', `/api/entities/${words._id}`, {
-        name: words.name,
-        fields: [{ name: 'count', type: 'integer' }],
-      });
+      const ids: string[] = [];
+      for (const count of ['7', 'seven', ' 8 ', '']) {
+        const res = await request('POST', `/api/entity-records/${words.name}`, {
+          fields: { count },
+        });
+        ids.push(res.json()._id);
+      }
+      const change = { name: words.name, fields: [{ name: 'count', type: 'integer' }] };
+      const dryRun = await request('PUT', `/api/entities/${words._id}?dryRun=true`, change);
+      expect(dryRun.statusCode).toBe(200);
+      const report = {
+        records: 4,
+        converted: 4,
+        failed: 1,
+        failures: [
+          { _id: ids[1], field: 'count', value: 'seven', message: 'must be a whole number' },
+        ],
+      };
+      expect(dryRun.json()).toEqual(report);
+      const refused = await request('PUT', `/api/entities/${words._id}`, change);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json().code).toBe('DEFINITION_CONFLICT');
+      expect(refused.json()).toMatchObject({ code: 'DEFINITION_CONFLICT', report });
       const after: Entity = (await request('GET', `/api/entities/${words._id}`)).json();
       expect(after).toEqual(words);
-      expect((await listed(words)).map((r) => r.fields.count)).toEqual(['7', 'seven']);
+      expect((await listed(words)).map((r) => r.fields.count)).toEqual(['7', 'seven', ' 8 ', '']);
+      // Fixed, the same change goes through: a dry run first changes nothing.
+      await request('PUT', `/api/entity-records/${words.name}/${ids[1]}`, {
+        fields: { count: '9' },
+      });
+      const clean = await request('PUT', `/api/entities/${words._id}?dryRun=true`, change);
+      expect(clean.json()).toMatchObject({ failed: 0, failures: [] });
+      expect((await request('GET', `/api/entities/${words._id}`)).json()._version).toBe(1);
+      expect((await request('PUT', `/api/entities/${words._id}`, change)).statusCode).toBe(200);
+      expect((await listed(words)).map((r) => r.fields.count)).toEqual([7, 9, 8, undefined]);
+    });
+
+    it.each([
+      [
+        'a select whose options leave values out',
+        [{ name: 'v', type: 'select', options: ['a', 'b'] }],
+        ['a', 'c', ''],
+        [['c', 'must be one of: a, b']],
+      ],
+      [
+        'an email field of text that is no address',
+        [{ name: 'v', type: 'email' }],
+        ['x@example.com', 'nobody'],
+        [['nobody', 'must be an email address']],
+      ],
+      [
+        'a required field with an empty value',
+        [{ name: 'v', required: true }],
+        ['x', ' '],
+        [[' ', 'is required']],
+      ],
+      [
+        'a unique field with a repeated value',
+        [{ name: 'v', unique: true }],
+        ['x', 'y', 'x'],
+        [
+          ['x', 'is taken by another record'],
+          ['x', 'is taken by another record'],
+        ],
+      ],
+      [
+        'a date field of text that is no date',
+        [{ name: 'v', type: 'date' }],
+        ['2026-11-26', '2026-02-30'],
+        [['2026-02-30', 'must be a date such as 2026-11-26']],
+      ],
+      [
+        'a new required field without a default',
+        [{ name: 'v' }, { name: 'w', required: true }],
+        ['x'],
+        [[null, 'is required']],
+      ],
+    ])('reports %s, record by record, and refuses it', async (_what, fields, values, failing) => {
+      const entity = await define('Changing', [{ name: 'v' }]);
+      for (const v of values) {
+        await request('POST', `/api/entity-records/${entity.name}`, { fields: { v } });
+      }
+      const change = { name: entity.name, fields };
+      const report = (
+        await request('PUT', `/api/entities/${entity._id}?dryRun=true`, change)
+      ).json();
+      expect(
+        report.failures.map((f: { value: string | null; message: string }) => [f.value, f.message]),
+      ).toEqual(failing);
+      expect(report.failed).toBe(failing.length);
+      const refused = await request('PUT', `/api/entities/${entity._id}`, change);
+      expect(refused.json()).toMatchObject({ code: 'DEFINITION_CONFLICT', report });
+    });
+  });
+
+  describe('more definition changes', () => {
+    it('converts numbers, booleans, dates and datetimes into each other where the meaning holds', async () => {
+      const typed = await define('Typed', [
+        { name: 'n', type: 'number' },
+        { name: 'b', type: 'boolean' },
+        { name: 'd', type: 'date' },
+        { name: 't', type: 'datetime' },
+      ]);
+      const base = `/api/entity-records/${typed.name}`;
+      await request('POST', base, {
+        fields: { n: 3, b: true, d: '2026-11-26', t: '2026-11-26T23:30:00-02:00' },
+      });
+      const put = (fields: object[], dryRun = false) =>
+        request('PUT', `/api/entities/${typed._id}${dryRun ? '?dryRun=true' : ''}`, {
+          name: typed.name,
+          fields,
+        });
+      const changed = await put([
+        { name: 'n', type: 'integer' },
+        { name: 'b', type: 'integer' },
+        { name: 'd', type: 'datetime' },
+        { name: 't', type: 'date' },
+      ]);
+      expect(changed.statusCode).toBe(200);
+      expect((await listed(typed))[0]!.fields).toEqual({
+        n: 3,
+        b: 1,
+        d: '2026-11-26T00:00:00.000Z',
+        t: '2026-11-27',
+      });
+      // A fraction does not become a whole number, nor a date a boolean.
+      await request('POST', base, { fields: { n: 2, b: 0 } });
+      const numbers = await define('Numbers', [{ name: 'n', type: 'number' }]);
+      await request('POST', `/api/entity-records/${numbers.name}`, { fields: { n: 2.5 } });
+      const report = await request('PUT', `/api/entities/${numbers._id}?dryRun=true`, {
+        name: numbers.name,
+        fields: [{ name: 'n', type: 'integer' }],
+      });
+      expect(report.json().failures).toEqual([
+        expect.objectContaining({ value: '2.5', message: 'must be a whole number' }),
+      ]);
+      const dates = await put(
+        [{ name: 'n' }, { name: 'b' }, { name: 'd', type: 'boolean' }, { name: 't' }],
+        true,
+      );
+      expect(dates.json()).toMatchObject({
+        failed: 1,
+        failures: [{ field: 'd', message: 'must be true or false' }],
+      });
     });
 
     it('makes a field required or unique only when every record allows it', async () => {
