@@ -70,6 +70,64 @@ describe('/entities/:entityName', () => {
     expect(within(grid).getByRole('columnheader', { name: 'Colour' })).toBeInTheDocument();
   });
 
+  it('shows typed fields as their types, sorts numbers as numbers, and saves JSON values of them', async () => {
+    const stock = {
+      ...car,
+      _id: 'id-Stock',
+      name: 'Stock',
+      fields: [
+        { name: 'item', label: 'Item' },
+        { name: 'count', label: 'Count', type: 'integer' },
+        { name: 'sealed', label: 'Sealed', type: 'boolean' },
+      ],
+    };
+    network.use(
+      http.get('/api/entities/Stock', () => HttpResponse.json(stock)),
+      http.get('/api/entity-records/Stock', () =>
+        HttpResponse.json([
+          { _id: 's1', entity_name: 'Stock', fields: { item: 'ten', count: 10 }, _version: 1 },
+          {
+            _id: 's2',
+            entity_name: 'Stock',
+            fields: { item: 'nine', count: 9, sealed: true },
+            _version: 1,
+          },
+        ]),
+      ),
+      http.put('/api/entity-records/Stock/:id', async ({ request, params }) =>
+        HttpResponse.json({
+          _id: params.id,
+          entity_name: 'Stock',
+          _version: 2,
+          ...(await body(request)),
+        }),
+      ),
+    );
+    renderApp('/entities/Stock', signedInAs('contributor', ['contributor']));
+    const grid = await screen.findByRole('grid', { name: 'Stock records' });
+    await within(grid).findByText('ten');
+    await userEvent.click(within(grid).getByRole('columnheader', { name: 'Count' }));
+    const items = () =>
+      within(grid)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).queryByText(/^(ten|nine)$/)?.textContent);
+    // 9 before 10: a number, not a text.
+    await waitFor(() => expect(items()).toEqual(['nine', 'ten']));
+    // Rows are named by their place in the list as loaded: `ten` is record 1.
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
+    const count = await within(grid).findByDisplayValue('10');
+    await userEvent.clear(count);
+    await userEvent.type(count, '12');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    await waitFor(() => expect(network.calls('PUT /api/entity-records/Stock/s1')).toHaveLength(1));
+    expect((await network.calls('PUT /api/entity-records/Stock/s1')[0]!.json()).fields).toEqual({
+      item: 'ten',
+      count: 12,
+      sealed: null,
+    });
+  });
+
   it('appends a blank row in edit mode, and saves it as a new record', async () => {
     const grid = await openGrid();
     await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
