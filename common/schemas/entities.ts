@@ -43,15 +43,25 @@ export const entityFieldInputSchema = z.object({
   required: z.boolean().default(false),
   unique: z.boolean().default(false),
   default: anyFieldValueSchema.nullable().optional(),
-  options: z
-    .array(
-      singleLineText()
-        .trim()
-        .min(1, 'must not be empty')
-        .max(100, 'must be at most 100 characters'),
-    )
-    .max(200, 'must be at most 200 options')
-    .optional(),
+  // A list, or as typed in the form: separated by commas.
+  options: z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((option) => option.trim())
+            .filter(Boolean)
+        : value,
+    z
+      .array(
+        singleLineText()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(100, 'must be at most 100 characters'),
+      )
+      .max(200, 'must be at most 200 options')
+      .optional(),
+  ),
   target: identifierSchema.optional(),
 });
 

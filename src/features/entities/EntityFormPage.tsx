@@ -15,6 +15,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useGetEntityQuery } from './entities.api';
+import { FieldSettings } from './FieldSettings';
 import { blankField, comparable, useEntityForm } from './useEntityForm';
 
 const LABELS: Record<string, string> = {
@@ -24,7 +25,8 @@ const LABELS: Record<string, string> = {
 };
 
 function EntityForm({ entity }: { entity?: Entity }) {
-  const { form, fields, edit, history, fieldRemoval, ...controller } = useEntityForm(entity);
+  const { form, fields, edit, history, fieldRemoval, conversion, ...controller } =
+    useEntityForm(entity);
   const editing = Boolean(entity);
   // About the list itself ('must have at least one field'): a field array keeps it in root.
   const fieldsProblem =
@@ -90,34 +92,31 @@ function EntityForm({ entity }: { entity?: Entity }) {
         </Typography>
         {fieldsProblem && <Alert severity="error">Fields {fieldsProblem}</Alert>}
         {fields.fields.map((field, index) => (
-          <Stack
-            direction="row"
-            spacing={1}
-            key={field.id}
-            role="group"
-            aria-label={`Field ${index + 1}`}
-          >
-            <FormTextField
-              control={form.control}
-              name={`fields.${index}.name`}
-              label="Field name"
-              required
-              parse={stripToIdentifier}
-              sx={{ flex: 1 }}
-            />
-            <FormTextField
-              control={form.control}
-              name={`fields.${index}.label`}
-              label="Label"
-              sx={{ flex: 1 }}
-            />
-            <IconButton
-              aria-label={`Remove field ${index + 1}`}
-              disabled={fields.fields.length === 1}
-              onClick={() => fields.remove(index)}
-            >
-              <RemoveIcon />
-            </IconButton>
+          <Stack key={field.id} role="group" aria-label={`Field ${index + 1}`} spacing={1}>
+            <Stack direction="row" spacing={1}>
+              <FormTextField
+                control={form.control}
+                name={`fields.${index}.name`}
+                label="Field name"
+                required
+                parse={stripToIdentifier}
+                sx={{ flex: 1 }}
+              />
+              <FormTextField
+                control={form.control}
+                name={`fields.${index}.label`}
+                label="Label"
+                sx={{ flex: 1 }}
+              />
+              <IconButton
+                aria-label={`Remove field ${index + 1}`}
+                disabled={fields.fields.length === 1}
+                onClick={() => fields.remove(index)}
+              >
+                <RemoveIcon />
+              </IconButton>
+            </Stack>
+            <FieldSettings control={form.control} setValue={form.setValue} index={index} />
           </Stack>
         ))}
         <Button
@@ -143,6 +142,12 @@ function EntityForm({ entity }: { entity?: Entity }) {
           onRestored={history.restored}
         />
       )}
+      <ConfirmDialog
+        {...conversion.dialog}
+        title="Convert values"
+        message={`Saving converts the values of ${conversion.pending?.report.converted} records of ${entity?.name} to their fields' new types.`}
+        confirmLabel="Save and convert"
+      />
       <ConfirmDialog
         {...fieldRemoval.dialog}
         title="Remove fields"

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type Entity, type EntityInput, entitySchema } from '@common/schemas/entities';
+import {
+  type DefinitionReport,
+  type Entity,
+  type EntityInput,
+  definitionReportSchema,
+  entitySchema,
+} from '@common/schemas/entities';
 import {
   type DeletedItem,
   type Version,
@@ -74,6 +80,16 @@ export const entitiesApi = api.injectEndpoints({
       },
     }),
     /** Its records go with it (one transaction on the server); it leaves the cached list. */
+    /** What a change of the definition would do to its records (`?dryRun=true`): nothing changes. */
+    checkEntityChange: build.mutation<DefinitionReport, EntityInput & { id: string }>({
+      query: ({ id, ...body }) => ({
+        url: `/api/entities/${id}?dryRun=true`,
+        method: 'PUT',
+        body: { entityId: id, ...body },
+      }),
+      extraOptions: { shownInForm: true },
+      ...responseSchema(definitionReportSchema),
+    }),
     deleteEntity: build.mutation<void, Pick<Entity, '_id' | 'name'>>({
       query: ({ _id }) => ({ url: `/api/entities/${_id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, { _id, name }) =>
@@ -142,6 +158,7 @@ export const {
   useGetEntityQuery,
   useCreateEntityMutation,
   useUpdateEntityMutation,
+  useCheckEntityChangeMutation,
   useDeleteEntityMutation,
   useListEntityVersionsInfiniteQuery,
   useListDeletedEntitiesQuery,

@@ -4,8 +4,14 @@ import { useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
 import { DEFAULT_ENTITY_CATEGORY } from '@common/constants';
 import { messages } from '@common/messages';
-import { type Entity, entityInputSchema } from '@common/schemas/entities';
-import { errorCode, errorMessage } from '@/api/errors';
+import {
+  type DefinitionReport,
+  type Entity,
+  type EntityField,
+  definitionReportSchema,
+  entityInputSchema,
+} from '@common/schemas/entities';
+import { apiErrorBody, errorCode, errorMessage } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
@@ -14,6 +20,7 @@ import {
   entityHistory,
   useCreateEntityMutation,
   useGetEntityQuery,
+  useCheckEntityChangeMutation,
   useRestoreEntityVersionMutation,
   useUpdateEntityMutation,
 } from './entities.api';
@@ -40,6 +47,44 @@ const fromEntity = (entity: Entity): EntityFormValues => ({
   ...(entity.displayField ? { displayField: entity.displayField } : {}),
 });
 
+/** Whether a save changes a kept field's type or rules, or adds a required one. */
+function settingsChanged(entity: Entity, input: CheckedEntity) {
+  const before = new Map(entity.fields.map((field) => [field.name, field]));
+  const rules = (field?: EntityField) =>
+    field &&
+    JSON.stringify([field.type, field.required, field.unique, field.options, field.target]);
+  return input.fields.some((field) =>
+    before.has(field.name)
+      ? rules(before.get(field.name)) !== rules(field)
+      : Boolean(field.required),
+  );
+}
+
+/** The records a definition change could not take along, in a sentence: the first few. */
+export function reportText(report: DefinitionReport) {
+  const shown = report.failures
+    .slice(0, REPORT_SHOWN)
+    .map(
+      (f) =>
+        `record ${f._id.slice(0, 8)}: ${f.field} ${f.value === null ? '(empty)' : `«${f.value}»`} ${f.message}`,
+    );
+  const more = report.failed - shown.length;
+  return `${report.failed} ${report.failed === 1 ? 'value cannot' : 'values cannot'} follow this change (${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}). Nothing was changed.`;
+}
+const REPORT_SHOWN = 5;
+
+/** A dry run's refusal, as the real change's 409 would be: the form's alert lists it. */
+const refusedChange = (report: DefinitionReport) => ({
+  status: 409,
+  data: {
+    statusCode: 409,
+    error: 'Conflict',
+    code: 'DEFINITION_CONFLICT',
+    message: messages.server.definitionConflict,
+    report,
+  },
+});
+
 /** What a comparison of two definitions looks at (the name never changes). */
 export const comparable = ({ description, category, fields }: EntityFormValues) => ({
   description,
@@ -62,14 +107,20 @@ export function useEntityForm(entity?: Entity) {
   const [createEntity, { isLoading: isCreating }] = useCreateEntityMutation();
   const [updateEntity, { isLoading: isUpdating }] = useUpdateEntityMutation();
   const [restoreEntity] = useRestoreEntityVersionMutation();
+  const [checkEntityChange] = useCheckEntityChangeMutation();
   const entityQuery = useGetEntityQuery(entity?._id ?? '', { skip: !entity });
   const navigate = useNavigate();
   const form = useSchemaForm(entityInputSchema, {
     defaultValues: entity ? fromEntity(entity) : blankForm(),
     errorContext: failed,
     codes: { NAME_TAKEN: { field: 'name' } },
-    // The spec's alert on every failure; its details under the inputs when they have one.
-    failureText: (error, placed) => (placed ? failed : `${failed}: ${errorMessage(error)}`),
+    // The spec's alert on every failure; its details under the inputs when they have one;
+    // the records a definition change could not take along, listed.
+    failureText: (error, placed) => {
+      const report = definitionReportSchema.safeParse(apiErrorBody(error)?.report);
+      if (report.success) return `${failed}: ${reportText(report.data)}`;
+      return placed ? failed : `${failed}: ${errorMessage(error)}`;
+    },
   });
   const fields = useFieldArray({ control: form.control, name: 'fields' });
 
@@ -126,13 +177,30 @@ export function useEntityForm(entity?: Entity) {
     failed,
   );
 
-  const checkAndSave = form.submit(async (input) => {
-    // Fields taken out of a definition take their values in every record with them.
+  // Fields taken out of a definition take their values in every record with them.
+  const saveAskingRemovals = async (input: CheckedEntity) => {
     const removed = (entity?.fields ?? [])
       .map((field) => field.name)
       .filter((name) => !input.fields.some((field) => field.name === name));
     if (removed.length > 0) fieldRemoval.ask({ input, removed });
     else await save(input);
+  };
+
+  const conversion = useConfirmedAction(
+    ({ input }: { input: CheckedEntity; report: DefinitionReport }) =>
+      form.attempt(() => saveAskingRemovals(input)),
+    failed,
+  );
+
+  const checkAndSave = form.submit(async (input) => {
+    // A change of fields' types or rules is tried on the records first (a dry run): one
+    // that some cannot follow lists them; one that converts values asks before saving.
+    if (entity && settingsChanged(entity, input)) {
+      const report = await checkEntityChange({ id: entity._id, ...input }).unwrap();
+      if (report.failed > 0) throw refusedChange(report);
+      if (report.converted > 0) return conversion.ask({ input, report });
+    }
+    await saveAskingRemovals(input);
   });
 
   return {
@@ -146,6 +214,7 @@ export function useEntityForm(entity?: Entity) {
       return checkAndSave(event);
     },
     fieldRemoval,
+    conversion,
     history: entity && {
       endpoints: entityHistory,
       mayRead: mayReadVersions,

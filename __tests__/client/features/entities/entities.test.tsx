@@ -222,6 +222,33 @@ describe('/entities/add', () => {
     expect(screen.getByLabelText(/^Name/)).toHaveValue('');
   });
 
+  it("sends each field's type and settings: a choice's options, a required whole number", async () => {
+    network.use(
+      http.post('/api/entities', async ({ request }) =>
+        HttpResponse.json({ _id: 'new', _version: 1, ...(await body(request)) }, { status: 201 }),
+      ),
+    );
+    renderApp('/entities/add', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/^Name/), 'Sample');
+    const first = screen.getByRole('group', { name: 'Field 1' });
+    await userEvent.type(within(first).getByLabelText(/Field name/), 'kind');
+    await userEvent.click(within(first).getByRole('combobox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Choice' }));
+    await userEvent.type(within(first).getByLabelText(/Options/), 'blood, urine');
+    await userEvent.click(screen.getByRole('button', { name: 'Add field' }));
+    const second = screen.getByRole('group', { name: 'Field 2' });
+    await userEvent.type(within(second).getByLabelText(/Field name/), 'count');
+    await userEvent.click(within(second).getByRole('combobox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Whole number' }));
+    await userEvent.click(within(second).getByRole('checkbox', { name: 'Required' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
+    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect((await network.calls('POST /api/entities')[0]!.json()).fields).toEqual([
+      { name: 'kind', label: 'kind', type: 'select', options: ['blood', 'urine'] },
+      { name: 'count', label: 'count', type: 'integer', required: true },
+    ]);
+  });
+
   it('requires the name and the field names', async () => {
     renderApp('/entities/add', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Add Entity' }));
@@ -453,6 +480,52 @@ describe('/entities/edit/:entityId', () => {
       fields: typed.fields,
       displayField: 'seats',
     });
+  });
+
+  it("tries a change of a field's type on the records first: lists what cannot follow, asks before converting", async () => {
+    const words = { ...entity('Car', 'Vehicles'), fields: [{ name: 'seats', label: 'Seats' }] };
+    let report = {
+      records: 2,
+      converted: 2,
+      failed: 1,
+      failures: [
+        { _id: 'r2aaaaaaa-x', field: 'seats', value: 'four', message: 'must be a whole number' },
+      ],
+    };
+    network.use(
+      http.get('/api/entities/id-Car', () => HttpResponse.json(words)),
+      http.put('/api/entities/id-Car', async ({ request }) =>
+        new URL(request.url).searchParams.get('dryRun') === 'true'
+          ? HttpResponse.json(report)
+          : HttpResponse.json({ ...words, _version: 2, ...(await body(request)) }),
+      ),
+    );
+    // The refusal is reported as a save failure is.
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
+    renderApp('/entities/edit/id-Car', asAdmin);
+    const field = await screen.findByRole('group', { name: 'Field 1' });
+    await userEvent.click(within(field).getByRole('combobox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Whole number' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(
+      await screen.findByText(
+        /1 value cannot follow this change \(record r2aaaaaa: seats «four» must be a whole number\)/,
+      ),
+    ).toBeInTheDocument();
+    const sent = () =>
+      network.calls('PUT /api/entities/id-Car').filter((call) => !call.url.includes('dryRun'));
+    expect(sent()).toHaveLength(0);
+
+    report = { ...report, failed: 0, failures: [] };
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Convert values' });
+    expect(dialog).toHaveTextContent('Saving converts the values of 2 records of Car');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save and convert' }));
+    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect((await sent()[0]!.json()).fields).toEqual([
+      { name: 'seats', label: 'Seats', type: 'integer' },
+    ]);
+    consoleError.mockRestore();
   });
 
   it('requires field names on the edit form too', async () => {

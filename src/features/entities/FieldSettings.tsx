@@ -1,0 +1,124 @@
+import { Checkbox, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
+import { type Control, Controller, type UseFormSetValue, useWatch } from 'react-hook-form';
+import { FIELD_TYPES, type FieldType } from '@common/schemas/fieldValues';
+import { useListEntitiesQuery } from './entities.api';
+import type { EntityFormValues } from './useEntityForm';
+
+/** How the form names each field type. */
+export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
+  text: 'Text',
+  longText: 'Long text',
+  number: 'Number',
+  integer: 'Whole number',
+  boolean: 'Yes / no',
+  date: 'Date',
+  datetime: 'Date and time',
+  select: 'Choice',
+  email: 'Email',
+  url: 'Web address',
+  relation: 'Record of an entity',
+};
+
+interface FieldSettingsProps {
+  control: Control<EntityFormValues, unknown, unknown>;
+  setValue: UseFormSetValue<EntityFormValues>;
+  index: number;
+}
+
+/**
+ * A field's type and settings on the entity form: its type; required and unique; a
+ * choice's options (separated by commas); the entity a relation points at. Changing the
+ * type drops the settings only the old one had.
+ */
+export function FieldSettings({ control, setValue, index }: FieldSettingsProps) {
+  const type = (useWatch({ control, name: `fields.${index}.type` }) ?? 'text') as FieldType;
+  const entities = useListEntitiesQuery(undefined, { skip: type !== 'relation' });
+  const name = <Key extends 'type' | 'options' | 'target' | 'required' | 'unique'>(key: Key) =>
+    `fields.${index}.${key}` as `fields.${number}.${Key}`;
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+      <Controller
+        control={control}
+        name={name('type')}
+        render={({ field, fieldState }) => (
+          <TextField
+            select
+            label="Type"
+            value={field.value ?? 'text'}
+            onChange={(event) => {
+              field.onChange(event.target.value);
+              if (event.target.value !== 'select') setValue(name('options'), undefined);
+              if (event.target.value !== 'relation') setValue(name('target'), undefined);
+            }}
+            error={Boolean(fieldState.error)}
+            helperText={fieldState.error?.message}
+            sx={{ minWidth: 180 }}
+          >
+            {FIELD_TYPES.map((value) => (
+              <MenuItem key={value} value={value}>
+                {FIELD_TYPE_LABELS[value]}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+      {type === 'select' && (
+        <Controller
+          control={control}
+          name={name('options')}
+          render={({ field, fieldState }) => (
+            <TextField
+              label="Options"
+              value={Array.isArray(field.value) ? field.value.join(', ') : (field.value ?? '')}
+              onChange={(event) => field.onChange(event.target.value)}
+              error={Boolean(fieldState.error)}
+              helperText={fieldState.error?.message ?? 'Separated by commas'}
+              sx={{ flex: 1, minWidth: 200 }}
+            />
+          )}
+        />
+      )}
+      {type === 'relation' && (
+        <Controller
+          control={control}
+          name={name('target')}
+          render={({ field, fieldState }) => (
+            <TextField
+              select
+              label="Points at"
+              value={field.value ?? ''}
+              onChange={(event) => field.onChange(event.target.value)}
+              error={Boolean(fieldState.error)}
+              helperText={fieldState.error?.message}
+              sx={{ minWidth: 180 }}
+            >
+              {(entities.data ?? []).map((entity) => (
+                <MenuItem key={entity._id} value={entity.name}>
+                  {entity.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+      )}
+      {(['required', 'unique'] as const).map((setting) => (
+        <Controller
+          key={setting}
+          control={control}
+          name={name(setting)}
+          render={({ field }) => (
+            <FormControlLabel
+              label={setting === 'required' ? 'Required' : 'Unique'}
+              control={
+                <Checkbox
+                  checked={Boolean(field.value)}
+                  onChange={(event) => field.onChange(event.target.checked)}
+                />
+              }
+            />
+          )}
+        />
+      ))}
+    </Stack>
+  );
+}
