@@ -117,6 +117,66 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
   await expect(menuAfter.getByText(category)).toHaveCount(0);
 });
 
+test('typed fields: defined on the form, a number sorted as a number, a type change that some record cannot follow refused with its report', async ({
+  page,
+}) => {
+  const name = `Stock_${Date.now().toString(36)}`;
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  await page.goto('/entities/add');
+  await page.getByLabel(/^Name/).fill(name);
+  const first = page.getByRole('group', { name: 'Field 1' });
+  await first.getByLabel('Field name').fill('item');
+  await first.getByRole('checkbox', { name: 'Required' }).check();
+  await page.getByRole('button', { name: 'Add field' }).click();
+  const second = page.getByRole('group', { name: 'Field 2' });
+  await second.getByLabel('Field name').fill('count');
+  await second.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Whole number' }).click();
+  await page.getByRole('button', { name: 'Add field' }).click();
+  const third = page.getByRole('group', { name: 'Field 3' });
+  await third.getByLabel('Field name').fill('grade');
+  await third.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Choice' }).click();
+  await third.getByLabel('Options').fill('good, poor');
+  await page.getByRole('button', { name: 'Add field' }).click();
+  await page.getByRole('group', { name: 'Field 4' }).getByLabel('Field name').fill('note');
+  await page.getByRole('button', { name: 'Add Entity' }).click();
+  await expect(page.getByText('Entity added successfully!')).toBeVisible();
+
+  // Records by keyboard: the number in its own input, then sorted as numbers.
+  await page.goto(`/entities/${name}`);
+  const grid = page.getByRole('grid', { name: `${name} records` });
+  for (const [item, count, note] of [
+    ['ten', '10', 'x'],
+    ['nine', '9', 'seven'],
+  ] as const) {
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await expect(grid.getByRole('textbox', { name: 'item' })).toBeFocused();
+    await page.keyboard.type(item);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(count);
+    await grid.getByRole('textbox', { name: 'note' }).fill(note);
+    await page.keyboard.press('Enter');
+    await expect(grid.getByText(item, { exact: true })).toBeVisible();
+  }
+  await grid.getByRole('columnheader', { name: 'count' }).click();
+  await expect(grid.getByRole('row').nth(1)).toContainText('nine');
+  await expect(grid.getByRole('row').nth(2)).toContainText('ten');
+
+  // `note` as a whole number: `x` and `seven` cannot follow; the form lists them.
+  await page.goto('/entities');
+  const card = page.getByRole('listitem').filter({ hasText: name });
+  await card.getByRole('link', { name: 'Edit' }).click();
+  const note = page.getByRole('group', { name: 'Field 4' });
+  await note.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Whole number' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert')).toContainText('2 values cannot follow this change');
+  await expect(page.getByRole('alert')).toContainText('note «seven» must be a whole number');
+  await page.goto(`/entities/${name}`);
+  await expect(grid.getByText('seven')).toBeVisible();
+});
+
 test.describe('the entity and record screens, at 1280 and 390 px', () => {
   test('every state of the records grid passes axe and fits', async ({ page }) => {
     await signIn(page, 'admin', E2E_ADMIN_PASSWORD);

@@ -73,18 +73,6 @@ export function reportText(report: DefinitionReport) {
 }
 const REPORT_SHOWN = 5;
 
-/** A dry run's refusal, as the real change's 409 would be: the form's alert lists it. */
-const refusedChange = (report: DefinitionReport) => ({
-  status: 409,
-  data: {
-    statusCode: 409,
-    error: 'Conflict',
-    code: 'DEFINITION_CONFLICT',
-    message: messages.server.definitionConflict,
-    report,
-  },
-});
-
 /** What a comparison of two definitions looks at (the name never changes). */
 export const comparable = ({ description, category, fields }: EntityFormValues) => ({
   description,
@@ -197,7 +185,14 @@ export function useEntityForm(entity?: Entity) {
     // that some cannot follow lists them; one that converts values asks before saving.
     if (entity && settingsChanged(entity, input)) {
       const report = await checkEntityChange({ id: entity._id, ...input }).unwrap();
-      if (report.failed > 0) throw refusedChange(report);
+      if (report.failed > 0) {
+        // An answer, not a fault: the form's alert lists them; nothing is logged.
+        form.setError('root.server', {
+          type: 'server',
+          message: `${failed}: ${reportText(report)}`,
+        });
+        return;
+      }
       if (report.converted > 0) return conversion.ask({ input, report });
     }
     await saveAskingRemovals(input);
