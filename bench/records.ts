@@ -191,6 +191,43 @@ async function slowestKinds(base: string, jwt: string, siteIds: string[]) {
   return times.sort((a, b) => a.ms - b.ms);
 }
 
+/**
+ * A definition change that converts every record (the integer `quantity` becomes a number),
+ * through the API as an admin: its dry run, then the change, timed; and a page asked while
+ * it runs, timed too (the entity stays readable, or that page waits).
+ */
+async function convert(base: string, sample: Entity) {
+  const { jwt } = await signInThroughApi(base, 'admin', ADMIN_PASSWORD);
+  const fields = SAMPLE_FIELDS.map((field) =>
+    field.name === 'quantity' ? { ...field, type: 'number' } : field,
+  );
+  const put = (query: string) =>
+    fetch(`${base}/api/entities/${sample._id}${query}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: sample.name, fields }),
+    });
+  let started = performance.now();
+  const dryRun = await put('?dryRun=true');
+  const report = (await dryRun.json()) as { converted: number; failed: number };
+  console.log(
+    `
+A definition change, quantity from integer to number: the dry run ${ms(performance.now() - started)} (${report.converted} to convert, ${report.failed} failing)`,
+  );
+  started = performance.now();
+  const change = put('');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const pageStarted = performance.now();
+  const page = await fetch(`${base}${pathOf({ sort: 'code:asc', perPage: '50' })}`, {
+    headers: { authorization: `Bearer ${jwt}` },
+  });
+  const pageMs = performance.now() - pageStarted;
+  const answer = await change;
+  console.log(
+    `  the change: ${answer.status} in ${ms(performance.now() - started)}; a page asked 1 s into it: ${page.status} after ${ms(pageMs)}`,
+  );
+}
+
 const siteIdsOf = async (database: Database, site: Entity) =>
   (
     await queryRows<{ id: string }>(
@@ -247,6 +284,7 @@ async function main() {
   const mixed = await driveMix(server.base, jwt, siteIds, DURATION_S);
   reportApi(`\nThe mix through the API, ${CONNECTIONS} connections, ${DURATION_S} s:`, mixed);
   const resident = server.residentMegabytes();
+  await convert(server.base, loaded.sample);
   await server.stop();
 
   const direct = await runDirect(recordsUrl, siteIds, 10);

@@ -144,10 +144,11 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
     .map((field) => quoted(columnOf(field.name)));
   const contains = (column: string, word: string) =>
     `strpos(lower(${column}), lower(${parameter(word, '::text')})) > 0`;
+  // A word holds no whitespace, so it is in one of the text fields exactly when it is in
+  // them all joined by spaces: one lower() a record for each word, not one for each field.
+  const allText = `concat_ws(' ', ${textColumns.join(', ')})`;
   const clauses = request.words.map((word) =>
-    textColumns.length
-      ? `(${textColumns.map((column) => contains(column, word)).join(' or ')})`
-      : 'false',
+    textColumns.length ? contains(allText, word) : 'false',
   );
   for (const { field, op, value } of request.conditions) {
     const column = quoted(columnOf(field.name));
