@@ -34,7 +34,7 @@ export const errorCodes = {
   REFERENCED: 'REFERENCED',
   /**
    * 409: a definition change some records could not follow; nothing changed, and the body's
-   * `current` reports which records and why.
+   * `report` says which records and why.
    */
   DEFINITION_CONFLICT: 'DEFINITION_CONFLICT',
   /** 409: the change would leave no user with the admin role. */

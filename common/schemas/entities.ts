@@ -229,7 +229,7 @@ export type RecordFilterOp = (typeof RECORD_FILTER_OPS)[number];
  */
 export const recordPageQuerySchema = z
   .object({
-    page: pageNumberSchema.optional(),
+    page: pageNumberSchema.max(1_000_000, 'must be at most 1000000').optional(),
     /** 1 to 100; RECORD_PAGE_SIZE when absent. */
     perPage: pageSizeSchema.optional(),
     sort: singleLineText().max(1000, 'must be at most 1000 characters').optional(),

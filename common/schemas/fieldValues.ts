@@ -25,6 +25,7 @@ export const anyFieldValueSchema = z.union([z.string(), z.number(), z.boolean()]
 export interface TypedField {
   type?: FieldType;
   required?: boolean;
+  unique?: boolean;
   options?: string[];
 }
 
@@ -116,7 +117,8 @@ export function fieldValueSchema(field: TypedField): z.ZodType<FieldValue | null
         ctx.addIssue({ code: 'custom', message: 'is required' });
         return z.NEVER;
       }
-      if (textual && typeof value === 'string') return value;
+      // A unique text's blank is no value: two records may both leave it empty.
+      if (textual && typeof value === 'string' && !field.unique) return value;
       if (value === undefined || value === null || typeof value === 'string') return null;
     }
     const parsed = filled.safeParse(value);
@@ -160,7 +162,9 @@ export function parseRecordValues(
   const problems: ValueProblem[] = [];
   for (const field of fields) {
     const given = input[field.name];
-    const value = creating && given === undefined ? field.default : given;
+    // A new record's empty field takes the default, left out or blank (a grid's new row).
+    const value =
+      creating && field.default !== undefined && isEmptyValue(given) ? field.default : given;
     const parsed = fieldValueSchema(field).safeParse(value);
     if (parsed.success) values[field.name] = parsed.data;
     else problems.push({ field: field.name, message: parsed.error.issues[0]!.message });

@@ -65,6 +65,8 @@ async function targetsOf(
         .select({ id: entities.id, name: entities.name })
         .from(entities)
         .where(inArray(entities.name, names))
+        // Held until the change commits: a target cannot be deleted under it.
+        .for('key share')
     : [];
   const targets = new Map(found.map((row) => [row.name, row.id]));
   targets.set(self.name, self.id);

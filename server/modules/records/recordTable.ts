@@ -163,6 +163,9 @@ export const relationConstraintOf = (entityId: string, fieldName: string) =>
 /** The largest integer a JSON number holds exactly. */
 const SAFE_INTEGER = 9007199254740991;
 
+/** The words PostgreSQL reads as dates and times: no date a person typed. */
+const SPECIAL_DATES = `('now', 'today', 'tomorrow', 'yesterday', 'epoch', 'infinity', '-infinity', 'allballs')`;
+
 /**
  * How a column's values become those of another field type: `value`, SQL converting it (in
  * ALTER COLUMN … USING), and `converts`, SQL telling whether a (non-empty) value does. Text
@@ -187,12 +190,15 @@ export function conversionOf(column: string, from: EntityField, to: EntityField)
     const value = `nullif(btrim(${column}), '')::${target}`;
     const read = `record_value_converts(${column}, ${literal(target)})`;
     // PostgreSQL reads 'NaN' and 'Infinity' as numbers; JSON has neither.
+    // Nor has it PostgreSQL's special dates ('now', 'infinity', …), which read as dates.
     const bounded =
       target === 'bigint'
-        ? `abs(${value}) <= ${SAFE_INTEGER}`
+        ? `${value} between -${SAFE_INTEGER} and ${SAFE_INTEGER}`
         : target === 'double precision'
           ? `${value} not in ('NaN', 'Infinity', '-Infinity')`
-          : 'true';
+          : target === 'date' || target === 'timestamptz'
+            ? `lower(btrim(${column})) not in ${SPECIAL_DATES}`
+            : 'true';
     return { value, converts: `case when ${read} then ${bounded} else false end` };
   }
   switch (pair) {
@@ -201,7 +207,7 @@ export function conversionOf(column: string, from: EntityField, to: EntityField)
     case 'number>integer':
       return {
         value: `${column}::bigint`,
-        converts: `${column} = trunc(${column}) and abs(${column}) <= ${SAFE_INTEGER}`,
+        converts: `${column} = trunc(${column}) and ${column} between -${SAFE_INTEGER} and ${SAFE_INTEGER}`,
       };
     case 'boolean>integer':
     case 'boolean>number':

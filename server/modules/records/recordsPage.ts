@@ -154,7 +154,7 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
     const column = quoted(columnOf(field.name));
     const type = SQL_TYPES[typeOf(field)];
     const textual = TEXT_TYPES.includes(typeOf(field));
-    const empty = textual ? `(${column} is null or ${column} = '')` : `${column} is null`;
+    const empty = textual ? `(${column} is null or btrim(${column}) = '')` : `${column} is null`;
     const compared = { eq: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
     if (op === 'empty') clauses.push(value ? empty : `not ${empty}`);
     else if (op === 'contains') clauses.push(contains(column, value as string));

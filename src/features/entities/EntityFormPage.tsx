@@ -111,7 +111,13 @@ function EntityForm({ entity }: { entity?: Entity }) {
               <IconButton
                 aria-label={`Remove field ${index + 1}`}
                 disabled={fields.fields.length === 1}
-                onClick={() => fields.remove(index)}
+                onClick={() => {
+                  // Records are named by the first field again when the naming one goes.
+                  if (form.getValues('displayField') === form.getValues(`fields.${index}.name`)) {
+                    form.setValue('displayField', undefined);
+                  }
+                  fields.remove(index);
+                }}
               >
                 <RemoveIcon />
               </IconButton>

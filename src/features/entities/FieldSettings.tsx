@@ -28,13 +28,14 @@ interface FieldSettingsProps {
 /**
  * A field's type and settings on the entity form: its type; required and unique; a
  * choice's options (separated by commas); the entity a relation points at. Changing the
- * type drops the settings only the old one had.
+ * type drops the settings only the old one had, and the default.
  */
 export function FieldSettings({ control, setValue, index }: FieldSettingsProps) {
   const type = (useWatch({ control, name: `fields.${index}.type` }) ?? 'text') as FieldType;
   const entities = useListEntitiesQuery(undefined, { skip: type !== 'relation' });
-  const name = <Key extends 'type' | 'options' | 'target' | 'required' | 'unique'>(key: Key) =>
-    `fields.${index}.${key}` as `fields.${number}.${Key}`;
+  const name = <Key extends 'type' | 'options' | 'target' | 'required' | 'unique' | 'default'>(
+    key: Key,
+  ) => `fields.${index}.${key}` as `fields.${number}.${Key}`;
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
       <Controller
@@ -46,9 +47,13 @@ export function FieldSettings({ control, setValue, index }: FieldSettingsProps) 
             label="Type"
             value={field.value ?? 'text'}
             onChange={(event) => {
-              field.onChange(event.target.value);
-              if (event.target.value !== 'select') setValue(name('options'), undefined);
-              if (event.target.value !== 'relation') setValue(name('target'), undefined);
+              const next = event.target.value as FieldType;
+              field.onChange(next);
+              // What only the old type had, or a value of it, goes.
+              setValue(name('default'), undefined);
+              if (next !== 'select') setValue(name('options'), undefined);
+              if (next !== 'relation') setValue(name('target'), undefined);
+              if (next === 'boolean' || next === 'longText') setValue(name('unique'), false);
             }}
             error={Boolean(fieldState.error)}
             helperText={fieldState.error?.message}

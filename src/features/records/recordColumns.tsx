@@ -35,7 +35,9 @@ function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
         valueSetter: (value, row) =>
           set(
             row,
-            value === null || value === '' || Number.isNaN(Number(value)) ? null : Number(value),
+            value === null || String(value).trim() === '' || Number.isNaN(Number(value))
+              ? null
+              : Number(value),
           ),
       };
     case 'boolean':

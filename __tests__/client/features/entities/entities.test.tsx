@@ -249,6 +249,27 @@ describe('/entities/add', () => {
     ]);
   });
 
+  it('drops a setting the new type cannot have: a yes / no field is not unique', async () => {
+    network.use(
+      http.post('/api/entities', async ({ request }) =>
+        HttpResponse.json({ _id: 'new', _version: 1, ...(await body(request)) }, { status: 201 }),
+      ),
+    );
+    renderApp('/entities/add', asAdmin);
+    await userEvent.type(await screen.findByLabelText(/^Name/), 'Flags');
+    const first = screen.getByRole('group', { name: 'Field 1' });
+    await userEvent.type(within(first).getByLabelText(/Field name/), 'done');
+    await userEvent.click(within(first).getByRole('checkbox', { name: 'Unique' }));
+    await userEvent.click(within(first).getByRole('combobox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Yes / no' }));
+    expect(within(first).getByRole('checkbox', { name: 'Unique' })).not.toBeChecked();
+    await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
+    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect((await network.calls('POST /api/entities')[0]!.json()).fields).toEqual([
+      { name: 'done', label: 'done', type: 'boolean' },
+    ]);
+  });
+
   it('requires the name and the field names', async () => {
     renderApp('/entities/add', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Add Entity' }));

@@ -111,7 +111,7 @@ describe.each(testDbKinds)('records pages on %s', (kind) => {
   const contains = (value: FieldValue | undefined, word: string) =>
     typeof value === 'string' && lower.get(value)!.includes(lower.get(word) ?? word.toLowerCase());
   const empty = (name: string, value: FieldValue | undefined) =>
-    value === undefined || (isText(name) && value === '');
+    value === undefined || (isText(name) && (value as string).trim() === '');
 
   /** The reference: the plain array, filtered and sorted in JavaScript by the rules. */
   function expected(
@@ -176,6 +176,7 @@ describe.each(testDbKinds)('records pages on %s', (kind) => {
     ['text contains \\', { 'filter[name][contains]': '\\' }, (f) => contains(f.name, '\\')],
     ['text empty', { 'filter[name][empty]': 'true' }, (f) => empty('name', f.name)],
     ['text not empty', { 'filter[name][empty]': 'false' }, (f) => !empty('name', f.name)],
+    ['a blank text empty', { 'filter[note][empty]': 'true' }, (f) => empty('note', f.note)],
     [
       'text in',
       { 'filter[name][in]': 'Zebra,ab' },
@@ -258,6 +259,7 @@ describe.each(testDbKinds)('records pages on %s', (kind) => {
     [{ 'filter[name][empty]': 'yes' }, 'querystring.filter[name][empty]'],
     [{ colour: 'red' }, 'querystring.colour'],
     [{ perPage: '101' }, 'querystring.perPage'],
+    [{ page: '1000001' }, 'querystring.page'],
   ])('answers 400 for %j, naming %s', async (params, field) => {
     const res = await get(`/api/entity-records/${probe.name}?${new URLSearchParams(params)}`);
     expect(res.statusCode).toBe(400);

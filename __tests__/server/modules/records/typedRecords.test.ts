@@ -139,6 +139,23 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
       );
     });
 
+    it("gives a blank field of a new record its default, and a unique text's blank no value", async () => {
+      const tags = await define('Tags', [
+        { name: 'code', unique: true },
+        { name: 'colour', default: 'grey' },
+        { name: 'size', type: 'integer', default: 1 },
+      ]);
+      const base = `/api/entity-records/${tags.name}`;
+      for (let i = 0; i < 2; i++) {
+        const res = await request('POST', base, { fields: { code: ' ', colour: '', size: '' } });
+        expect(res.statusCode).toBe(201);
+      }
+      expect((await listed(tags)).map((r) => r.fields)).toEqual([
+        { colour: 'grey', size: 1 },
+        { colour: 'grey', size: 1 },
+      ]);
+    });
+
     it('answers 400 naming every field whose value is not of its type', async () => {
       const sample = await define('Sample', SAMPLE_FIELDS);
       const res = await request('POST', `/api/entity-records/${sample.name}`, {
@@ -330,6 +347,15 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
         [{ name: 'v', type: 'date' }],
         ['2026-11-26', '2026-02-30'],
         [['2026-02-30', 'must be a date such as 2026-11-26']],
+      ],
+      [
+        "a date field of text that is one of PostgreSQL's words for a date",
+        [{ name: 'v', type: 'date' }],
+        ['2026-11-26', 'today', 'infinity'],
+        [
+          ['today', 'must be a date such as 2026-11-26'],
+          ['infinity', 'must be a date such as 2026-11-26'],
+        ],
       ],
       [
         'a new required field without a default',
