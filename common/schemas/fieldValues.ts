@@ -29,8 +29,8 @@ export interface TypedField {
   options?: string[];
 }
 
-export const TEXT_MAX = 10_000;
-export const LONG_TEXT_MAX = 100_000;
+const TEXT_MAX = 10_000;
+const LONG_TEXT_MAX = 100_000;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -11,7 +11,7 @@ import {
 } from '../records/recordTable';
 
 /** Failures a report lists; the rest are counted. */
-export const REPORT_LISTED = 100;
+const REPORT_LISTED = 100;
 
 /** Field types kept as text, whose rules (options, formats, lengths) JavaScript checks. */
 const TEXT_TYPES: readonly FieldType[] = ['text', 'longText', 'select', 'email', 'url'];

@@ -257,7 +257,7 @@ export function pageStatements(
 }
 
 /** Records in an estimate's sample (see `window` in pageStatements). */
-export const WINDOW_ROWS = 20_000;
+const WINDOW_ROWS = 20_000;
 
 /**
  * Matches a sample must hold for its estimate to be kept (about 5 % at two standard

@@ -5,7 +5,7 @@ import { useListEntitiesQuery } from './entities.api';
 import type { EntityFormValues } from './useEntityForm';
 
 /** How the form names each field type. */
-export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
+const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   text: 'Text',
   longText: 'Long text',
   number: 'Number',
