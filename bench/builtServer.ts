@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import pg from 'pg';
 
 /** A TCP port free on 127.0.0.1 just now. */
 export function freePort(): Promise<number> {
@@ -57,4 +58,21 @@ export async function signInThroughApi(base: string, username: string, password:
   });
   if (!answer.ok) throw new Error(`Signing in as ${username} answered ${answer.status}`);
   return (await answer.json()) as { jwt: string; refreshToken: string };
+}
+
+/**
+ * The database of `url` with another name on the same server (`suffix` added), created when
+ * missing; dropped first when `fresh`.
+ */
+export async function siblingDatabase(url: string, suffix: string, { fresh = false } = {}) {
+  const other = new URL(url);
+  other.pathname = `${other.pathname}${suffix}`;
+  const name = other.pathname.slice(1);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  if (fresh) await admin.query(`drop database if exists "${name}" with (force)`);
+  const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (!rowCount) await admin.query(`create database "${name}"`);
+  await admin.end();
+  return other.href;
 }

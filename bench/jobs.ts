@@ -18,7 +18,6 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { JOB_PAGE_SIZES } from '../common/constants';
 import { JOB_SORT_COLUMNS, type JobList, type JobListQuery } from '../common/schemas/jobs';
 import { type Database, openPostgres, queryRows } from '../server/db/client';
@@ -35,8 +34,8 @@ import {
   loadJobs,
   settleJobSearch,
 } from '../server/modules/jobs/jobs.service';
-import { signInThroughApi, startBuiltServer } from './builtServer';
-import { percentile, prng, reportApi } from './measure';
+import { siblingDatabase, signInThroughApi, startBuiltServer } from './builtServer';
+import { ms, percentile, prng, reportApi } from './measure';
 import { corpusWord, corpusWords, generateProseJob } from './proseJobs';
 
 const { values: args } = parseArgs({
@@ -181,19 +180,6 @@ async function fill(database: Database, target: number, generate: typeof generat
     insertSeconds: (inserted - started) / 1000,
     vacuumSeconds: (performance.now() - inserted) / 1000,
   };
-}
-
-/** The database of `url` with another name on the same server, created when missing. */
-async function sibling(url: string, suffix: string): Promise<string> {
-  const other = new URL(url);
-  other.pathname = `${other.pathname}${suffix}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  const name = other.pathname.slice(1);
-  const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
-  if (!rowCount) await admin.query(`create database "${name}"`);
-  await admin.end();
-  return other.href;
 }
 
 /**
@@ -408,7 +394,6 @@ const sampleJobIds = async (database: Database) =>
     )
   ).map((row) => row.id);
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const summary = (sorted: number[]) =>
   `p50 ${ms(percentile(sorted, 50))}   p99 ${ms(percentile(sorted, 99))}   max ${ms(sorted.at(-1) ?? 0)}   (${sorted.length} requests)`;
@@ -501,10 +486,10 @@ async function main() {
   if (!url)
     throw new Error('Set BENCH_DATABASE_URL to a PostgreSQL database the benchmark may fill');
   for (const name of DATA_SETS)
-    await benchDataSet(name, name === 'generated' ? url : await sibling(url, '_prose'));
+    await benchDataSet(name, name === 'generated' ? url : await siblingDatabase(url, '_prose'));
 
   // The same server on 10,000 jobs: what it holds whatever the job count.
-  const smallUrl = await sibling(url, `_${SMALL_JOBS}`);
+  const smallUrl = await siblingDatabase(url, `_${SMALL_JOBS}`);
   const small = openPostgres(smallUrl);
   await small.migrate();
   await fill(small, SMALL_JOBS, generateJob);

@@ -27,3 +27,6 @@ export function reportApi(title: string, result: autocannon.Result) {
   );
   console.log(`  non-2xx ${result.non2xx}   errors ${result.errors}   timeouts ${result.timeouts}`);
 }
+
+/** Milliseconds as the benchmarks print them. */
+export const ms = (value: number) => `${value.toFixed(1)} ms`;

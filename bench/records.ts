@@ -13,13 +13,12 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { type Entity, recordPageQuerySchema } from '../common/schemas/entities';
 import { type Database, openPostgres, queryRows } from '../server/db/client';
 import { tableOf } from '../server/modules/records/recordTable';
 import { listRecordPage } from '../server/modules/records/records.service';
-import { signInThroughApi, startBuiltServer } from './builtServer';
-import { percentile, prng, reportApi } from './measure';
+import { siblingDatabase, signInThroughApi, startBuiltServer } from './builtServer';
+import { ms, percentile, prng, reportApi } from './measure';
 
 const { values: args } = parseArgs({ options: { records: { type: 'string' } } });
 const RECORDS = Number(args.records ?? 1_000_000);
@@ -44,20 +43,6 @@ const SAMPLE_FIELDS = [
   { name: 'origin', type: 'relation', target: 'BenchSite' },
 ];
 const SORTABLE = SAMPLE_FIELDS.map((field) => field.name);
-
-/** A database beside `url`'s, made empty when `fresh`. */
-async function sibling(url: string, suffix: string, fresh: boolean): Promise<string> {
-  const other = new URL(url);
-  other.pathname = `${other.pathname}${suffix}`;
-  const name = other.pathname.slice(1);
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  if (fresh) await admin.query(`drop database if exists "${name}" with (force)`);
-  const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
-  if (!rowCount) await admin.query(`create database "${name}"`);
-  await admin.end();
-  return other.href;
-}
 
 /**
  * Defines the two entities through the API (their tables and indexes as the product makes
@@ -236,7 +221,6 @@ const siteIdsOf = async (database: Database, site: Entity) =>
     )
   ).map((row) => row.id);
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 async function main() {
@@ -245,7 +229,7 @@ async function main() {
     throw new Error('Set BENCH_DATABASE_URL to a PostgreSQL database the benchmark may fill');
   const env = { SEED_JOBS: '0', ADMIN_PASSWORD };
 
-  const recordsUrl = await sibling(url, '_records', true);
+  const recordsUrl = await siblingDatabase(url, '_records', { fresh: true });
   let server = await startBuiltServer({ ...env, DATABASE_URL: recordsUrl });
   const database = openPostgres(recordsUrl);
   console.log(`Loading ${RECORDS} records (and ${SITES} sites)…`);
@@ -298,7 +282,7 @@ async function main() {
   await database.close();
 
   // The same server on 1,000 records: what it holds whatever the records.
-  const smallUrl = await sibling(url, '_records_small', true);
+  const smallUrl = await siblingDatabase(url, '_records_small', { fresh: true });
   const small = await startBuiltServer({ ...env, DATABASE_URL: smallUrl });
   const smallDatabase = openPostgres(smallUrl);
   const smallLoaded = await load(small.base, smallDatabase, SMALL_RECORDS);

@@ -1,8 +1,9 @@
 import type { DefinitionReport, EntityField } from '@common/schemas/entities';
-import { type FieldType, valueSchemaOf } from '@common/schemas/fieldValues';
+import { valueSchemaOf } from '@common/schemas/fieldValues';
 import type { Session } from '../../db/client';
 import {
   type RecordsDefinition,
+  TEXT_TYPES,
   columnOf,
   conversionOf,
   quoted,
@@ -12,9 +13,6 @@ import {
 
 /** Failures a report lists; the rest are counted. */
 const REPORT_LISTED = 100;
-
-/** Field types kept as text, whose rules (options, formats, lengths) JavaScript checks. */
-const TEXT_TYPES: readonly FieldType[] = ['text', 'longText', 'select', 'email', 'url'];
 
 /** The message of a value that does not become one of the new field's type. */
 const conversionMessage = (field: EntityField) =>

@@ -60,6 +60,12 @@ export const SQL_TYPES: Record<FieldType, string> = {
 export const typeOf = (field: EntityField): FieldType => field.type ?? 'text';
 
 /**
+ * Field types kept as text: a quick search and `contains` look into them, a blank one is
+ * empty, and their rules (options, formats, lengths) are checked in JavaScript.
+ */
+export const TEXT_TYPES: readonly FieldType[] = ['text', 'longText', 'select', 'email', 'url'];
+
+/**
  * A column's definition in CREATE TABLE or ADD COLUMN (`targets`: relation targets' entity
  * ids by name). A relation is a foreign key: the database keeps it true under concurrent
  * writes, and refuses to delete a record something points at.

@@ -13,6 +13,7 @@ import { badRequest } from '../../lib/errors';
 import {
   type RecordsDefinition,
   SQL_TYPES,
+  TEXT_TYPES,
   columnOf,
   documentOf,
   literal,
@@ -22,8 +23,6 @@ import {
   wireValue,
 } from './recordTable';
 
-/** Field types a quick search (`q`) and `contains` look into. */
-const TEXT_TYPES: readonly FieldType[] = ['text', 'longText', 'select', 'email', 'url'];
 /** Field types that compare by order (`lt`, `lte`, `gt`, `gte`). */
 const ORDERED_TYPES: readonly FieldType[] = ['number', 'integer', 'date', 'datetime'];
 

@@ -4,19 +4,10 @@ import type { Entity, EntityRecord, RecordPage } from '@common/schemas/entities'
 import type { FieldValue } from '@common/schemas/fieldValues';
 import { queryRows } from '@server/db/client';
 import { tableOf } from '@server/modules/records/recordTable';
+import { prng } from '../../../../bench/measure';
 import { bearer, login } from '../../helpers/auth';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
-
-/** A seeded PRNG (mulberry32): the same records on every run. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEXTS = ['apple', 'Apple', 'Zebra', 'élan', 'Ünïcödé', 'a%b', 'a_b', 'back\\slash', '', 'ab'];
 const FIELDS = [
