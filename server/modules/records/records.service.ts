@@ -31,6 +31,7 @@ import {
   relationConstraintOf,
   tableOf,
   uniqueIndexOf,
+  wireValue,
 } from './recordTable';
 import {
   type RelatedEntity,
@@ -589,7 +590,54 @@ export async function listRecordVersions(
 ): Promise<Version[]> {
   const history = await listVersions(db, 'entity-records', id, query, entityName);
   if (history.length === 0 && (query?.page ?? 1) === 1) throw notFound('Record');
-  return history;
+  return withRelationLabels(sessionOf(db), entityName, history);
+}
+
+const isUuid = (value: unknown): value is string =>
+  typeof value === 'string' &&
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/**
+ * `history` with each snapshot's relations shown by their records' display values as they
+ * are now (`document._display`, as a page has them): one query per related entity for the
+ * whole page of versions. A record deleted since shows by its id.
+ */
+async function withRelationLabels(
+  session: Session,
+  entityName: string,
+  history: Version[],
+): Promise<Version[]> {
+  const definition = await definitionOf(session, entityName);
+  const related = await relatedOf(session, definition);
+  const labels = new Map<string, FieldValue>();
+  for (const [target, { id: targetId, displayField }] of related) {
+    const names = definition.fields.filter((field) => field.target === target).map((f) => f.name);
+    const ids = history.flatMap((version) => {
+      const values = (version.document.fields ?? {}) as Record<string, unknown>;
+      // A snapshot from before the field was a relation may hold any text.
+      return names.map((name) => values[name]).filter((value) => isUuid(value));
+    });
+    if (!ids.length) continue;
+    const shown = wireValue(displayField, `t.${quoted(columnOf(displayField.name))}`);
+    const rows = await recordsQuery<{ id: string; shown: FieldValue | null }>(
+      session,
+      `select t.id::text as id, ${shown} as shown from ${quoted(tableOf(targetId))} t
+       where t.id = any($1::uuid[])`,
+      [[...new Set(ids)]],
+    );
+    for (const row of rows) if (row.shown !== null) labels.set(row.id, row.shown);
+  }
+  if (!labels.size) return history;
+  return history.map((version) => {
+    const values = (version.document.fields ?? {}) as Record<string, unknown>;
+    const display = Object.fromEntries(
+      definition.fields.flatMap((field) => {
+        const label = field.target ? labels.get(String(values[field.name])) : undefined;
+        return label === undefined ? [] : [[field.name, label]];
+      }),
+    );
+    return { ...version, document: { ...version.document, _display: display } };
+  });
 }
 
 /**

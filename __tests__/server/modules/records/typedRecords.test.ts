@@ -237,6 +237,44 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
       ).toBe(204);
     });
 
+    it("show in a record's versions by the display value of the record each pointed at", async () => {
+      const site = await define('Site', [{ name: 'code' }, { name: 'name' }], {
+        displayField: 'name',
+      });
+      const sample = await define('Sample', [
+        { name: 'code' },
+        { name: 'site', type: 'relation', target: site.name },
+      ]);
+      const siteIds: string[] = [];
+      for (const name of ['North', 'South']) {
+        const res = await request('POST', `/api/entity-records/${site.name}`, {
+          fields: { code: name[0], name },
+        });
+        siteIds.push(res.json()._id);
+      }
+      const id = (
+        await request('POST', `/api/entity-records/${sample.name}`, {
+          fields: { code: 'S-1', site: siteIds[0] },
+        })
+      ).json()._id;
+      await request('PUT', `/api/entity-records/${sample.name}/${id}`, {
+        fields: { code: 'S-1', site: siteIds[1] },
+      });
+      const versions: Version[] = (
+        await request('GET', `/api/entity-records/${sample.name}/${id}/versions`)
+      ).json();
+      expect(versions.map((version) => version.document)).toEqual([
+        expect.objectContaining({
+          fields: { code: 'S-1', site: siteIds[1] },
+          _display: { site: 'South' },
+        }),
+        expect.objectContaining({
+          fields: { code: 'S-1', site: siteIds[0] },
+          _display: { site: 'North' },
+        }),
+      ]);
+    });
+
     it('never leave a record pointing at one deleted at the same time', async () => {
       const site = await define('Site', [{ name: 'name' }]);
       const sample = await define('Sample', [
