@@ -2,6 +2,7 @@ import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import { Button } from '@mui/material';
 import { useState } from 'react';
 import type { ApiPathOf } from '@common/apiRoutes';
+import type { FieldType } from '@common/schemas/fieldValues';
 import type { DeletedItem } from '@common/schemas/versions';
 import { reportError } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
@@ -26,6 +27,8 @@ export interface HistoryEndpoints<Key, Item> {
   restorePath: ApiPathOf<'POST'>;
   /** The shared handler's context for a failed restore. */
   restoreContext: string;
+  /** A field's type, where the item's fields are typed (a record's). */
+  typeOf?(field: string): FieldType | undefined;
 }
 
 interface ItemHistoryProps<Key, Item> {
@@ -66,6 +69,7 @@ export function ItemHistory<Key, Item>({
     <VersionHistoryDialog
       title={title}
       history={history}
+      typeOf={endpoints.typeOf}
       onClose={onClose}
       onRestore={
         restore &&

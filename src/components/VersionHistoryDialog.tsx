@@ -22,7 +22,14 @@ import {
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Version, VersionChange } from '@common/schemas/versions';
 import { compareValues, comparedValues } from '@common/versionChanges';
-import { displayValue, NO_CHANGES, versionFields, versionValue } from '@/lib/versions';
+import type { FieldType } from '@common/schemas/fieldValues';
+import {
+  NO_CHANGES,
+  type ValueShower,
+  valueShower,
+  versionFields,
+  versionValue,
+} from '@/lib/versions';
 
 /** A history as an RTK Query infinite query answers it: pages of versions, newest first. */
 export interface VersionHistory {
@@ -44,10 +51,20 @@ interface VersionHistoryDialogProps {
    * once deleted), which the restore names so that a newer one is a conflict.
    */
   onRestore?(version: Version, current?: number): Promise<unknown>;
+  /** A field's type, where the item's fields are typed (a record's): its values show by it. */
+  typeOf?(field: string): FieldType | undefined;
 }
 
 /** One field's change: old → new, or added, or removed. */
-function ChangeList({ changes, label }: { changes: VersionChange[]; label: string }) {
+function ChangeList({
+  changes,
+  label,
+  show,
+}: {
+  changes: VersionChange[];
+  label: string;
+  show: ValueShower;
+}) {
   if (changes.length === 0) return <Typography variant="body2">{NO_CHANGES}</Typography>;
   return (
     <Box component="ul" aria-label={label} sx={{ m: 0, pl: 2.5 }}>
@@ -55,12 +72,12 @@ function ChangeList({ changes, label }: { changes: VersionChange[]; label: strin
         <Typography component="li" variant="body2" key={field}>
           <b>{field}</b>:{' '}
           {from === null ? (
-            <>added {displayValue(to)}</>
+            <>added {show(field, to)}</>
           ) : to === null ? (
-            <>removed {displayValue(from)}</>
+            <>removed {show(field, from)}</>
           ) : (
             <>
-              <del>{displayValue(from)}</del> → {displayValue(to)}
+              <del>{show(field, from)}</del> → {show(field, to)}
             </>
           )}
         </Typography>
@@ -79,6 +96,7 @@ export function VersionHistoryDialog({
   history,
   onClose,
   onRestore,
+  typeOf,
 }: VersionHistoryDialogProps) {
   const titleId = useId();
   const [againstCurrent, setAgainstCurrent] = useState(false);
@@ -95,6 +113,7 @@ export function VersionHistoryDialog({
     }
   }, [focusFrom, versions.length]);
   const fields = versionFields(versions);
+  const show = valueShower(versions, typeOf);
   const latest = versions[0];
   // What is current: the latest version's values, or nothing once the item is deleted.
   const current = latest && latest.action !== 'delete' ? comparedValues(latest.document) : {};
@@ -144,6 +163,7 @@ export function VersionHistoryDialog({
               </Stack>
               <ChangeList
                 label={againstCurrent ? 'Differences from the current version' : 'Changes'}
+                show={show}
                 changes={
                   againstCurrent
                     ? compareValues(
@@ -160,7 +180,7 @@ export function VersionHistoryDialog({
                       <TableCell component="th" scope="row" sx={{ width: '35%' }}>
                         {field}
                       </TableCell>
-                      <TableCell>{versionValue(version, field)}</TableCell>
+                      <TableCell>{versionValue(version, field, show)}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

@@ -7,10 +7,18 @@ import type {
 import { VERSION_PAGE_SIZE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Version } from '@common/schemas/versions';
+import type { FieldType } from '@common/schemas/fieldValues';
 import { comparedValues } from '@common/versionChanges';
 
 /** Keys of a snapshot that say nothing to a reader (spec section 3). */
-export const HIDDEN_VERSION_KEYS = new Set(['_id', 'entity_name', 'path', '__v', 'lastModified']);
+export const HIDDEN_VERSION_KEYS = new Set([
+  '_id',
+  'entity_name',
+  'path',
+  '__v',
+  'lastModified',
+  '_display',
+]);
 
 export const NO_CHANGES = 'No changes';
 
@@ -43,10 +51,48 @@ export function displayValue(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** Shows a value of a field as a reader reads it. */
+export type ValueShower = (field: string, value: unknown) => string;
+
+/**
+ * How a history shows its values: by each field's type where it is known (`typeOf`), a date
+ * as a date, a datetime in local time, a boolean as yes or no, a relation by the display
+ * value the server gave it in some version (`document._display`), else as text.
+ */
+export function valueShower(
+  versions: Version[],
+  typeOf: (field: string) => FieldType | undefined = () => undefined,
+): ValueShower {
+  const labels = new Map<string, string>();
+  for (const { document } of versions) {
+    const display = (document._display ?? {}) as Record<string, unknown>;
+    const values = shownValues({ document } as Version);
+    for (const [field, label] of Object.entries(display))
+      labels.set(String(values[field]), String(label));
+  }
+  return (field, value) => {
+    if (value === null || value === undefined || value === '') return '';
+    switch (typeOf(field)) {
+      case 'boolean':
+        return value ? 'yes' : 'no';
+      case 'date': {
+        const [year, month, day] = String(value).split('-').map(Number) as [number, number, number];
+        return new Date(year, month - 1, day).toLocaleDateString();
+      }
+      case 'datetime':
+        return new Date(String(value)).toLocaleString();
+      case 'relation':
+        return labels.get(String(value)) ?? String(value);
+      default:
+        return displayValue(value);
+    }
+  };
+}
+
 /** What a version shows for a field: its value, or 'No changes' when its snapshot lacks it. */
-export function versionValue(version: Version, field: string): string {
+export function versionValue(version: Version, field: string, show: ValueShower): string {
   const values = shownValues(version);
-  return field in values ? displayValue(values[field]) : NO_CHANGES;
+  return field in values ? show(field, values[field]) : NO_CHANGES;
 }
 
 /** The `If-Match` of a write based on version `version` of an item (none: last write wins). */

@@ -1,5 +1,6 @@
 import type { Version } from '@common/schemas/versions';
-import { HIDDEN_VERSION_KEYS, versionFields, versionValue } from '@/lib/versions';
+import type { FieldType } from '@common/schemas/fieldValues';
+import { HIDDEN_VERSION_KEYS, valueShower, versionFields, versionValue } from '@/lib/versions';
 
 const version = (document: Record<string, unknown>): Version => ({
   _id: 'v1',
@@ -11,9 +12,10 @@ const version = (document: Record<string, unknown>): Version => ({
 });
 
 describe('the version view', () => {
-  it('hides _id, entity_name, path, __v and lastModified', () => {
+  it('hides _id, entity_name, path, __v, lastModified and relation labels', () => {
     expect([...HIDDEN_VERSION_KEYS].sort()).toEqual([
       '__v',
+      '_display',
       '_id',
       'entity_name',
       'lastModified',
@@ -36,12 +38,48 @@ describe('the version view', () => {
   it("shows every field of every snapshot, and 'No changes' where a snapshot lacks one", () => {
     const versions = [version({ make: 'Ford', colour: 'red' }), version({ make: 'Fiat' })];
     expect(versionFields(versions)).toEqual(['make', 'colour']);
-    expect(versionValue(versions[1]!, 'colour')).toBe('No changes');
-    expect(versionValue(versions[0]!, 'colour')).toBe('red');
+    const show = valueShower(versions);
+    expect(versionValue(versions[1]!, 'colour', show)).toBe('No changes');
+    expect(versionValue(versions[0]!, 'colour', show)).toBe('red');
   });
 
   it('shows empty values as empty and objects as JSON', () => {
-    expect(versionValue(version({ author: null }), 'author')).toBe('');
-    expect(versionValue(version({ tags: ['a'] }), 'tags')).toBe('["a"]');
+    const show = valueShower([]);
+    expect(versionValue(version({ author: null }), 'author', show)).toBe('');
+    expect(versionValue(version({ tags: ['a'] }), 'tags', show)).toBe('["a"]');
+  });
+
+  it("shows a record's typed values as a reader reads them, relations by their display value", () => {
+    const types: Record<string, FieldType> = {
+      taken: 'date',
+      logged: 'datetime',
+      sealed: 'boolean',
+      site: 'relation',
+    };
+    const SITE = '5b1e0c62-3c59-4f6e-9a43-5d2a0e7c1a01';
+    const record = (fields: object, display?: object) =>
+      version({ _id: 'r', entity_name: 'Sample', fields, _display: display, _version: 1 });
+    const versions = [
+      record({
+        taken: '2026-03-09',
+        logged: '2026-03-09T14:05:00.000Z',
+        sealed: false,
+        code: '2026-03-09',
+      }),
+      record({ site: SITE, sealed: true }, { site: 'North' }),
+    ];
+    const show = valueShower(versions, (field) => types[field]);
+    const [newest, oldest] = versions as [Version, Version];
+    expect(versionValue(newest, 'taken', show)).toBe(new Date(2026, 2, 9).toLocaleDateString());
+    expect(versionValue(newest, 'logged', show)).toBe(
+      new Date('2026-03-09T14:05:00.000Z').toLocaleString(),
+    );
+    expect(versionValue(newest, 'sealed', show)).toBe('no');
+    expect(versionValue(oldest, 'sealed', show)).toBe('yes');
+    // A text that looks like a date stays as typed.
+    expect(versionValue(newest, 'code', show)).toBe('2026-03-09');
+    // By the label another version carries, in the change as in the snapshot.
+    expect(show('site', SITE)).toBe('North');
+    expect(versionValue(oldest, 'site', show)).toBe('North');
   });
 });
