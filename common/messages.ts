@@ -60,6 +60,8 @@ export const messages = {
     saveContext: 'Error saving record',
     deleteContext: 'Error deleting record',
     restoreContext: 'Error restoring record',
+    /** A new record is saved (it may sort onto another page). */
+    added: 'Record added',
   },
   jobs: {
     fetchContext: 'Error fetching jobs:',

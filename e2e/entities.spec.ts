@@ -117,51 +117,103 @@ test('an admin defines an entity, adds and edits records, sees versions, and del
   await expect(menuAfter.getByText(category)).toHaveCount(0);
 });
 
-test('typed fields: defined on the form, a number sorted as a number, a type change that some record cannot follow refused with its report', async ({
+test('typed fields: defined on the form, a number sorted as a number, a date range filtered, a relation picked, a required value asked for, a type change that some record cannot follow refused with its report', async ({
   page,
 }) => {
-  const name = `Stock_${Date.now().toString(36)}`;
+  const suffix = Date.now().toString(36);
+  const name = `Stock_${suffix}`;
   await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  // The entity a relation points at, with a record to pick.
+  const shelf = await createEntity(page, [{ name: 'shelf', label: 'Shelf' }]);
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  for (const label of ['Top shelf', 'Bottom shelf']) {
+    const created = await page.request.post(`/api/entity-records/${shelf.name}`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { fields: { shelf: label } },
+    });
+    expect(created.ok()).toBe(true);
+  }
+
   await page.goto('/entities/add');
   await page.getByLabel(/^Name/).fill(name);
-  const first = page.getByRole('group', { name: 'Field 1' });
-  await first.getByLabel('Field name').fill('item');
-  await first.getByRole('checkbox', { name: 'Required' }).check();
-  await page.getByRole('button', { name: 'Add field' }).click();
-  const second = page.getByRole('group', { name: 'Field 2' });
-  await second.getByLabel('Field name').fill('count');
-  await second.getByRole('combobox', { name: 'Type' }).click();
-  await page.getByRole('option', { name: 'Whole number' }).click();
-  await page.getByRole('button', { name: 'Add field' }).click();
-  const third = page.getByRole('group', { name: 'Field 3' });
-  await third.getByLabel('Field name').fill('grade');
-  await third.getByRole('combobox', { name: 'Type' }).click();
-  await page.getByRole('option', { name: 'Choice' }).click();
-  await third.getByLabel('Options').fill('good, poor');
-  await page.getByRole('button', { name: 'Add field' }).click();
-  await page.getByRole('group', { name: 'Field 4' }).getByLabel('Field name').fill('note');
+  const typed = async (index: number, field: string, type: string) => {
+    if (index > 1) await page.getByRole('button', { name: 'Add field' }).click();
+    const group = page.getByRole('group', { name: `Field ${index}` });
+    await group.getByLabel('Field name').fill(field);
+    if (type !== 'Text') {
+      await group.getByRole('combobox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: type, exact: true }).click();
+    }
+    return group;
+  };
+  const item = await typed(1, 'item', 'Text');
+  await item.getByRole('checkbox', { name: 'Required' }).check();
+  await typed(2, 'count', 'Whole number');
+  const grade = await typed(3, 'grade', 'Choice');
+  await grade.getByLabel('Options').fill('good, poor');
+  await typed(4, 'note', 'Text');
+  await typed(5, 'received', 'Date');
+  const place = await typed(6, 'place', 'Record of an entity');
+  await place.getByRole('combobox', { name: 'Points at' }).click();
+  await page.getByRole('option', { name: shelf.name }).click();
   await page.getByRole('button', { name: 'Add Entity' }).click();
   await expect(page.getByText('Entity added successfully!')).toBeVisible();
 
-  // Records by keyboard: the number in its own input, then sorted as numbers.
+  // Records by keyboard: the number in its own input, the date in the grid's date input.
   await page.goto(`/entities/${name}`);
   const grid = page.getByRole('grid', { name: `${name} records` });
-  for (const [item, count, note] of [
-    ['ten', '10', 'x'],
-    ['nine', '9', 'seven'],
+  for (const [text, count, note, day] of [
+    ['ten', '10', 'x', '2026-03-10'],
+    ['nine', '9', 'seven', '2026-04-20'],
+    ['eleven', '11', '', '2026-05-02'],
   ] as const) {
     await page.getByRole('button', { name: 'Add record' }).click();
     await expect(grid.getByRole('textbox', { name: 'item' })).toBeFocused();
-    await page.keyboard.type(item);
+    await page.keyboard.type(text);
     await page.keyboard.press('Tab');
     await page.keyboard.type(count);
     await grid.getByRole('textbox', { name: 'note' }).fill(note);
+    await grid.locator('input[type="date"]').fill(day);
     await page.keyboard.press('Enter');
-    await expect(grid.getByText(item, { exact: true })).toBeVisible();
+    await expect(grid.getByText(text, { exact: true })).toBeVisible();
   }
+  // Sorted by the server, as numbers: 9 before 10.
   await grid.getByRole('columnheader', { name: 'count' }).click();
+  await expect(page).toHaveURL(/sort=count%3Aasc/);
   await expect(grid.getByRole('row').nth(1)).toContainText('nine');
   await expect(grid.getByRole('row').nth(2)).toContainText('ten');
+  await expect(grid.getByRole('row').nth(3)).toContainText('eleven');
+
+  // A date range, from the column's filter: March and April only.
+  await grid.getByRole('columnheader', { name: 'received' }).hover();
+  await grid.getByRole('button', { name: 'received column menu' }).click();
+  await page.getByRole('menuitem', { name: 'Filter' }).click();
+  await page.getByRole('combobox', { name: 'Operator', exact: true }).click();
+  await page.getByRole('option', { name: 'between' }).click();
+  await page.getByRole('textbox', { name: 'From', exact: true }).fill('2026-03-01');
+  await page.getByRole('textbox', { name: 'To', exact: true }).fill('2026-04-30');
+  await expect(page).toHaveURL(/filter%5Breceived%5D%5Blte%5D=2026-04-30/);
+  await expect(grid.getByText('eleven', { exact: true })).toBeHidden();
+  await expect(grid.getByRole('row')).toHaveCount(3);
+  await page.keyboard.press('Escape');
+
+  // A required value left empty: its message under the cell, and nothing saved.
+  await page.getByRole('button', { name: 'Add record' }).click();
+  const itemCell = grid.getByRole('textbox', { name: 'item' });
+  await expect(itemCell).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(itemCell).toHaveAccessibleDescription('is required');
+  await expect(page.getByText('is required', { exact: true })).toBeVisible();
+  // Then filled in, with a shelf picked by searching for it.
+  await itemCell.fill('twelve');
+  await expect(itemCell).not.toHaveAttribute('aria-invalid');
+  const picker = grid.getByRole('combobox', { name: 'place' });
+  await picker.fill('bottom');
+  await page.getByRole('option', { name: 'Bottom shelf' }).click();
+  await grid.locator('input[type="date"]').fill('2026-04-01');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Record added')).toBeVisible();
+  await expect(grid.getByRole('gridcell', { name: 'Bottom shelf' })).toBeVisible();
 
   // `note` as a whole number: `x` and `seven` cannot follow; the form lists them.
   await page.goto('/entities');

@@ -4,15 +4,27 @@ import { GridEditInputCell, type GridRenderEditCellParams } from '@mui/x-data-gr
  * A grid cell's text input in edit mode, named after its column: the grid's own input has
  * no label, so a screen reader would announce a bare "edit text" (axe: label). What is
  * typed reaches the grid's state at once, not 200 ms later, so a review or a copy of the
- * row's edit made right after typing has all of it. Use as a column's `renderEditCell`.
+ * row's edit made right after typing has all of it. Use as a column's `renderEditCell`;
+ * `describedBy` names a message about the value (it is then marked invalid).
  */
-export function LabelledEditCell(params: GridRenderEditCellParams) {
+export function LabelledEditCell({
+  describedBy,
+  ...params
+}: GridRenderEditCellParams & { describedBy?: string }) {
   return (
     <GridEditInputCell
       {...params}
       debounceMs={0}
       slotProps={{
-        root: { slotProps: { htmlInput: { 'aria-label': params.colDef.headerName } } },
+        root: {
+          slotProps: {
+            htmlInput: {
+              'aria-label': params.colDef.headerName,
+              'aria-invalid': describedBy ? true : undefined,
+              'aria-describedby': describedBy,
+            },
+          },
+        },
       }}
     />
   );

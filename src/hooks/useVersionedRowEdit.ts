@@ -4,9 +4,17 @@ import {
   GridRowModes,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
-import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { ChangeResource } from '@common/schemas/events';
-import { conflictCurrent, errorCode, reportError } from '@/api/errors';
+import { conflictCurrent, errorCode, fieldErrors, reportError } from '@/api/errors';
 import { withoutKey } from '@/lib/editing';
 import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
 import { type EditValues, useVersionedEdit, type Versioned } from './useVersionedEdit';
@@ -20,6 +28,18 @@ export interface VersionedRowEditOptions<
   entityName?: string;
   /** The saved rows, as the cache holds them. */
   rows: Row[];
+  /**
+   * The rows are one page of a list: a row missing from them may be on another page, so
+   * only a deletion heard of or a save that finds the item gone says it is gone.
+   */
+  paged?: boolean;
+  /**
+   * A row's problems by field, checked before it is sent (none: undefined); a refused save
+   * keeps the row in edit mode with each message under its cell (`messageOf`).
+   */
+  validate?(row: Row): Record<string, string> | undefined;
+  /** The field of the values a 400's field path names (`body.fields.x` → `x`), if any. */
+  fieldOfError?(path: string): string | undefined;
   /** What an edit of a row changes and sends. */
   valuesOf(row: Row): Values;
   /** The row of an item in the server's form (a conflict's `current`); by default the same. */
@@ -68,6 +88,8 @@ export function useVersionedRowEdit<
   const [startedFrom, setStartedFrom] = useState<Record<string, { row: Row; at: number }>>({});
   // Rows whose last save failed: the grid puts them back in edit mode, which starts nothing.
   const failedSaves = useRef(new Set<string>());
+  /** Each row's refused fields and why, from its last save. */
+  const [messages, setMessages] = useState<Record<string, Record<string, string>>>({});
   const latest = useRef(options);
   useLayoutEffect(() => {
     latest.current = options;
@@ -88,6 +110,7 @@ export function useVersionedRowEdit<
   const leave = useCallback(
     (id: string) => {
       forget(id);
+      setMessages((known) => withoutKey(known, id));
       setModes((current) => cancelRow(current, id));
     },
     [forget],
@@ -126,7 +149,7 @@ export function useVersionedRowEdit<
     },
     errorContext: options.errorContext,
     onFailed: options.onFailed,
-    isGone: (id) => !isDraft(id) && !savedRow(id),
+    isGone: (id) => !options.paged && !isDraft(id) && !savedRow(id),
   });
   const { begin, end } = edit;
 
@@ -161,6 +184,15 @@ export function useVersionedRowEdit<
     [end, removeDraft, leave],
   );
 
+  // A row just added is the last: the grid scrolls to it (on a long page it is out of view,
+  // and a virtualised grid has not even drawn it).
+  const lastDraft = drafts.at(-1)?._id;
+  useEffect(() => {
+    const api = apiRef.current;
+    if (lastDraft === undefined || !api?.getRow(lastDraft)) return;
+    api.scrollToIndexes({ rowIndex: api.getRowIndexRelativeToVisibleRows(lastDraft) });
+  }, [lastDraft, apiRef]);
+
   /** Appends a blank row in edit mode (spec section 4). */
   const addRow = useCallback(() => {
     const row = latest.current.blankRow?.();
@@ -183,8 +215,21 @@ export function useVersionedRowEdit<
 
   const isEditing = useCallback((id: string) => modes[id]?.mode === GridRowModes.Edit, [modes]);
 
+  /** Why the last save of row `id` refused `field`, if it did. */
+  const messageOf = useCallback(
+    (id: string, field: string): string | undefined => messages[id]?.[field],
+    [messages],
+  );
+
   const processRowUpdate = async (row: Row, previous: Row): Promise<Row> => {
-    const { valuesOf, create, onSaved } = latest.current;
+    const { valuesOf, create, onSaved, validate } = latest.current;
+    const problems = validate?.(row);
+    if (problems) {
+      failedSaves.current.add(row._id);
+      setMessages((known) => ({ ...known, [row._id]: problems }));
+      throw new RefusedRow(problems);
+    }
+    setMessages((known) => withoutKey(known, row._id));
     try {
       if (isDraft(row._id)) {
         const stored = await create!(row);
@@ -203,8 +248,19 @@ export function useVersionedRowEdit<
       return stored;
     } catch (failure) {
       failedSaves.current.add(row._id);
+      const refused = refusedFields(failure);
+      if (refused) setMessages((known) => ({ ...known, [row._id]: refused }));
       throw failure;
     }
+  };
+
+  /** The fields a 400 names, when every one is a field of the values; else undefined. */
+  const refusedFields = (failure: unknown) => {
+    const { fieldOfError } = latest.current;
+    const named = fieldErrors(failure).map((error) => [fieldOfError?.(error.field), error.message]);
+    return named.length && named.every(([field]) => field !== undefined)
+      ? (Object.fromEntries(named) as Record<string, string>)
+      : undefined;
   };
 
   const gridProps = {
@@ -234,7 +290,9 @@ export function useVersionedRowEdit<
     },
     processRowUpdate,
     onProcessRowUpdateError: (failure: unknown) => {
-      // A conflict or a deletion is not a fault: the notices show it.
+      // A conflict or a deletion is not a fault: the notices show it; refused values are
+      // told under their cells.
+      if (failure instanceof RefusedRow || refusedFields(failure)) return;
       if (conflictCurrent(failure) || errorCode(failure) === 'NOT_FOUND') return;
       latest.current.onFailed?.(failure);
       reportError(latest.current.errorContext, failure);
@@ -252,5 +310,13 @@ export function useVersionedRowEdit<
     saveEdit,
     cancelEdit,
     addRow,
+    messageOf,
   };
+}
+
+/** A row not sent: its values have problems (by field). */
+class RefusedRow extends Error {
+  constructor(readonly problems: Record<string, string>) {
+    super('The row has values to correct');
+  }
 }

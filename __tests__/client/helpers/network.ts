@@ -42,6 +42,10 @@ const reasons: Record<number, string> = {
 };
 
 /** An error answer in the API's shape: `{ statusCode, error, code, message, fields? }`. */
+/** A records page of `records`, all of them, as the records list answers it. */
+export const recordPage = (records: unknown[]) =>
+  HttpResponse.json({ records, total: records.length, totalIsEstimate: false });
+
 export function apiError(
   status: number,
   code: ErrorCode,

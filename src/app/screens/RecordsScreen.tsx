@@ -1,7 +1,10 @@
+import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
+import type { Entity } from '@common/schemas/entities';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { EntityByName } from '@/features/entities/EntityByName';
+import { useListEntitiesQuery } from '@/features/entities/entities.api';
 import { RecordsPage } from '@/features/records/RecordsPage';
 
 /**
@@ -18,9 +21,24 @@ export function RecordsScreen() {
           name={entityName}
           errorContext={messages.records.fetchContext}
         >
-          {(entity) => <RecordsPage key={entity._id} entity={entity} />}
+          {(entity) => <RecordsWithTargets key={entity._id} entity={entity} />}
         </EntityByName>
       </PermissionGate>
     </PermissionGate>
   );
+}
+
+/** The records page, with the definitions its relation pickers show records by. */
+function RecordsWithTargets({ entity }: { entity: Entity }) {
+  const { fields } = entity;
+  const hasRelations = fields.some((field) => field.target);
+  const { data: entities } = useListEntitiesQuery(undefined, { skip: !hasRelations });
+  const targets = useMemo(
+    () =>
+      (entities ?? []).filter((candidate) =>
+        fields.some((field) => field.target === candidate.name),
+      ),
+    [entities, fields],
+  );
+  return <RecordsPage entity={entity} targets={targets} />;
 }

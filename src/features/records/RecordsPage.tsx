@@ -1,8 +1,8 @@
 import AddIcon from '@mui/icons-material/Add';
-import { Alert, Box, Button, Typography } from '@mui/material';
+import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { DataGrid } from '@mui/x-data-grid';
 import { messages } from '@common/messages';
-import type { Entity, EntityRecord } from '@common/schemas/entities';
+import type { Entity, RecordPage } from '@common/schemas/entities';
 import type { DeletedItem } from '@common/schemas/versions';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
@@ -14,8 +14,9 @@ import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { useRecordColumns } from './recordColumns';
-import { useListRecordsQuery } from './records.api';
+import { RECORD_SEARCH_MAX_LENGTH } from './recordListState';
 import { useRecordGrid } from './useRecordGrid';
+import { type RecordListController, useRecordList } from './useRecordList';
 
 /** A deleted record, named by its values (it has no other name). */
 const deletedName = (item: DeletedItem) =>
@@ -27,17 +28,29 @@ const deletedName = (item: DeletedItem) =>
  * The grid's empty state, worded as QueryState words it. Text only: it sits inside the
  * grid, where a button is not allowed (ARIA); Add record is right above.
  */
-function NoRecords() {
-  return (
-    <Box sx={{ py: 4, textAlign: 'center' }}>
-      <Typography color="text.secondary">No records yet</Typography>
-    </Box>
-  );
-}
-const slots = { noRowsOverlay: NoRecords };
+const emptyState = (text: string) =>
+  function NoRows() {
+    return (
+      <Box sx={{ py: 4, textAlign: 'center' }}>
+        <Typography color="text.secondary">{text}</Typography>
+      </Box>
+    );
+  };
+const unfiltered = { noRowsOverlay: emptyState('No records yet') };
+const filtered = { noRowsOverlay: emptyState('No records match the search or filter') };
 
-function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord[] }) {
-  const grid = useRecordGrid(entity, records);
+function RecordGrid({
+  entity,
+  targets,
+  list,
+  page,
+}: {
+  entity: Entity;
+  targets: Entity[];
+  list: RecordListController;
+  page: RecordPage;
+}) {
+  const grid = useRecordGrid(entity, page.records, targets);
   const { may, edit, apiRef, history } = grid;
   const pending = grid.removal.pending;
   const columns = useGridColumns(useRecordColumns(grid));
@@ -61,16 +74,29 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
           {entity.description}
         </Alert>
       )}
+      <TextField
+        label="Search"
+        placeholder="Words in any text field"
+        value={list.search.typed}
+        onChange={(event) => list.search.type(event.target.value)}
+        slotProps={{ htmlInput: { maxLength: RECORD_SEARCH_MAX_LENGTH } }}
+        sx={{ mb: 2, width: '100%', maxWidth: 480 }}
+      />
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={grid.labelOf} />
       <GridFrame apiRef={apiRef} label={`${entity.name} records`} height={520}>
         <DataGrid
           apiRef={apiRef}
           aria-label={`${entity.name} records`}
+          {...list.gridProps}
           {...edit.gridProps}
+          localeText={{
+            paginationDisplayedRows: ({ from, to, count }) =>
+              `${from.toLocaleString()}–${to.toLocaleString()} of ${page.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
+          }}
           columns={columns}
           isCellEditable={(params) => grid.mayEditRow(params.row)}
-          slots={slots}
+          slots={list.view.q || list.view.filter ? filtered : unfiltered}
           slotProps={rowEditHint.slotProps}
           disableRowSelectionOnClick
         />
@@ -94,13 +120,20 @@ function RecordGrid({ entity, records }: { entity: Entity; records: EntityRecord
   );
 }
 
-/** `/entities/:entityName`: the records of one entity (loaded by app/), edited inline. */
-export function RecordsPage({ entity }: { entity: Entity }) {
-  const recordsQuery = useListRecordsQuery(entity.name);
-  useReportedError(messages.records.fetchContext, recordsQuery.error);
+/**
+ * `/entities/:entityName`: the records of one entity (loaded by app/, with the definitions
+ * of the entities its relations point at), a page at a time, searched, sorted and filtered
+ * by the server, and edited inline.
+ */
+export function RecordsPage({ entity, targets }: { entity: Entity; targets: Entity[] }) {
+  const list = useRecordList(entity);
+  const { data, error, isLoading, refetch } = list.pageQuery;
+  useReportedError(messages.records.fetchContext, error);
+  // While a page loads the last one stays in view; after a failure, none does.
+  const shown = error ? undefined : data;
   return (
-    <QueryState query={recordsQuery} what="records">
-      {(records) => <RecordGrid entity={entity} records={records} />}
+    <QueryState query={{ data: shown, error, isLoading, refetch }} what="records">
+      {(page) => <RecordGrid entity={entity} targets={targets} list={list} page={page} />}
     </QueryState>
   );
 }

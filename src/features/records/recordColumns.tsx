@@ -1,36 +1,57 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
-import type { GridColDef } from '@mui/x-data-grid';
-import { useMemo } from 'react';
+import {
+  type GridColDef,
+  type GridRenderEditCellParams,
+  renderEditBooleanCell,
+  renderEditDateCell,
+  renderEditLongTextCell,
+  renderEditSingleSelectCell,
+  renderLongTextCell,
+} from '@mui/x-data-grid';
+import { type ReactNode, useMemo } from 'react';
+import { CellMessage } from '@/components/CellMessage';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { rowActionsColumn } from '@/components/rowActions';
-import type { RecordGridController, RecordRow } from './useRecordGrid';
-import type { EntityField } from '@common/schemas/entities';
+import type { Entity, EntityField } from '@common/schemas/entities';
 import type { FieldValue } from '@common/schemas/fieldValues';
+import { filterOperatorsOf } from './recordFilters';
+import { type PickedRecord, RelationEditCell } from './RelationEditCell';
+import type { RecordGridController, RecordRow } from './useRecordGrid';
 
 /** A local calendar day as `YYYY-MM-DD` (a date field's value). */
 const dayOf = (date: Date) =>
   `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
+/** Renders a cell's editor, given the id of its message (if one is shown) for aria. */
+type Editor = (params: GridRenderEditCellParams, describedBy?: string) => ReactNode;
+
 /**
  * A field's column by its type: the grid's own editor and sort for numbers, booleans,
- * dates, datetimes and a select's options; text-like fields edit as labelled text. The row
- * keeps each value as the API carries it (a number, a boolean, `YYYY-MM-DD`, ISO UTC);
+ * dates, datetimes and a select's options; text-like fields edit as labelled text; a
+ * relation shows the related record's display value and picks one by search. The row keeps
+ * each value as the API carries it (a number, a boolean, `YYYY-MM-DD`, ISO UTC, an id);
  * emptied, a value is null.
  */
-function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
+function typedColumn(
+  field: EntityField,
+  targetOf: (name: string) => Entity | undefined,
+): Partial<GridColDef<RecordRow>> & { editor: Editor } {
   const get = (row: RecordRow) => row.values[field.name];
   const set = (row: RecordRow, value: FieldValue | null) => ({
     ...row,
     values: { ...row.values, [field.name]: value } as RecordRow['values'],
   });
+  const labelled: Editor = (params, describedBy) => (
+    <LabelledEditCell {...params} describedBy={describedBy} />
+  );
   switch (field.type ?? 'text') {
     case 'number':
     case 'integer':
       return {
         type: 'number',
-        renderEditCell: LabelledEditCell,
+        editor: labelled,
         valueGetter: (_value, row) => get(row) ?? null,
         valueSetter: (value, row) =>
           set(
@@ -43,6 +64,7 @@ function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
     case 'boolean':
       return {
         type: 'boolean',
+        editor: (params) => renderEditBooleanCell(params),
         valueGetter: (_value, row) => get(row) === true,
         // An unticked box leaves an empty value empty: only a ticked one was ever false.
         valueSetter: (value, row) =>
@@ -51,6 +73,7 @@ function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
     case 'date':
       return {
         type: 'date',
+        editor: (params) => renderEditDateCell(params),
         valueGetter: (_value, row) => {
           const day = get(row);
           if (typeof day !== 'string') return null;
@@ -62,6 +85,7 @@ function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
     case 'datetime':
       return {
         type: 'dateTime',
+        editor: (params) => renderEditDateCell(params),
         valueGetter: (_value, row) => {
           const at = get(row);
           return typeof at === 'string' ? new Date(at) : null;
@@ -75,13 +99,42 @@ function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
     case 'select':
       return {
         type: 'singleSelect',
+        editor: (params) => renderEditSingleSelectCell(params),
         valueOptions: field.options ?? [],
         valueGetter: (_value, row) => get(row) ?? '',
         valueSetter: (value, row) => set(row, value ? String(value) : null),
       };
+    case 'relation':
+      return {
+        // Sorting by a related record's id would mean nothing to a reader.
+        sortable: false,
+        editor: (params, describedBy) => (
+          <RelationEditCell
+            params={params}
+            target={targetOf(field.target!)}
+            describedBy={describedBy}
+          />
+        ),
+        valueGetter: (_value, row) => row.display[field.name] ?? '',
+        // The editor sets the record picked (or null); an untouched cell keeps its value.
+        valueSetter: (value: PickedRecord | string | null, row) =>
+          typeof value === 'string'
+            ? row
+            : {
+                ...set(row, value?.id ?? null),
+                display: { ...row.display, [field.name]: value?.label ?? '' },
+              },
+      };
+    case 'longText':
+      return {
+        editor: (params) => renderEditLongTextCell(params),
+        renderCell: renderLongTextCell,
+        valueGetter: (_value, row) => get(row) ?? '',
+        valueSetter: (value, row) => set(row, String(value ?? '')),
+      };
     default:
       return {
-        renderEditCell: LabelledEditCell,
+        editor: labelled,
         valueGetter: (_value, row) => get(row) ?? '',
         valueSetter: (value, row) => set(row, String(value ?? '')),
       };
@@ -90,20 +143,31 @@ function typedColumn(field: EntityField): Partial<GridColDef<RecordRow>> {
 
 /** The record grid's columns: one per field of the entity, then the row's actions. */
 export function useRecordColumns(grid: RecordGridController): GridColDef<RecordRow>[] {
-  const { entity, may, edit, mayEditRow, removal, history } = grid;
+  const { entity, targets, may, edit, mayEditRow, removal, history } = grid;
   const { rows } = edit.gridProps;
-  const { isEditing, startEdit, saveEdit, cancelEdit } = edit;
+  const { isEditing, startEdit, saveEdit, cancelEdit, messageOf } = edit;
   const ask = removal.ask;
   const openHistory = history.open;
   return useMemo(() => {
-    const fieldColumns = entity.fields.map((field): GridColDef<RecordRow> => ({
-      field: `value:${field.name}`,
-      headerName: field.label,
-      flex: 1,
-      minWidth: 140,
-      editable: may.mayEdit || may.mayAdd,
-      ...typedColumn(field),
-    }));
+    const fieldColumns = entity.fields.map((field): GridColDef<RecordRow> => {
+      const { editor, ...typed } = typedColumn(field, (name) =>
+        targets.find((target) => target.name === name),
+      );
+      return {
+        field: `value:${field.name}`,
+        headerName: field.label,
+        flex: 1,
+        minWidth: 140,
+        editable: may.mayEdit || may.mayAdd,
+        filterOperators: filterOperatorsOf(field),
+        ...typed,
+        renderEditCell: (params) => (
+          <CellMessage message={messageOf(String(params.id), field.name)} value={params.value}>
+            {(describedBy) => editor(params, describedBy)}
+          </CellMessage>
+        ),
+      };
+    });
     if (!may.mayAdd && !may.mayEdit && !may.mayDelete && !may.mayReadVersions) return fieldColumns;
     // Rows are named by their place, as the grid shows them: `record 2`.
     const named = (row: RecordRow) => `record ${rows.findIndex((r) => r._id === row._id) + 1}`;
@@ -138,12 +202,14 @@ export function useRecordColumns(grid: RecordGridController): GridColDef<RecordR
     return [...fieldColumns, actions];
   }, [
     entity.fields,
+    targets,
     may,
     rows,
     isEditing,
     startEdit,
     saveEdit,
     cancelEdit,
+    messageOf,
     mayEditRow,
     ask,
     openHistory,

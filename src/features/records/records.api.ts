@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type EntityRecord, entityRecordSchema } from '@common/schemas/entities';
+import {
+  type Entity,
+  type EntityRecord,
+  type RecordPage,
+  entityRecordSchema,
+  recordPageSchema,
+} from '@common/schemas/entities';
 import type { FieldValue } from '@common/schemas/fieldValues';
 import {
   type DeletedItem,
@@ -24,69 +30,47 @@ const recordUrl = ({ entityName, id }: RecordKey) => `${recordsUrl(entityName)}/
 
 export const recordsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listRecords: build.query<EntityRecord[], string>({
-      query: (entityName) => `/api/entity-records/${encodeURIComponent(entityName)}`,
-      providesTags: (_result, _error, entityName) => [recordListTag(entityName)],
-      ...responseSchema(z.array(entityRecordSchema)),
+    /** A page of records; `query` is its query string (page, perPage, sort, q, filters). */
+    listRecordPage: build.query<RecordPage, { entityName: string; query: string }>({
+      query: ({ entityName, query }) => `${recordsUrl(entityName)}?${query}`,
+      providesTags: (_result, _error, { entityName }) => [recordListTag(entityName)],
+      ...responseSchema(recordPageSchema),
     }),
-    /** Answers only the new `_id`; the record joins the cached list as it was sent. */
+    /** Answers only the new `_id`; the pages are asked again (it goes where the sort puts it). */
     createRecord: build.mutation<
       { _id: string },
-      RecordKey & { fields: Record<string, FieldValue> }
+      RecordKey & { fields: Record<string, FieldValue | null> }
     >({
       query: ({ entityName, id, fields }) => ({
-        url: `/api/entity-records/${encodeURIComponent(entityName)}`,
+        url: recordsUrl(entityName),
         method: 'POST',
         body: { _id: id, entity_name: entityName, fields },
       }),
       ...responseSchema(z.object({ _id: z.string() })),
-      async onQueryStarted({ entityName, fields }, { dispatch, queryFulfilled }) {
-        let created: { _id: string };
-        try {
-          created = (await queryFulfilled).data;
-        } catch {
-          return; // Refused: whoever asked for it reports why.
-        }
-        dispatch(
-          recordsApi.util.updateQueryData('listRecords', entityName, (draft) => {
-            draft.push({ _id: created._id, entity_name: entityName, fields, _version: 1 });
-          }),
-        );
-      },
+      invalidatesTags: (_result, error, { entityName }) =>
+        error ? [] : [recordListTag(entityName)],
     }),
     /**
-     * Answers the stored record, which replaces the cached one: no refetch. `version` is the
-     * one the edit started from: a newer one on the server answers VERSION_CONFLICT.
+     * Answers the stored record; the pages are asked again. `version` is the one the edit
+     * started from: a newer one on the server answers VERSION_CONFLICT.
      */
     updateRecord: build.mutation<
       EntityRecord,
-      RecordKey & { fields: Record<string, FieldValue>; version: number }
+      RecordKey & { fields: Record<string, FieldValue | null>; version: number }
     >({
       query: ({ entityName, id, fields, version }) => ({
-        url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
+        url: recordUrl({ entityName, id }),
         method: 'PUT',
         body: { fields, _version: version },
       }),
       extraOptions: { editorShown: true },
       ...responseSchema(entityRecordSchema),
-      invalidatesTags: (_result, error, { id }) => (error ? [] : [recordVersionsTag(id)]),
-      async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
-        let stored: EntityRecord;
-        try {
-          stored = (await queryFulfilled).data;
-        } catch {
-          return;
-        }
-        dispatch(
-          recordsApi.util.updateQueryData('listRecords', entityName, (draft) =>
-            draft.map((record) => (record._id === id ? stored : record)),
-          ),
-        );
-      },
+      invalidatesTags: (_result, error, { entityName, id }) =>
+        error ? [] : [recordVersionsTag(id), recordListTag(entityName)],
     }),
     /**
-     * Answers the restored record, which replaces (or, once deleted, rejoins) the cached one.
-     * Without `versionId`: the record as it was deleted.
+     * Answers the restored record; the pages are asked again. Without `versionId`: the
+     * record as it was deleted.
      */
     restoreRecordVersion: build.mutation<
       EntityRecord,
@@ -96,53 +80,26 @@ export const recordsApi = api.injectEndpoints({
         restoreItem(baseQuery, recordUrl({ entityName, id }), versionId, version),
       ...responseSchema(entityRecordSchema),
       invalidatesTags: (_result, error, { entityName, id }) =>
-        error ? [] : [recordVersionsTag(id), deletedRecordsTag(entityName)],
-      async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
-        let restored: EntityRecord;
-        try {
-          restored = (await queryFulfilled).data;
-        } catch {
-          return;
-        }
-        dispatch(
-          recordsApi.util.updateQueryData('listRecords', entityName, (draft) => {
-            const at = draft.findIndex((record) => record._id === id);
-            if (at >= 0) draft[at] = restored;
-            else draft.push(restored);
-          }),
-        );
-      },
+        error
+          ? []
+          : [recordVersionsTag(id), deletedRecordsTag(entityName), recordListTag(entityName)],
     }),
     deleteRecord: build.mutation<void, RecordKey>({
-      query: ({ entityName, id }) => ({
-        url: `/api/entity-records/${encodeURIComponent(entityName)}/${id}`,
-        method: 'DELETE',
-      }),
+      query: ({ entityName, id }) => ({ url: recordUrl({ entityName, id }), method: 'DELETE' }),
       invalidatesTags: (_result, error, { entityName, id }) =>
-        error ? [] : [recordVersionsTag(id), deletedRecordsTag(entityName)],
-      async onQueryStarted({ entityName, id }, { dispatch, queryFulfilled }) {
-        try {
-          await queryFulfilled;
-        } catch {
-          return;
-        }
-        dispatch(
-          recordsApi.util.updateQueryData('listRecords', entityName, (draft) =>
-            draft.filter((record) => record._id !== id),
-          ),
-        );
-      },
+        error
+          ? []
+          : [recordVersionsTag(id), deletedRecordsTag(entityName), recordListTag(entityName)],
     }),
     listRecordVersions: build.infiniteQuery<Version[], RecordKey, number>({
       infiniteQueryOptions: versionPages,
       query: ({ queryArg: { entityName, id }, pageParam }) =>
-        `/api/entity-records/${encodeURIComponent(entityName)}/${id}/versions${versionPageQuery(pageParam)}`,
+        `${recordUrl({ entityName, id })}/versions${versionPageQuery(pageParam)}`,
       providesTags: (_result, _error, { id }) => [recordVersionsTag(id)],
       ...responseSchema(z.array(versionSchema)),
     }),
     listDeletedRecords: build.query<DeletedItem[], string>({
-      query: (entityName) =>
-        `/api/entity-records/${encodeURIComponent(entityName)}/recently-deleted`,
+      query: (entityName) => `${recordsUrl(entityName)}/recently-deleted`,
       providesTags: (_result, _error, entityName) => [deletedRecordsTag(entityName)],
       ...responseSchema(z.array(deletedItemSchema)),
     }),
@@ -150,7 +107,7 @@ export const recordsApi = api.injectEndpoints({
 });
 
 export const {
-  useListRecordsQuery,
+  useListRecordPageQuery,
   useCreateRecordMutation,
   useUpdateRecordMutation,
   useDeleteRecordMutation,
@@ -159,8 +116,11 @@ export const {
   useRestoreRecordVersionMutation,
 } = recordsApi;
 
-/** An entity's records' history, for the shared history components. */
-export const recordHistory = (entityName: string): HistoryEndpoints<string, EntityRecord> => ({
+/** An entity's records' history, for the shared history components: values by their type. */
+export const recordHistory = ({
+  name: entityName,
+  fields,
+}: Entity): HistoryEndpoints<string, EntityRecord> => ({
   useVersions: (id) => useListRecordVersionsInfiniteQuery({ entityName, id }),
   useRestore() {
     const [restore] = useRestoreRecordVersionMutation();
@@ -171,4 +131,5 @@ export const recordHistory = (entityName: string): HistoryEndpoints<string, Enti
   deletedPath: '/api/entity-records/:entityName/recently-deleted',
   restorePath: '/api/entity-records/:entityName/:id/versions/:versionId/restore',
   restoreContext: messages.records.restoreContext,
+  typeOf: (name) => fields.find((field) => field.name === name)?.type,
 });

@@ -2,11 +2,13 @@ import { useGridApiRef } from '@mui/x-data-grid';
 import { useCallback, useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
-import type { FieldValue } from '@common/schemas/fieldValues';
+import { type FieldValue, parseRecordValues } from '@common/schemas/fieldValues';
 import { useCan } from '@/auth/useCan';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
+import { useAppDispatch } from '@/lib/store';
 import { randomUuid } from '@/lib/uuid';
+import { toastQueued } from '@/ui/ui.slice';
 import {
   recordHistory,
   useCreateRecordMutation,
@@ -15,11 +17,15 @@ import {
   useUpdateRecordMutation,
 } from './records.api';
 
-/** A grid row: a record's values and version, and whether it is new (not saved yet). */
+/**
+ * A grid row: a record's values, its relations' display values, its version, and whether
+ * it is new (not saved yet).
+ */
 export interface RecordRow {
   _id: string;
   isNew: boolean;
-  values: Record<string, FieldValue>;
+  values: Record<string, FieldValue | null>;
+  display: Record<string, FieldValue>;
   _version: number;
 }
 
@@ -27,8 +33,12 @@ const toRow = (record: EntityRecord): RecordRow => ({
   _id: record._id,
   isNew: false,
   values: record.fields,
+  display: record._display ?? {},
   _version: record._version,
 });
+
+/** The field a refused value's path names: `fields.quantity` → `quantity`. */
+const fieldOfError = (path: string) => /^fields\.(.+)$/.exec(path)?.[1];
 
 /** What the signed-in user may do to records, from the permissions call. */
 function useRecordPermissions() {
@@ -54,11 +64,12 @@ function useRecordPermissions() {
 }
 
 /**
- * The record grid's controller (ra-core's `useListController` + `useEditController` in
- * one): the entity's records as rows, edited inline on the one edit machine, added,
- * deleted after confirmation, and their histories. The view only renders it.
+ * The record grid's editing (ra-core's `useEditController` for a grid): a page of the
+ * entity's records as rows, edited inline on the one edit machine, checked by the
+ * definition's schema before they are sent, added, deleted after confirmation, and their
+ * histories. The view only renders it.
  */
-export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
+export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: Entity[]) {
   const entityName = entity.name;
   const may = useRecordPermissions();
   const [createRecord] = useCreateRecordMutation();
@@ -66,18 +77,26 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
   const [deleteRecord] = useDeleteRecordMutation();
   const [restoreRecord] = useRestoreRecordVersionMutation();
   const apiRef = useGridApiRef();
+  const dispatch = useAppDispatch();
   const rows = useMemo(() => records.map(toRow), [records]);
   const [historyOf, setHistoryOf] = useState<string>();
 
   // Add record and Edit put the keyboard in the row's first cell (the grid's field name).
   const firstField = entity.fields[0] && `value:${entity.fields[0].name}`;
 
-  const edit = useVersionedRowEdit<RecordRow, Record<string, FieldValue>>({
+  const edit = useVersionedRowEdit<RecordRow, Record<string, FieldValue | null>>({
     resource: 'entity-records',
     entityName,
     rows,
+    paged: true,
     apiRef,
     fieldToFocus: firstField,
+    validate: (row) => {
+      const checked = parseRecordValues(entity.fields, row.values, { creating: row.isNew });
+      if (!('problems' in checked)) return undefined;
+      return Object.fromEntries(checked.problems.map(({ field, message }) => [field, message]));
+    },
+    fieldOfError,
     columnOf: (name) => `value:${name}`,
     errorContext: messages.records.saveContext,
     valuesOf: (row) => row.values,
@@ -86,14 +105,21 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
     send: async (id, fields, version) =>
       toRow(await updateRecord({ entityName, id, fields, version }).unwrap()),
     // The cache gains the record (createRecord), and the new row goes.
+    // The record goes where the page's sort and filter put it, perhaps off this page: the
+    // toast says it was added.
     create: async (row) => {
       await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
+      dispatch(toastQueued(messages.records.added, 'success'));
       return { ...row, isNew: false, _version: 1 };
     },
     blankRow: () => ({
       _id: randomUuid(),
       isNew: true,
-      values: Object.fromEntries(entity.fields.map((field) => [field.name, ''])),
+      // Text starts empty; a value of another type starts as none.
+      values: Object.fromEntries(
+        entity.fields.map((field) => [field.name, (field.type ?? 'text') === 'text' ? '' : null]),
+      ),
+      display: {},
       _version: 0,
     }),
     restore: may.mayRestore
@@ -102,14 +128,17 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
   });
 
   /**
-   * A record as the screen names it: its display field's value (the first field), as the
-   * edit started from it when there is one (the name the person knew it by).
+   * A record as the screen names it: its display field's value, as the edit started from
+   * it when there is one (the name the person knew it by).
    */
   const displayOf = (id: string) => {
-    const values =
-      edit.bases[id]?.values ?? edit.gridProps.rows.find((row) => row._id === id)?.values;
-    const shown = entity.fields[0] && values?.[entity.fields[0].name];
-    return shown ? `«${shown}»` : 'a record with no value';
+    const row = edit.gridProps.rows.find((candidate) => candidate._id === id);
+    const values = edit.bases[id]?.values ?? row?.values;
+    const name = entity.displayField ?? entity.fields[0]?.name;
+    const shown = name === undefined ? undefined : (row?.display[name] ?? values?.[name]);
+    return shown === undefined || shown === null || shown === ''
+      ? 'a record with no value'
+      : `«${String(shown)}»`;
   };
 
   /** A row may be edited by a user who may update records, or, while new, who may add. */
@@ -124,6 +153,8 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
 
   return {
     entity,
+    /** The definitions of the entities its relations point at (loaded by app/). */
+    targets,
     may,
     apiRef,
     edit,
@@ -134,7 +165,7 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[]) {
     labelOf: (name: string) => entity.fields.find((field) => field.name === name)?.label ?? name,
     removal,
     history: {
-      endpoints: recordHistory(entityName),
+      endpoints: recordHistory(entity),
       of: historyOf,
       open: setHistoryOf,
       close: () => setHistoryOf(undefined),

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
 import type { EntityRecord } from '@common/schemas/entities';
-import { apiError, liveEvents, setupNetwork } from '../../helpers/network';
+import { apiError, liveEvents, recordPage, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 /** The record grid while others work: conflicts, their saves and their edits. */
@@ -22,7 +22,7 @@ describe('/entities/:entityName with others at work', () => {
   let stored: EntityRecord[];
   const network = setupNetwork(
     http.get('/api/entities/Car', () => HttpResponse.json(car)),
-    http.get('/api/entity-records/Car', () => HttpResponse.json(stored)),
+    http.get('/api/entity-records/Car', () => recordPage(stored)),
   );
   beforeEach(() => {
     stored = [

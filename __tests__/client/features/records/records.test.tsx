@@ -3,8 +3,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import type { EntityRecord } from '@common/schemas/entities';
 import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
-import { apiError, setupNetwork } from '../../helpers/network';
+import { apiError, recordPage, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs, type TestRouter } from '../../helpers/render';
 
 describe('the record-row edit rules', () => {
@@ -36,25 +37,28 @@ describe('/entities/:entityName', () => {
     ],
   };
   const body = async (request: Request) => (await request.json()) as Record<string, unknown>;
+  /** The records the stand-in server holds: writes change them, pages read them. */
+  let stored: EntityRecord[];
+  beforeEach(() => {
+    stored = [
+      { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' }, _version: 1 },
+      { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' }, _version: 1 },
+    ];
+  });
   const network = setupNetwork(
     http.get('/api/entities/Car', () => HttpResponse.json(car)),
-    http.get('/api/entity-records/Car', () =>
-      HttpResponse.json([
-        { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' }, _version: 1 },
-        { _id: 'r2', entity_name: 'Car', fields: { make: 'Fiat' }, _version: 1 },
-      ]),
-    ),
-    http.post('/api/entity-records/Car', async ({ request }) =>
-      HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
-    ),
-    http.put('/api/entity-records/Car/:id', async ({ request, params }) =>
-      HttpResponse.json({
-        _id: params.id,
-        entity_name: 'Car',
-        _version: 2,
-        ...(await body(request)),
-      }),
-    ),
+    http.get('/api/entity-records/Car', () => recordPage(stored)),
+    http.post('/api/entity-records/Car', async ({ request }) => {
+      const { _id, fields } = (await body(request)) as EntityRecord;
+      stored = [...stored, { _id, entity_name: 'Car', fields, _version: 1 }];
+      return HttpResponse.json({ _id }, { status: 201 });
+    }),
+    http.put('/api/entity-records/Car/:id', async ({ request, params }) => {
+      const { fields } = (await body(request)) as EntityRecord;
+      const record = { _id: String(params.id), entity_name: 'Car', fields, _version: 2 };
+      stored = stored.map((one) => (one._id === record._id ? record : one));
+      return HttpResponse.json(record);
+    }),
   );
 
   const openGrid = async () => {
@@ -70,7 +74,7 @@ describe('/entities/:entityName', () => {
     expect(within(grid).getByRole('columnheader', { name: 'Colour' })).toBeInTheDocument();
   });
 
-  it('shows typed fields as their types, sorts numbers as numbers, and saves JSON values of them', async () => {
+  it('asks the server for pages sorted by a typed field, and saves JSON values of its type', async () => {
     const stock = {
       ...car,
       _id: 'id-Stock',
@@ -81,19 +85,24 @@ describe('/entities/:entityName', () => {
         { name: 'sealed', label: 'Sealed', type: 'boolean' },
       ],
     };
+    const records = [
+      { _id: 's1', entity_name: 'Stock', fields: { item: 'ten', count: 10 }, _version: 1 },
+      {
+        _id: 's2',
+        entity_name: 'Stock',
+        fields: { item: 'nine', count: 9, sealed: true },
+        _version: 1,
+      },
+    ];
     network.use(
       http.get('/api/entities/Stock', () => HttpResponse.json(stock)),
-      http.get('/api/entity-records/Stock', () =>
-        HttpResponse.json([
-          { _id: 's1', entity_name: 'Stock', fields: { item: 'ten', count: 10 }, _version: 1 },
-          {
-            _id: 's2',
-            entity_name: 'Stock',
-            fields: { item: 'nine', count: 9, sealed: true },
-            _version: 1,
-          },
-        ]),
-      ),
+      // The stand-in server sorts as asked: by the count, as numbers.
+      http.get('/api/entity-records/Stock', ({ request }) => {
+        const sort = new URL(request.url).searchParams.get('sort');
+        const sorted = [...records];
+        if (sort === 'count:asc') sorted.sort((a, b) => a.fields.count - b.fields.count);
+        return recordPage(sorted);
+      }),
       http.put('/api/entity-records/Stock/:id', async ({ request, params }) =>
         HttpResponse.json({
           _id: params.id,
@@ -106,25 +115,179 @@ describe('/entities/:entityName', () => {
     renderApp('/entities/Stock', signedInAs('contributor', ['contributor']));
     const grid = await screen.findByRole('grid', { name: 'Stock records' });
     await within(grid).findByText('ten');
+    const firstRequest = new URL(network.calls('GET /api/entity-records/Stock')[0]!.url);
+    expect(Object.fromEntries(firstRequest.searchParams)).toEqual({ page: '1', perPage: '50' });
     await userEvent.click(within(grid).getByRole('columnheader', { name: 'Count' }));
     const items = () =>
       within(grid)
         .getAllByRole('row')
         .slice(1)
         .map((row) => within(row).queryByText(/^(ten|nine)$/)?.textContent);
-    // 9 before 10: a number, not a text.
     await waitFor(() => expect(items()).toEqual(['nine', 'ten']));
-    // Rows are named by their place in the list as loaded: `ten` is record 1.
-    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 1' }));
+    const sorted = new URL(network.calls('GET /api/entity-records/Stock').at(-1)!.url);
+    expect(sorted.searchParams.get('sort')).toBe('count:asc');
+    await userEvent.click(within(grid).getByRole('button', { name: 'Edit record 2' }));
     const count = await within(grid).findByDisplayValue('10');
     await userEvent.clear(count);
     await userEvent.type(count, '12');
-    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+    await userEvent.click(within(grid).getByRole('button', { name: 'Save record 2' }));
     await waitFor(() => expect(network.calls('PUT /api/entity-records/Stock/s1')).toHaveLength(1));
     expect((await network.calls('PUT /api/entity-records/Stock/s1')[0]!.json()).fields).toEqual({
       item: 'ten',
       count: 12,
       sealed: null,
+    });
+  });
+
+  describe('typed fields', () => {
+    const LYON = '5b1e0c62-3c59-4f6e-9a43-5d2a0e7c1a01';
+    const NICE = '5b1e0c62-3c59-4f6e-9a43-5d2a0e7c1a02';
+    const sample = {
+      ...car,
+      _id: 'id-Sample',
+      name: 'Sample',
+      fields: [
+        { name: 'code', label: 'Code', required: true },
+        { name: 'qty', label: 'Quantity', type: 'number' },
+        { name: 'site', label: 'Site', type: 'relation', target: 'Site' },
+      ],
+    };
+    const site = {
+      ...car,
+      _id: 'id-Site',
+      name: 'Site',
+      fields: [{ name: 'name', label: 'Name' }],
+    };
+    const sites = [
+      { _id: LYON, entity_name: 'Site', fields: { name: 'Lyon' }, _version: 1 },
+      { _id: NICE, entity_name: 'Site', fields: { name: 'Nice' }, _version: 1 },
+    ];
+    beforeEach(() =>
+      network.use(
+        http.get('/api/entities/Sample', () => HttpResponse.json(sample)),
+        http.get('/api/entities', () => HttpResponse.json([car, sample, site])),
+        http.get('/api/entity-records/Sample', () =>
+          recordPage([
+            {
+              _id: 'a1',
+              entity_name: 'Sample',
+              fields: { code: 'A-1', qty: 2, site: LYON },
+              _display: { site: 'Lyon' },
+              _version: 1,
+            },
+          ]),
+        ),
+        // The picker's search: the stand-in server matches the words in the name.
+        http.get('/api/entity-records/Site', ({ request }) => {
+          const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? '';
+          return recordPage(sites.filter((one) => one.fields.name.toLowerCase().includes(q)));
+        }),
+        http.post('/api/entity-records/Sample', async ({ request }) =>
+          HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
+        ),
+      ),
+    );
+    const openSamples = async () => {
+      renderApp('/entities/Sample', signedInAs('contributor', ['contributor']));
+      const grid = await screen.findByRole('grid', { name: 'Sample records' });
+      await within(grid).findByText('A-1');
+      return grid;
+    };
+
+    it("shows a relation by the related record's display value", async () => {
+      const grid = await openSamples();
+      expect(within(grid).getByText('Lyon')).toBeInTheDocument();
+      expect(within(grid).queryByText(LYON)).toBeNull();
+    });
+
+    it('keeps a new row whose required field is empty, says why under the cell, and sends nothing', async () => {
+      const grid = await openSamples();
+      await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+      await userEvent.click(await within(grid).findByRole('button', { name: 'Save record 2' }));
+      const code = await within(grid).findByRole('textbox', { name: 'Code' });
+      await waitFor(() => expect(code).toHaveAccessibleDescription('is required'));
+      expect(code).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByText('is required')).toBeVisible();
+      expect(network.calls('POST /api/entity-records/Sample')).toHaveLength(0);
+      // Typing hides the message; the row then saves.
+      await userEvent.type(code, 'B-2');
+      expect(code).not.toHaveAccessibleDescription();
+      await userEvent.click(within(grid).getByRole('button', { name: 'Save record 2' }));
+      await waitFor(() => expect(network.calls('POST /api/entity-records/Sample')).toHaveLength(1));
+      expect((await network.calls('POST /api/entity-records/Sample')[0]!.json()).fields).toEqual({
+        code: 'B-2',
+        qty: null,
+        site: null,
+      });
+      expect(await screen.findByText(messages.records.added)).toBeInTheDocument();
+    });
+
+    it("shows the server's refusal of a value under its cell", async () => {
+      network.use(
+        http.post('/api/entity-records/Sample', () =>
+          HttpResponse.json(
+            {
+              statusCode: 400,
+              error: 'Bad Request',
+              code: 'VALIDATION_FAILED',
+              message: 'body.fields.code is taken',
+              fields: [{ field: 'body.fields.code', message: 'is taken by another record' }],
+            },
+            { status: 400 },
+          ),
+        ),
+      );
+      const grid = await openSamples();
+      await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+      await userEvent.type(await within(grid).findByRole('textbox', { name: 'Code' }), 'A-1');
+      await userEvent.click(within(grid).getByRole('button', { name: 'Save record 2' }));
+      const code = await within(grid).findByRole('textbox', { name: 'Code' });
+      await waitFor(() => expect(code).toHaveAccessibleDescription('is taken by another record'));
+    });
+
+    it("picks a relation's record by searching the related entity, and saves its id", async () => {
+      const grid = await openSamples();
+      await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+      await userEvent.type(await within(grid).findByRole('textbox', { name: 'Code' }), 'B-2');
+      const picker = within(grid).getByRole('combobox', { name: 'Site' });
+      await userEvent.type(picker, 'ni');
+      await waitFor(() => {
+        const searches = network.calls('GET /api/entity-records/Site');
+        expect(new URL(searches.at(-1)!.url).searchParams.get('q')).toBe('ni');
+      });
+      await waitFor(() =>
+        expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Nice']),
+      );
+      await userEvent.click(screen.getByRole('option', { name: 'Nice' }));
+      await userEvent.click(within(grid).getByRole('button', { name: 'Save record 2' }));
+      await waitFor(() => expect(network.calls('POST /api/entity-records/Sample')).toHaveLength(1));
+      expect((await network.calls('POST /api/entity-records/Sample')[0]!.json()).fields).toEqual({
+        code: 'B-2',
+        qty: null,
+        site: NICE,
+      });
+    });
+
+    it('sends the quick search once typing pauses, from page 1, and keeps it in the URL', async () => {
+      const { router } = renderApp(
+        '/entities/Sample?page=2',
+        signedInAs('contributor', ['contributor']),
+      );
+      await screen.findByRole('grid', { name: 'Sample records' });
+      await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'a-1 lyon');
+      await waitFor(() => expect(router.state.location.search).toBe('?q=a-1+lyon'));
+      const asked = new URL(network.calls('GET /api/entity-records/Sample').at(-1)!.url);
+      expect(Object.fromEntries(asked.searchParams)).toEqual({
+        page: '1',
+        perPage: '50',
+        q: 'a-1 lyon',
+      });
+      // Each word typed did not send a request of its own.
+      expect(
+        network
+          .calls('GET /api/entity-records/Sample')
+          .filter((call) => new URL(call.url).searchParams.has('q')),
+      ).toHaveLength(1);
     });
   });
 
@@ -218,7 +381,7 @@ describe('/entities/:entityName', () => {
     return screen.findByRole('grid', { name: 'Car records' });
   }
 
-  it('shows an edited value after leaving the grid and coming back, without a refetch', async () => {
+  it('shows an edited value after leaving the grid and coming back', async () => {
     const { router } = renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
     const grid = await screen.findByRole('grid', { name: 'Car records' });
     await userEvent.click(await within(grid).findByRole('button', { name: 'Edit record 1' }));
@@ -232,10 +395,9 @@ describe('/entities/:entityName', () => {
     const again = await leaveAndComeBack(router);
     expect(await within(again).findByText('Ford Motor')).toBeInTheDocument();
     expect(within(again).queryByText('Ford')).not.toBeInTheDocument();
-    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
   });
 
-  it('keeps a new record after leaving the grid and coming back, without a refetch', async () => {
+  it('keeps a new record after leaving the grid and coming back', async () => {
     const { router } = renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
     const grid = await screen.findByRole('grid', { name: 'Car records' });
     await within(grid).findByText('Ford');
@@ -246,7 +408,6 @@ describe('/entities/:entityName', () => {
 
     const again = await leaveAndComeBack(router);
     expect(await within(again).findByText('Volvo')).toBeInTheDocument();
-    expect(network.calls('GET /api/entity-records/Car')).toHaveLength(1);
   });
 
   it('says in the page that an unknown entity is not here, with one toast and no records request', async () => {
@@ -312,7 +473,7 @@ describe('/entities/:entityName', () => {
   });
 
   it("says 'No records yet', and Add record appends a blank row in edit mode", async () => {
-    network.use(http.get('/api/entity-records/Car', () => HttpResponse.json([])));
+    network.use(http.get('/api/entity-records/Car', () => recordPage([])));
     renderApp('/entities/Car', signedInAs('contributor', ['contributor']));
     const grid = await screen.findByRole('grid', { name: 'Car records' });
     expect(await within(grid).findByText('No records yet')).toBeInTheDocument();
@@ -323,7 +484,7 @@ describe('/entities/:entityName', () => {
   });
 
   it("says 'No records yet' without Add record to a viewer", async () => {
-    network.use(http.get('/api/entity-records/Car', () => HttpResponse.json([])));
+    network.use(http.get('/api/entity-records/Car', () => recordPage([])));
     renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
     const grid = await screen.findByRole('grid', { name: 'Car records' });
     expect(await within(grid).findByText('No records yet')).toBeInTheDocument();

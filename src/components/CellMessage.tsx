@@ -1,0 +1,45 @@
+import { Box, Paper, Popper } from '@mui/material';
+import { type ReactNode, useId, useState } from 'react';
+
+/**
+ * A cell's editor with the message of its last refused save under it (a required value left
+ * empty, a value of the wrong kind), until its value changes. The message floats over the
+ * row below (a grid cell clips what overflows it); `children` gets the message's id for
+ * `aria-describedby`, or undefined while none is shown.
+ */
+export function CellMessage({
+  message,
+  value,
+  children,
+}: {
+  message?: string;
+  /** The cell's value: a new value hides the message. */
+  value: unknown;
+  children: (describedBy: string | undefined) => ReactNode;
+}) {
+  const id = useId();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // The value the message is about: the one the cell held when the message came.
+  const [about, setAbout] = useState<{ message?: string; value: unknown }>({ message, value });
+  if (about.message !== message) setAbout({ message, value });
+  const shown = message !== undefined && Object.is(about.value, value);
+  return (
+    <Box ref={setAnchor} sx={{ width: '100%', height: '100%', display: 'flex' }}>
+      {children(shown ? id : undefined)}
+      <Popper
+        open={shown && anchor !== null}
+        anchorEl={anchor}
+        placement="bottom-start"
+        sx={{ zIndex: (theme) => theme.zIndex.tooltip }}
+      >
+        <Paper
+          id={id}
+          elevation={3}
+          sx={{ px: 1, py: 0.5, color: 'error.main', typography: 'caption', maxWidth: 320 }}
+        >
+          {message}
+        </Paper>
+      </Popper>
+    </Box>
+  );
+}
