@@ -19,6 +19,8 @@ import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '.
 import {
   type RecordsDefinition,
   alterTableStatements,
+  rebuildTableStatements,
+  typeOf,
   createTableStatements,
   quoted,
   tableOf,
@@ -207,7 +209,18 @@ async function changeRecordsTable(tx: Tx, before: Entity, after: Entity) {
       report,
     });
   }
-  await changeTable(tx, alterTableStatements(definitionOf(before), definitionOf(after), targets));
+  const [from, to] = [definitionOf(before), definitionOf(after)];
+  // A change of type rewrites every record: into a new table, so that they stay readable.
+  const retyped = to.fields.some((field) => {
+    const was = from.fields.find((candidate) => candidate.name === field.name);
+    return was !== undefined && typeOf(was) !== typeOf(field);
+  });
+  await changeTable(
+    tx,
+    retyped
+      ? rebuildTableStatements(from, to, targets, await relationsTo(sessionOf(tx), after.name))
+      : alterTableStatements(from, to, targets),
+  );
 }
 
 /**

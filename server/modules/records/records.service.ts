@@ -20,6 +20,7 @@ import { changeAndRecord, changeSummary, recordChanges } from '../../lib/changes
 import { checkVersion } from '../../lib/concurrency';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { pgErrorFacts } from '../../lib/pgErrors';
+import { looksLikeUuid } from '../../lib/uuid';
 import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 import {
   type RecordsDefinition,
@@ -593,10 +594,6 @@ export async function listRecordVersions(
   return withRelationLabels(sessionOf(db), entityName, history);
 }
 
-const isUuid = (value: unknown): value is string =>
-  typeof value === 'string' &&
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
 /**
  * `history` with each snapshot's relations shown by their records' display values as they
  * are now (`document._display`, as a page has them): one query per related entity for the
@@ -607,7 +604,12 @@ async function withRelationLabels(
   entityName: string,
   history: Version[],
 ): Promise<Version[]> {
-  const definition = await definitionOf(session, entityName);
+  const definition = await definitionOf(session, entityName).catch((error: unknown) => {
+    // The history of a record of a deleted entity is still read: by its ids.
+    if (error instanceof AppError && error.statusCode === 404) return undefined;
+    throw error;
+  });
+  if (!definition) return history;
   const related = await relatedOf(session, definition);
   const labels = new Map<string, FieldValue>();
   for (const [target, { id: targetId, displayField }] of related) {
@@ -615,7 +617,9 @@ async function withRelationLabels(
     const ids = history.flatMap((version) => {
       const values = (version.document.fields ?? {}) as Record<string, unknown>;
       // A snapshot from before the field was a relation may hold any text.
-      return names.map((name) => values[name]).filter((value) => isUuid(value));
+      return names
+        .map((name) => values[name])
+        .filter((value) => typeof value === 'string' && looksLikeUuid(value));
     });
     if (!ids.length) continue;
     const shown = wireValue(displayField, `t.${quoted(columnOf(displayField.name))}`);
