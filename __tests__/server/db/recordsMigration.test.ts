@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { columnOf, sortIndexOf, tableOf } from '@server/modules/records/recordTable';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { EntityField } from '@common/schemas/entities';
+import {
+  columnOf,
+  createTableStatements,
+  searchIndexOf,
+  searchTextOf,
+  sortIndexOf,
+  tableOf,
+} from '@server/modules/records/recordTable';
 
 /**
  * Migration 0020 moves each entity's records from the one JSON table into a table of its
@@ -54,6 +63,64 @@ describe('migration 0020: a table per entity', () => {
     );
     const old = await db.query(`select to_regclass('entity_records') as gone`);
     expect(old.rows).toEqual([{ gone: null }]);
+    await db.close();
+  });
+});
+
+/**
+ * Migration 0021 gives each entity's table the quick search's trigram index: over the
+ * expression the searches write (searchTextOf), or the planner would not use it.
+ */
+describe('migration 0021: a search index per entity', () => {
+  const statements = (name: string) =>
+    readFileSync(join(process.cwd(), `server/db/migrations/${name}.sql`), 'utf8').split(
+      '--> statement-breakpoint',
+    );
+  const fields: EntityField[] = [
+    { name: 'code', label: 'Code' },
+    { name: 'qty', label: 'Quantity', type: 'integer' },
+    { name: `x${'y'.repeat(63)}`, label: 'Long', type: 'longText' },
+    { name: 'kind', label: 'Kind', type: 'select', options: ['a'] },
+  ];
+
+  it('indexes the text fields of each entity as the searches read them, and no entity without', async () => {
+    const db = await PGlite.create({ extensions: { pg_trgm } });
+    await db.exec('create extension pg_trgm');
+    await db.exec('create table entities (id uuid primary key, name text, fields jsonb)');
+    const typed = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';
+    const numbers = 'c2eebc99-9c0b-4ef8-bb6d-6bb9bd380a13';
+    const numberFields: EntityField[] = [{ name: 'n', label: 'N', type: 'number' }];
+    for (const [id, entityFields] of [
+      [typed, fields],
+      [numbers, numberFields],
+    ] as const) {
+      await db.query('insert into entities values ($1, $2, $3)', [
+        id,
+        id,
+        JSON.stringify(entityFields),
+      ]);
+      // The table as recordTable.ts makes it, without the index the migration adds.
+      const made = createTableStatements({ id, name: id, fields: [...entityFields] }, new Map());
+      for (const statement of made.filter((one) => !one.includes('gin_trgm_ops')))
+        await db.exec(statement);
+    }
+    for (const statement of statements('0021_record_search_index')) await db.exec(statement);
+    const definitionOf = async (name: string) =>
+      (
+        await db.query<{ definition: string }>(
+          'select indexdef as definition from pg_indexes where indexname = $1',
+          [name],
+        )
+      ).rows[0]?.definition;
+    const migrated = await definitionOf(searchIndexOf(typed));
+    expect(migrated).toContain('gin_trgm_ops');
+    expect(await definitionOf(searchIndexOf(numbers))).toBeUndefined();
+    // The same index as a new entity's table gets.
+    await db.exec(`drop index "${searchIndexOf(typed)}"`);
+    const made = createTableStatements({ id: typed, name: typed, fields }, new Map());
+    await db.exec(made.find((one) => one.includes('gin_trgm_ops'))!);
+    expect(await definitionOf(searchIndexOf(typed))).toBe(migrated);
+    expect(searchTextOf(fields)).toContain(columnOf('kind'));
     await db.close();
   });
 });

@@ -101,6 +101,11 @@ export function createTableStatements(
       ${columns.join(',\n      ')})`,
     `create index ${quoted(`${tableOf(definition.id)}_created`)} on ${table} (created_at, id)`,
     ...definition.fields.flatMap((field) => fieldIndexStatements(definition.id, field)),
+    ...searchIndexStatements(
+      definition.fields,
+      tableOf(definition.id),
+      searchIndexOf(definition.id),
+    ),
   ];
 }
 
@@ -127,6 +132,33 @@ export function fieldIndexStatements(entityId: string, field: EntityField): stri
   }
   if (typeOf(field) !== 'longText') statements.push(sortIndexStatement(entityId, field));
   return statements;
+}
+
+/** The trigram index that finds a quick search's words in a record's text fields. */
+export const searchIndexOf = (entityId: string) => `${tableOf(entityId)}_search`;
+
+/**
+ * SQL of a record's text-like fields, lowered and joined by spaces (a word holds no
+ * whitespace, so it is in one of them exactly when it is in this): what a quick search
+ * looks in, and what its trigram index holds. Undefined for an entity with none.
+ */
+export function searchTextOf(fields: readonly EntityField[]): string | undefined {
+  const columns = fields
+    .filter((field) => TEXT_TYPES.includes(typeOf(field)))
+    .map((field) => `coalesce(${quoted(columnOf(field.name))}, '')`);
+  return columns.length ? `lower(${columns.join(` || ' ' || `)})` : undefined;
+}
+
+/** The statement making an entity's search index (none without text fields). */
+function searchIndexStatements(
+  fields: readonly EntityField[],
+  table: string,
+  name: string,
+): string[] {
+  const text = searchTextOf(fields);
+  return text
+    ? [`create index ${quoted(name)} on ${quoted(table)} using gin ((${text}) gin_trgm_ops)`]
+    : [];
 }
 
 /** A field's value as JSON on the wire: datetimes in UTC with milliseconds, the rest as typed. */
@@ -242,6 +274,9 @@ export function alterTableStatements(
   const table = quoted(tableOf(after.id));
   const old = new Map(before.fields.map((field) => [field.name, field]));
   const statements: string[] = [];
+  // Other text fields: the search index is made again over them, at the end.
+  const searched = searchTextOf(before.fields) !== searchTextOf(after.fields);
+  if (searched) statements.push(`drop index if exists ${quoted(searchIndexOf(after.id))}`);
   for (const field of before.fields) {
     if (!after.fields.some((f) => f.name === field.name)) {
       statements.push(`alter table ${table} drop column ${quoted(columnOf(field.name))}`);
@@ -303,6 +338,11 @@ export function alterTableStatements(
       statements.push(sortIndexStatement(after.id, field));
     }
   }
+  if (searched) {
+    statements.push(
+      ...searchIndexStatements(after.fields, tableOf(after.id), searchIndexOf(after.id)),
+    );
+  }
   return statements;
 }
 
@@ -356,7 +396,12 @@ export function rebuildTableStatements(
       ? [{ name: sortIndexOf(after.id, field.name), unique: false, field }]
       : []),
   ]);
-  const names = [`${table}_created`, ...indexes.map((index) => index.name)];
+  const search = searchIndexStatements(after.fields, next, nextName(searchIndexOf(after.id)));
+  const names = [
+    `${table}_created`,
+    ...indexes.map((index) => index.name),
+    ...(search.length ? [searchIndexOf(after.id)] : []),
+  ];
   const pointing = incoming.filter((relation) => relation.id !== after.id);
   const constraint = (relation: IncomingRelation) =>
     `${quoted(tableOf(relation.id))} add constraint ${quoted(relationConstraintOf(relation.id, relation.field))}
@@ -378,6 +423,7 @@ export function rebuildTableStatements(
         `create ${unique ? 'unique ' : ''}index ${quoted(nextName(name))} on ${quoted(next)}
          (${quoted(columnOf(field.name))}${unique ? '' : ', id'})`,
     ),
+    ...search,
     ...after.fields
       .filter((field) => typeOf(field) === 'relation')
       .map(

@@ -18,6 +18,7 @@ import {
   documentOf,
   literal,
   quoted,
+  searchTextOf,
   tableOf,
   typeOf,
   wireValue,
@@ -138,16 +139,15 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
     parameters.push(value);
     return `$${parameters.length}${cast}`;
   };
-  const textColumns = definition.fields
-    .filter((field) => TEXT_TYPES.includes(typeOf(field)))
-    .map((field) => quoted(columnOf(field.name)));
   const contains = (column: string, word: string) =>
     `strpos(lower(${column}), lower(${parameter(word, '::text')})) > 0`;
-  // A word holds no whitespace, so it is in one of the text fields exactly when it is in
-  // them all joined by spaces: one lower() a record for each word, not one for each field.
-  const allText = `concat_ws(' ', ${textColumns.join(', ')})`;
+  // Each word in the text fields joined, as the search index holds them: its trigrams
+  // find the candidates (a word of one or two letters has none, and is tested on each).
+  const searchText = searchTextOf(definition.fields);
   const clauses = request.words.map((word) =>
-    textColumns.length ? contains(allText, word) : 'false',
+    searchText
+      ? `${searchText} like lower(${parameter(`%${word.replace(/[\\%_]/g, '\\$&')}%`, '::text')})`
+      : 'false',
   );
   for (const { field, op, value } of request.conditions) {
     const column = quoted(columnOf(field.name));
