@@ -6,22 +6,42 @@
  * Prints requests/s, p50, p99, the API's share, the server's memory (and at 1,000 records),
  * the disk of the records and their indexes against the raw CSV, and the load time.
  *
+ * Then the embedded PGlite at 100,000 records (`--pglite-records`): 300 pages of the mix, one
+ * at a time (PGlite answers one query at a time), each timed.
+ *
  * BENCH_DATABASE_URL names a PostgreSQL database the benchmark may fill: it uses its
  * siblings `<name>_records` (dropped and loaded again each run) and `<name>_records_small`.
- * `--records N` changes the size (default 1,000,000).
+ * `--records N` changes the size (default 1,000,000); `--only-pglite` runs the PGlite part alone.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { type Entity, recordPageQuerySchema } from '../common/schemas/entities';
-import { type Database, openPostgres, queryRows } from '../server/db/client';
+import {
+  type Database,
+  fromPglite,
+  openPostgres,
+  pgliteExtensions,
+  queryRows,
+} from '../server/db/client';
 import { tableOf } from '../server/modules/records/recordTable';
 import { listRecordPage } from '../server/modules/records/records.service';
 import { siblingDatabase, signInThroughApi, startBuiltServer } from './builtServer';
 import { ms, percentile, prng, reportApi } from './measure';
 
-const { values: args } = parseArgs({ options: { records: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string' },
+    'pglite-records': { type: 'string' },
+    'only-pglite': { type: 'boolean' },
+  },
+});
 const RECORDS = Number(args.records ?? 1_000_000);
+const PGLITE_RECORDS = Number(args['pglite-records'] ?? 100_000);
 const SITES = 10_000;
 const SMALL_RECORDS = 1_000;
 const CONNECTIONS = 50;
@@ -44,13 +64,10 @@ const SAMPLE_FIELDS = [
 ];
 const SORTABLE = SAMPLE_FIELDS.map((field) => field.name);
 
-/**
- * Defines the two entities through the API (their tables and indexes as the product makes
- * them) and loads their records with SQL in batches: the product has no bulk import yet.
- */
-async function load(base: string, database: Database, records: number) {
+/** Defines the two entities through the API: their tables and indexes as the product makes them. */
+async function define(base: string) {
   const { jwt } = await signInThroughApi(base, 'admin', ADMIN_PASSWORD);
-  const define = async (body: object): Promise<Entity> => {
+  const defined = async (body: object): Promise<Entity> => {
     const answer = await fetch(`${base}/api/entities`, {
       method: 'POST',
       headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
@@ -59,8 +76,13 @@ async function load(base: string, database: Database, records: number) {
     if (answer.status !== 201) throw new Error(`Defining an entity: ${await answer.text()}`);
     return (await answer.json()) as Entity;
   };
-  const site = await define({ name: 'BenchSite', fields: [{ name: 'code' }, { name: 'label' }] });
-  const sample = await define({ name: 'BenchSample', fields: SAMPLE_FIELDS });
+  const site = await defined({ name: 'BenchSite', fields: [{ name: 'code' }, { name: 'label' }] });
+  const sample = await defined({ name: 'BenchSample', fields: SAMPLE_FIELDS });
+  return { site, sample };
+}
+
+/** Loads the records with SQL in batches: the product has no bulk import yet. */
+async function fill(database: Database, site: Entity, sample: Entity, records: number) {
   const started = performance.now();
   await database.db.execute(
     sql.raw(`insert into "${tableOf(site._id)}" (f_code, f_label)
@@ -86,7 +108,13 @@ async function load(base: string, database: Database, records: number) {
   const insertSeconds = (performance.now() - started) / 1000;
   await database.db.execute(sql.raw(`vacuum analyze "${tableOf(sample._id)}"`));
   await database.db.execute(sql.raw(`vacuum analyze "${tableOf(site._id)}"`));
-  return { sample, site, insertSeconds, seconds: (performance.now() - started) / 1000 };
+  return { insertSeconds, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Defines the entities through the API and loads their records. */
+async function load(base: string, database: Database, records: number) {
+  const { site, sample } = await define(base);
+  return { site, sample, ...(await fill(database, site, sample, records)) };
 }
 
 /** The disk of the records' table and indexes, and the size of the same data as CSV. */
@@ -224,6 +252,7 @@ const siteIdsOf = async (database: Database, site: Entity) =>
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 async function main() {
+  if (args['only-pglite']) return pgliteRun();
   const url = process.env.BENCH_DATABASE_URL;
   if (!url)
     throw new Error('Set BENCH_DATABASE_URL to a PostgreSQL database the benchmark may fill');
@@ -296,6 +325,42 @@ async function main() {
     `\nThe server's memory: ${Math.round(resident)} MB resident after the mix at ${RECORDS} records, ${Math.round(smallServer.residentMegabytes())} MB after 10 s of it at ${SMALL_RECORDS}`,
   );
   await smallServer.stop();
+  await pgliteRun();
+}
+
+/**
+ * The embedded PGlite at PGLITE_RECORDS: the entities defined through the server, the records
+ * loaded while it is stopped (PGlite is one process's), then 300 pages of the mix through it.
+ */
+async function pgliteRun() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-records-'));
+  const env = { SEED_JOBS: '0', ADMIN_PASSWORD, DATA_DIR: dataDir };
+  try {
+    let server = await startBuiltServer(env);
+    const { site, sample } = await define(server.base);
+    await server.stop();
+    const database = fromPglite(
+      await PGlite.create(join(dataDir, 'pglite'), { extensions: pgliteExtensions }),
+    );
+    console.log(`\nPGlite: loading ${PGLITE_RECORDS} records…`);
+    const loaded = await fill(database, site, sample, PGLITE_RECORDS);
+    const siteIds = await siteIdsOf(database, site);
+    await database.close();
+    console.log(`  loaded in ${loaded.seconds.toFixed(0)} s`);
+    server = await startBuiltServer(env);
+    const { jwt } = await signInThroughApi(server.base, 'viewer', 'viewer123');
+    await slowestKinds(server.base, jwt, siteIds);
+    const pages = await slowestKinds(server.base, jwt, siteIds);
+    const times = pages.map((t) => t.ms);
+    console.log(
+      `  one at a time, 300 pages of the mix (warm): p50 ${ms(percentile(times, 50))}   p99 ${ms(percentile(times, 99))}   slowest ${ms(times.at(-1)!)}; ${times.filter((t) => t >= 200).length} of 300 took 200 ms or more`,
+    );
+    for (const t of pages.slice(-5).reverse())
+      console.log(`    ${ms(t.ms)}  ${decodeURIComponent(t.path)}`);
+    await server.stop();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 main().catch((error: unknown) => {

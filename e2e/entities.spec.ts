@@ -172,11 +172,18 @@ test('typed fields: defined on the form, a number sorted as a number, a date ran
     await page.keyboard.type(text);
     await page.keyboard.press('Tab');
     await page.keyboard.type(count);
-    await grid.getByRole('textbox', { name: 'note' }).fill(note);
+    // The choice: the arrows choose, Tab moves on (Enter would save the row).
+    await page.keyboard.press('Tab');
+    await expect(grid.getByRole('combobox', { name: 'grade' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await expect(grid.getByRole('textbox', { name: 'note' })).toBeFocused();
+    await page.keyboard.type(note);
     await grid.locator('input[type="date"]').fill(day);
     await page.keyboard.press('Enter');
     await expect(grid.getByText(text, { exact: true })).toBeVisible();
   }
+  await expect(grid.getByRole('gridcell', { name: 'good' })).toHaveCount(3);
   // Sorted by the server, as numbers: 9 before 10.
   await grid.getByRole('columnheader', { name: 'count' }).click();
   await expect(page).toHaveURL(/sort=count%3Aasc/);

@@ -106,6 +106,9 @@ const SAYS_WHAT_TO_DO = new Set<ErrorCode>([
   'CONFLICT',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
+  'NOT_UNIQUE',
+  'REFERENCED',
+  'DEFINITION_CONFLICT',
 ]);
 
 /** The toast a failed request shows (spec section 8), or undefined for one to stay quiet about. */

@@ -30,7 +30,11 @@ export function CellMessage({
         open={shown && anchor !== null}
         anchorEl={anchor}
         placement="bottom-start"
-        sx={{ zIndex: (theme) => theme.zIndex.tooltip }}
+        sx={{
+          zIndex: (theme) => theme.zIndex.tooltip,
+          // Its cell scrolled out of the grid's view: the message goes with it.
+          '&[data-popper-reference-hidden]': { visibility: 'hidden' },
+        }}
       >
         <Paper
           id={id}

@@ -7,10 +7,11 @@ import {
   renderEditBooleanCell,
   renderEditDateCell,
   renderEditLongTextCell,
-  renderEditSingleSelectCell,
   renderLongTextCell,
+  useGridApiContext,
 } from '@mui/x-data-grid';
-import { type ReactNode, useMemo } from 'react';
+import { NativeSelect } from '@mui/material';
+import { type ReactNode, useLayoutEffect, useMemo, useRef } from 'react';
 import { CellMessage } from '@/components/CellMessage';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { rowActionsColumn } from '@/components/rowActions';
@@ -23,6 +24,54 @@ import type { RecordGridController, RecordRow } from './useRecordGrid';
 /** A local calendar day as `YYYY-MM-DD` (a date field's value). */
 const dayOf = (date: Date) =>
   `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+
+/**
+ * A choice's editor: the browser's own select, so the keyboard works as everywhere (the
+ * arrows choose, Tab moves on, Enter saves the row); the grid's menu took Enter and Tab.
+ */
+function ChoiceEditCell({
+  params,
+  options,
+  describedBy,
+}: {
+  params: GridRenderEditCellParams;
+  options: string[];
+  describedBy?: string;
+}) {
+  const apiRef = useGridApiContext();
+  const select = useRef<HTMLSelectElement>(null);
+  useLayoutEffect(() => {
+    if (params.hasFocus) select.current?.focus();
+  }, [params.hasFocus]);
+  return (
+    <NativeSelect
+      fullWidth
+      disableUnderline
+      value={(params.value as string | null) ?? ''}
+      inputRef={select}
+      onChange={(event) =>
+        void apiRef.current.setEditCellValue({
+          id: params.id,
+          field: params.field,
+          value: event.target.value,
+        })
+      }
+      inputProps={{
+        'aria-label': params.colDef.headerName,
+        'aria-invalid': describedBy ? true : undefined,
+        'aria-describedby': describedBy,
+      }}
+      sx={{ px: 1 }}
+    >
+      <option value="">(none)</option>
+      {options.map((option) => (
+        <option key={option} value={option}>
+          {option}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}
 
 /** Renders a cell's editor, given the id of its message (if one is shown) for aria. */
 type Editor = (params: GridRenderEditCellParams, describedBy?: string) => ReactNode;
@@ -99,7 +148,9 @@ function typedColumn(
     case 'select':
       return {
         type: 'singleSelect',
-        editor: (params) => renderEditSingleSelectCell(params),
+        editor: (params, describedBy) => (
+          <ChoiceEditCell params={params} options={field.options ?? []} describedBy={describedBy} />
+        ),
         valueOptions: field.options ?? [],
         valueGetter: (_value, row) => get(row) ?? '',
         valueSetter: (value, row) => set(row, value ? String(value) : null),

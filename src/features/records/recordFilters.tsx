@@ -17,8 +17,9 @@ const rangeInputOf = (inputType: 'number' | 'date') =>
     const [from = '', to = ''] = Array.isArray(item.value) ? (item.value as string[]) : [];
     const set = (at: 0 | 1, text: string) =>
       applyValue({ ...item, value: at === 0 ? [text, to] : [from, text] });
+    // One above the other: side by side, a date does not fit the filter's width.
     return (
-      <Stack direction="row" spacing={1}>
+      <Stack spacing={0.5}>
         {(['From', 'To'] as const).map((label, at) => (
           <TextField
             key={label}

