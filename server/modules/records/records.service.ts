@@ -7,7 +7,7 @@ import type {
   RecordPage,
   RecordPageQuery,
 } from '@common/schemas/entities';
-import { type FieldValue, parseRecordValues } from '@common/schemas/fieldValues';
+import { type FieldValue, isCalendarDate, parseRecordValues } from '@common/schemas/fieldValues';
 import type {
   DeletedItem,
   Version,
@@ -30,7 +30,9 @@ import {
   literal,
   quoted,
   relationConstraintOf,
+  TEXT_TYPES,
   tableOf,
+  typeOf,
   uniqueIndexOf,
   wireValue,
 } from './recordTable';
@@ -74,6 +76,35 @@ const statementName = (text: string) =>
 const recordIdTaken = () => conflict('ID_TAKEN', messages.server.recordIdTaken);
 
 /** Checked values of a write, by field name. @throws 400 naming each field at fault. */
+/** Words PostgreSQL's boolean cast reads as true and as false (as a definition change does). */
+const TRUE_WORDS = ['true', 't', 'yes', 'y', 'on', '1'];
+const FALSE_WORDS = ['false', 'f', 'no', 'n', 'off', '0'];
+
+/**
+ * A value of a version saved before its field changed type, as the change converted the
+ * records then (`conversionOf`): a number or a yes/no read from its text, anything as text.
+ * What does not convert is left as it was, and refused by the field's schema, by name.
+ */
+function asTypeOf(field: EntityField, value: unknown): unknown {
+  const type = typeOf(field);
+  if (typeof value === 'string' && (type === 'number' || type === 'integer')) {
+    const number = value.trim() === '' ? NaN : Number(value.trim());
+    return Number.isFinite(number) ? number : value;
+  }
+  if (typeof value === 'string' && type === 'boolean') {
+    const word = value.trim().toLowerCase();
+    return TRUE_WORDS.includes(word) ? true : FALSE_WORDS.includes(word) ? false : value;
+  }
+  if (typeof value === 'boolean' && (type === 'number' || type === 'integer')) return Number(value);
+  if (typeof value === 'string' && type === 'datetime' && isCalendarDate(value))
+    return `${value}T00:00:00.000Z`;
+  if (typeof value === 'string' && type === 'date' && /^\d{4}-\d{2}-\d{2}T/.test(value))
+    return new Date(value).toISOString().slice(0, 10);
+  if ((typeof value === 'number' || typeof value === 'boolean') && TEXT_TYPES.includes(type))
+    return String(value);
+  return value;
+}
+
 function checkedValues(
   definition: RecordsDefinition,
   input: Record<string, unknown>,
@@ -554,7 +585,11 @@ export async function restoreRecord(
     const kept = Object.entries((snapshot.fields ?? {}) as Record<string, unknown>).filter(
       ([name]) => names.has(name),
     );
-    const values = checkedValues(definition, Object.fromEntries(kept), false);
+    const typed = kept.map(([name, value]) => {
+      const field = definition.fields.find((candidate) => candidate.name === name)!;
+      return [name, asTypeOf(field, value)];
+    });
+    const values = checkedValues(definition, Object.fromEntries(typed), false);
     const current = await recordOf(session, definition, id, { lock: true });
     // A deleted record's id may since have been given to a record of another entity.
     if (!current && (await isRecordOfAnother(session, id, entityName))) throw recordIdTaken();

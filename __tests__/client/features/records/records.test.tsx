@@ -274,6 +274,31 @@ describe('/entities/:entityName', () => {
       });
     });
 
+    it('asks for the filter a link names, as a range of the column, and shows it in the grid', async () => {
+      const { router } = renderApp(
+        '/entities/Sample?filter[qty][gte]=2&filter[qty][lte]=5&sort=qty:desc',
+        signedInAs('viewer', ['viewer']),
+      );
+      const grid = await screen.findByRole('grid', { name: 'Sample records' });
+      await within(grid).findByText('A-1');
+      const asked = new URL(network.calls('GET /api/entity-records/Sample').at(-1)!.url);
+      expect(Object.fromEntries(asked.searchParams)).toEqual({
+        page: '1',
+        perPage: '50',
+        sort: 'qty:desc',
+        'filter[qty][gte]': '2',
+        'filter[qty][lte]': '5',
+      });
+      // The grid holds it as its filter: the column says so, and the URL keeps it.
+      const quantity = within(grid).getByRole('columnheader', { name: /Quantity/ });
+      expect(within(quantity).getByLabelText('1 active filter')).toBeInTheDocument();
+      await waitFor(() =>
+        expect(decodeURIComponent(router.state.location.search)).toBe(
+          '?sort=qty:desc&filter[qty][gte]=2&filter[qty][lte]=5',
+        ),
+      );
+    });
+
     it('sends the quick search once typing pauses, from page 1, and keeps it in the URL', async () => {
       const { router } = renderApp(
         '/entities/Sample?page=2',

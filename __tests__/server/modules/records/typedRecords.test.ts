@@ -519,6 +519,49 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
   });
 
   describe('more definition changes', () => {
+    it('restores a version saved before a change of type as the change converted the records, and refuses one that cannot follow by name', async () => {
+      const item = await define('Item', [{ name: 'code' }, { name: 'count' }, { name: 'note' }]);
+      const create = (fields: object) =>
+        request('POST', `/api/entity-records/${item.name}`, { fields });
+      const counted = (await create({ code: 'A', count: ' 12 ', note: '1' })).json()._id;
+      const worded = (await create({ code: 'B', count: 'twelve' })).json()._id;
+      await request('PUT', `/api/entity-records/${item.name}/${worded}`, {
+        fields: { code: 'B', count: '' },
+      });
+      const retype = await request('PUT', `/api/entities/${item._id}`, {
+        name: item.name,
+        description: '',
+        category: item.category,
+        fields: [
+          { name: 'code' },
+          { name: 'count', type: 'integer' },
+          { name: 'note', type: 'boolean' },
+        ],
+      });
+      expect(retype.statusCode).toBe(200);
+      await request('PUT', `/api/entity-records/${item.name}/${counted}`, {
+        fields: { code: 'A', count: 13, note: false },
+      });
+      const firstOf = async (id: string) => {
+        const versions: Version[] = (
+          await request('GET', `/api/entity-records/${item.name}/${id}/versions`)
+        ).json();
+        return versions.at(-1)!._id;
+      };
+      const restored = await request(
+        'POST',
+        `/api/entity-records/${item.name}/${counted}/versions/${await firstOf(counted)}/restore`,
+      );
+      expect(restored.statusCode).toBe(200);
+      expect(restored.json().fields).toEqual({ code: 'A', count: 12, note: true });
+      const refused = await request(
+        'POST',
+        `/api/entity-records/${item.name}/${worded}/versions/${await firstOf(worded)}/restore`,
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(fieldsOf(refused)).toEqual({ 'body.fields.count': 'must be a whole number' });
+    });
+
     it('converts numbers, booleans, dates and datetimes into each other where the meaning holds', async () => {
       const typed = await define('Typed', [
         { name: 'n', type: 'number' },
