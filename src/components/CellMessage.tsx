@@ -12,7 +12,8 @@ export function CellMessage({
   value,
   children,
 }: {
-  message?: string;
+  /** The message, and which refusal it came from (the same words may come again). */
+  message?: { text: string; attempt: number };
   /** The cell's value: a new value hides the message. */
   value: unknown;
   children: (describedBy: string | undefined) => ReactNode;
@@ -20,8 +21,8 @@ export function CellMessage({
   const id = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   // The value the message is about: the one the cell held when the message came.
-  const [about, setAbout] = useState<{ message?: string; value: unknown }>({ message, value });
-  if (about.message !== message) setAbout({ message, value });
+  const [about, setAbout] = useState({ attempt: message?.attempt, value });
+  if (about.attempt !== message?.attempt) setAbout({ attempt: message?.attempt, value });
   const shown = message !== undefined && Object.is(about.value, value);
   return (
     <Box ref={setAnchor} sx={{ width: '100%', height: '100%', display: 'flex' }}>
@@ -41,7 +42,7 @@ export function CellMessage({
           elevation={3}
           sx={{ px: 1, py: 0.5, color: 'error.main', typography: 'caption', maxWidth: 320 }}
         >
-          {message}
+          {message?.text}
         </Paper>
       </Popper>
     </Box>

@@ -56,6 +56,11 @@ export interface VersionedRowEditOptions<
   fieldToFocus?: string;
   /** The grid's column of a field of the values; by default the field's own name. */
   columnOf?(field: string): string;
+  /**
+   * A value of the values as its column's editor holds it (a date as a Date…), given the row
+   * being edited; by default the value itself.
+   */
+  editValueOf?(field: string, value: unknown, row: Row): unknown;
   apiRef: RefObject<GridApi | null>;
   /** The shared handler's context for a failed save. */
   errorContext: string;
@@ -88,8 +93,16 @@ export function useVersionedRowEdit<
   const [startedFrom, setStartedFrom] = useState<Record<string, { row: Row; at: number }>>({});
   // Rows whose last save failed: the grid puts them back in edit mode, which starts nothing.
   const failedSaves = useRef(new Set<string>());
-  /** Each row's refused fields and why, from its last save. */
-  const [messages, setMessages] = useState<Record<string, Record<string, string>>>({});
+  /** Each row's refused fields and why, from its last save (numbered: each refusal is new). */
+  const [messages, setMessages] = useState<
+    Record<string, { attempt: number; fields: Record<string, string> }>
+  >({});
+  const attempts = useRef(0);
+  const refuse = useCallback((id: string, fields: Record<string, string>) => {
+    attempts.current += 1;
+    const attempt = attempts.current;
+    setMessages((known) => ({ ...known, [id]: { attempt, fields } }));
+  }, []);
   const latest = useRef(options);
   useLayoutEffect(() => {
     latest.current = options;
@@ -136,9 +149,12 @@ export function useVersionedRowEdit<
     onDiscarded: leave,
     // Edit further: the row's edit takes mine, rebased on theirs.
     show: (id, values) => {
-      const { columnOf = (field: string) => field } = latest.current;
-      for (const [field, value] of Object.entries(values))
-        void apiRef.current?.setEditCellValue({ id, field: columnOf(field), value });
+      const { columnOf = (field: string) => field, editValueOf } = latest.current;
+      const row = typedRow(id)!;
+      for (const [field, value] of Object.entries(values)) {
+        const shown = editValueOf ? editValueOf(field, value, row) : value;
+        void apiRef.current?.setEditCellValue({ id, field: columnOf(field), value: shown });
+      }
     },
     // After a choice the keyboard is on the row (or, gone, on the grid's first row).
     focus: (id) => {
@@ -215,9 +231,13 @@ export function useVersionedRowEdit<
 
   const isEditing = useCallback((id: string) => modes[id]?.mode === GridRowModes.Edit, [modes]);
 
-  /** Why the last save of row `id` refused `field`, if it did. */
+  /** Why the last save of row `id` refused `field`, if it did, and which refusal that was. */
   const messageOf = useCallback(
-    (id: string, field: string): string | undefined => messages[id]?.[field],
+    (id: string, field: string) => {
+      const refused = messages[id];
+      const text = refused?.fields[field];
+      return text === undefined ? undefined : { text, attempt: refused!.attempt };
+    },
     [messages],
   );
 
@@ -226,8 +246,8 @@ export function useVersionedRowEdit<
     const problems = validate?.(row);
     if (problems) {
       failedSaves.current.add(row._id);
-      setMessages((known) => ({ ...known, [row._id]: problems }));
-      throw new RefusedRow(problems);
+      refuse(row._id, problems);
+      throw new RefusedRow();
     }
     setMessages((known) => withoutKey(known, row._id));
     try {
@@ -249,7 +269,7 @@ export function useVersionedRowEdit<
     } catch (failure) {
       failedSaves.current.add(row._id);
       const refused = refusedFields(failure);
-      if (refused) setMessages((known) => ({ ...known, [row._id]: refused }));
+      if (refused) refuse(row._id, refused);
       throw failure;
     }
   };
@@ -314,9 +334,9 @@ export function useVersionedRowEdit<
   };
 }
 
-/** A row not sent: its values have problems (by field). */
+/** A row not sent: its values have problems (shown under their cells). */
 class RefusedRow extends Error {
-  constructor(readonly problems: Record<string, string>) {
+  constructor() {
     super('The row has values to correct');
   }
 }

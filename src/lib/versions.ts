@@ -11,14 +11,7 @@ import type { FieldType } from '@common/schemas/fieldValues';
 import { comparedValues } from '@common/versionChanges';
 
 /** Keys of a snapshot that say nothing to a reader (spec section 3). */
-export const HIDDEN_VERSION_KEYS = new Set([
-  '_id',
-  'entity_name',
-  'path',
-  '__v',
-  'lastModified',
-  '_display',
-]);
+export const HIDDEN_VERSION_KEYS = new Set(['_id', 'entity_name', 'path', '__v', 'lastModified']);
 
 export const NO_CHANGES = 'No changes';
 
@@ -72,20 +65,19 @@ export function valueShower(
   }
   return (field, value) => {
     if (value === null || value === undefined || value === '') return '';
-    switch (typeOf(field)) {
-      case 'boolean':
-        return value ? 'yes' : 'no';
-      case 'date': {
-        const [year, month, day] = String(value).split('-').map(Number) as [number, number, number];
-        return new Date(year, month - 1, day).toLocaleDateString();
-      }
-      case 'datetime':
-        return new Date(String(value)).toLocaleString();
-      case 'relation':
-        return labels.get(String(value)) ?? String(value);
-      default:
-        return displayValue(value);
+    // A version from before its field changed type keeps the value it had: shown as it is.
+    const type = typeOf(field);
+    if (type === 'boolean' && typeof value === 'boolean') return value ? 'yes' : 'no';
+    if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+      const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+      return new Date(year, month - 1, day).toLocaleDateString();
     }
+    if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+      const at = new Date(value);
+      if (!Number.isNaN(at.getTime())) return at.toLocaleString();
+    }
+    if (type === 'relation') return labels.get(String(value)) ?? displayValue(value);
+    return displayValue(value);
   };
 }
 

@@ -12,10 +12,9 @@ const version = (document: Record<string, unknown>): Version => ({
 });
 
 describe('the version view', () => {
-  it('hides _id, entity_name, path, __v, lastModified and relation labels', () => {
+  it('hides _id, entity_name, path, __v and lastModified', () => {
     expect([...HIDDEN_VERSION_KEYS].sort()).toEqual([
       '__v',
-      '_display',
       '_id',
       'entity_name',
       'lastModified',
@@ -78,6 +77,10 @@ describe('the version view', () => {
     expect(versionValue(oldest, 'sealed', show)).toBe('yes');
     // A text that looks like a date stays as typed.
     expect(versionValue(newest, 'code', show)).toBe('2026-03-09');
+    // A value from before its field changed type, as it was.
+    expect(show('taken', 'last week')).toBe('last week');
+    expect(show('sealed', 'no')).toBe('no');
+    expect(show('logged', '2026')).toBe('2026');
     // By the label another version carries, in the change as in the snapshot.
     expect(show('site', SITE)).toBe('North');
     expect(versionValue(oldest, 'site', show)).toBe('North');

@@ -20,6 +20,7 @@ import {
   type RecordsDefinition,
   alterTableStatements,
   rebuildTableStatements,
+  SQL_TYPES,
   typeOf,
   createTableStatements,
   quoted,
@@ -210,10 +211,11 @@ async function changeRecordsTable(tx: Tx, before: Entity, after: Entity) {
     });
   }
   const [from, to] = [definitionOf(before), definitionOf(after)];
-  // A change of type rewrites every record: into a new table, so that they stay readable.
+  // A column of another type rewrites every record: into a new table, so that they stay
+  // readable. Between text types (text, email, a choice…) the column stays as it is.
   const retyped = to.fields.some((field) => {
     const was = from.fields.find((candidate) => candidate.name === field.name);
-    return was !== undefined && typeOf(was) !== typeOf(field);
+    return was !== undefined && SQL_TYPES[typeOf(was)] !== SQL_TYPES[typeOf(field)];
   });
   await changeTable(
     tx,

@@ -261,7 +261,8 @@ export function conversionOf(column: string, from: EntityField, to: EntityField)
 
 /**
  * The statements that take an entity's table from definition `before` to `after` (same
- * entity): columns dropped, added, converted; NOT NULL, unique and relation constraints as
+ * entity) when no field's column changes type (see `rebuildTableStatements`; a text becoming
+ * an email keeps its column): columns dropped, added; NOT NULL, unique and relation constraints as
  * the new fields ask. The database refuses what some records cannot follow (a value that
  * does not convert, an empty required field, a repeated unique value), and with it the
  * whole change.
@@ -307,12 +308,6 @@ export function alterTableStatements(
     }
     if (was.unique && !field.unique) {
       statements.push(`drop index ${quoted(uniqueIndexOf(after.id, field.name))}`);
-    }
-    if (retyped) {
-      statements.push(
-        `alter table ${table} alter column ${column} type ${SQL_TYPES[typeOf(field)]}
-         using ${conversionOf(column, was, field).value}`,
-      );
     }
     if (typeOf(field) === 'relation' && retargeted) {
       statements.push(
@@ -365,8 +360,9 @@ const nextName = (name: string) => `records_next_${md5(name).slice(0, 24)}`;
  * wait on the definition's lock), and the two are swapped at the end, where only the drop
  * and the renames hold the exclusive lock. Relations pointing here (`incoming`) are dropped
  * and added again around the swap, `not valid`: the ids are the same, and no record of this
- * entity could be deleted meanwhile. The relations from here are added `not valid` too:
- * every value was a record of its target in the old table, whose key kept it there.
+ * entity could be deleted meanwhile. A relation from here that the old table had is added
+ * `not valid` too: every value was a record of its target, whose key kept it there; one new
+ * here (a text become a relation, another target) is validated.
  */
 export function rebuildTableStatements(
   before: RecordsDefinition,
@@ -426,13 +422,20 @@ export function rebuildTableStatements(
     ...search,
     ...after.fields
       .filter((field) => typeOf(field) === 'relation')
-      .map(
-        (field) =>
-          `alter table ${quoted(next)} add constraint ${quoted(relationConstraintOf(after.id, field.name))}
+      .flatMap((field) => {
+        const name = quoted(relationConstraintOf(after.id, field.name));
+        const was = old.get(field.name);
+        const kept = was && typeOf(was) === 'relation' && was.target === field.target;
+        return [
+          `alter table ${quoted(next)} add constraint ${name}
            foreign key (${quoted(columnOf(field.name))})
            references ${quoted(field.target === after.name ? next : tableOf(targets.get(field.target!)!))} (id)
            not valid`,
-      ),
+          // A relation new here (or to another entity) was true when checked, but a record
+          // it names may have gone since: the database reads them again.
+          ...(kept ? [] : [`alter table ${quoted(next)} validate constraint ${name}`]),
+        ];
+      }),
     `analyze ${quoted(next)}`,
     // The swap: from here to the commit, the records wait.
     ...pointing.map(

@@ -75,8 +75,10 @@ const statementName = (text: string) =>
 /** The id is a record's of another entity (the 409 the primary key gives a create). */
 const recordIdTaken = () => conflict('ID_TAKEN', messages.server.recordIdTaken);
 
-/** Checked values of a write, by field name. @throws 400 naming each field at fault. */
-/** Words PostgreSQL's boolean cast reads as true and as false (as a definition change does). */
+/**
+ * Words read as yes and as no (PostgreSQL's boolean cast, which a change of type uses, also
+ * reads their prefixes).
+ */
 const TRUE_WORDS = ['true', 't', 'yes', 'y', 'on', '1'];
 const FALSE_WORDS = ['false', 'f', 'no', 'n', 'off', '0'];
 
@@ -105,6 +107,7 @@ function asTypeOf(field: EntityField, value: unknown): unknown {
   return value;
 }
 
+/** Checked values of a write, by field name. @throws 400 naming each field at fault. */
 function checkedValues(
   definition: RecordsDefinition,
   input: Record<string, unknown>,

@@ -2,6 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { DataGrid } from '@mui/x-data-grid';
 import { messages } from '@common/messages';
+import { isRequestCanceled } from '@/api/errors';
 import type { Entity, RecordPage } from '@common/schemas/entities';
 import type { DeletedItem } from '@common/schemas/versions';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -82,6 +83,19 @@ function RecordGrid({
         slotProps={{ htmlInput: { maxLength: RECORD_SEARCH_MAX_LENGTH } }}
         sx={{ mb: 2, width: '100%', maxWidth: 480 }}
       />
+      {list.pageQuery.error && !isRequestCanceled(list.pageQuery.error) && (
+        <Alert
+          severity="error"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void list.pageQuery.refetch()}>
+              {messages.client.retry}
+            </Button>
+          }
+        >
+          {messages.client.loadFailed('records')}
+        </Alert>
+      )}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={grid.labelOf} />
       <GridFrame apiRef={apiRef} label={`${entity.name} records`} height={520}>
@@ -129,10 +143,9 @@ export function RecordsPage({ entity, targets }: { entity: Entity; targets: Enti
   const list = useRecordList(entity);
   const { data, error, isLoading, refetch } = list.pageQuery;
   useReportedError(messages.records.fetchContext, error);
-  // While a page loads the last one stays in view; after a failure, none does.
-  const shown = error ? undefined : data;
+  // While a page loads, or fails to, the last one stays in view (with what was typed).
   return (
-    <QueryState query={{ data: shown, error, isLoading, refetch }} what="records">
+    <QueryState query={{ data, error, isLoading, refetch }} what="records">
       {(page) => <RecordGrid entity={entity} targets={targets} list={list} page={page} />}
     </QueryState>
   );

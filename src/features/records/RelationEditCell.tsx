@@ -48,16 +48,15 @@ export function RelationEditCell({
     const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  const entity = target;
   const query = new URLSearchParams({ page: '1', perPage: String(PICKER_SIZE) });
   if (search) query.set('q', search);
   const page = useListRecordPageQuery(
     { entityName: target?.name ?? '', query: query.toString() },
-    { skip: !entity || !open },
+    { skip: !target || !open },
   );
   const options: PickedRecord[] =
-    entity && page.data
-      ? page.data.records.map((record) => ({ id: record._id, label: labelOf(entity, record) }))
+    target && page.data
+      ? page.data.records.map((record) => ({ id: record._id, label: labelOf(target, record) }))
       : [];
 
   // The cell's value: the record picked in this edit, else the row's own.

@@ -115,9 +115,17 @@ function typedColumn(
         type: 'boolean',
         editor: (params) => renderEditBooleanCell(params),
         valueGetter: (_value, row) => get(row) === true,
-        // An unticked box leaves an empty value empty: only a ticked one was ever false.
+        // An unticked box leaves an empty value empty (only a ticked one was ever false),
+        // unless the field is required: then it says no.
         valueSetter: (value, row) =>
-          set(row, value ? true : get(row) === undefined || get(row) === null ? null : false),
+          set(
+            row,
+            value
+              ? true
+              : !field.required && (get(row) === undefined || get(row) === null)
+                ? null
+                : false,
+          ),
       };
     case 'date':
       return {
@@ -189,6 +197,33 @@ function typedColumn(
         valueGetter: (_value, row) => get(row) ?? '',
         valueSetter: (value, row) => set(row, String(value ?? '')),
       };
+  }
+}
+
+/**
+ * A value as the API carries it, as its column's editor holds it (what `typedColumn`'s
+ * getters give): a date or a datetime as a Date, a relation as the record picked, named by a
+ * row that shows it (the one being edited, else a saved one), else by its id.
+ */
+export function editValueOf(field: EntityField, value: unknown, rows: RecordRow[]): unknown {
+  const type = field.type ?? 'text';
+  if (value === null || value === undefined) {
+    if (type === 'boolean') return false;
+    return ['number', 'integer', 'date', 'datetime', 'relation'].includes(type) ? null : '';
+  }
+  switch (type) {
+    case 'date': {
+      const [year, month, day] = String(value).split('-').map(Number) as [number, number, number];
+      return new Date(year, month - 1, day);
+    }
+    case 'datetime':
+      return new Date(String(value));
+    case 'relation': {
+      const shown = rows.find((row) => row.values[field.name] === value);
+      return { id: String(value), label: String(shown?.display[field.name] ?? value) };
+    }
+    default:
+      return value;
   }
 }
 

@@ -77,8 +77,10 @@ function valueText(field: EntityField, value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   switch (field.type) {
     case 'number':
-    case 'integer':
       return Number.isFinite(Number(value)) ? String(Number(value)) : undefined;
+    // A whole-number field compares with whole numbers (the server refuses 2.5).
+    case 'integer':
+      return Number.isInteger(Number(value)) ? String(Number(value)) : undefined;
     // The grid's date input makes a UTC midnight; its datetime input, a local time.
     case 'date': {
       const day = value instanceof Date ? value : new Date(String(value));
@@ -139,6 +141,16 @@ function filterOf(
     ops.set(match[2] as RecordFilterOp, value);
   }
   if (!field) return undefined;
+  const filter = readFilter(field, ops);
+  // Only what the column offers (no `empty` on a yes/no, no `between` on a datetime).
+  return filter && gridOperatorsOf(field).includes(filter.operator) ? filter : undefined;
+}
+
+/** The grid's filter of a field's ops in the URL, if they make one. */
+function readFilter(
+  field: EntityField,
+  ops: Map<RecordFilterOp, string>,
+): RecordFilter | undefined {
   const empty = ops.get('empty');
   if (empty !== undefined)
     return { field: field.name, operator: empty === 'false' ? 'isNotEmpty' : 'isEmpty' };

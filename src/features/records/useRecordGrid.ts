@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import { type FieldValue, parseRecordValues } from '@common/schemas/fieldValues';
+import { editValueOf } from './recordColumns';
 import { useCan } from '@/auth/useCan';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
@@ -98,15 +99,20 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     },
     fieldOfError,
     columnOf: (name) => `value:${name}`,
+    editValueOf: (name, value, row) =>
+      editValueOf(
+        entity.fields.find((field) => field.name === name)!,
+        value,
+        [row, ...rows],
+      ),
     errorContext: messages.records.saveContext,
     valuesOf: (row) => row.values,
     fromServer: (current) => toRow(current as EntityRecord),
-    // The server's stored record replaces the cached one (updateRecord).
+    // The row shows the stored record until the page comes again (updateRecord asks).
     send: async (id, fields, version) =>
       toRow(await updateRecord({ entityName, id, fields, version }).unwrap()),
-    // The cache gains the record (createRecord), and the new row goes.
-    // The record goes where the page's sort and filter put it, perhaps off this page: the
-    // toast says it was added.
+    // The pages are asked again (createRecord); the record goes where their sort and filter
+    // put it, perhaps off this page: the toast says it was added.
     create: async (row) => {
       await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
       dispatch(toastQueued(messages.records.added, 'success'));

@@ -1,4 +1,6 @@
 import type { EntityField } from '@common/schemas/entities';
+import { editValueOf } from '@/features/records/recordColumns';
+import type { RecordRow } from '@/features/records/useRecordGrid';
 import {
   BETWEEN,
   filterParams,
@@ -118,5 +120,28 @@ describe("the record grid's view in the URL", () => {
       // One filter at a time: the first field's.
       filter: { field: 'qty', operator: '<', value: '5' },
     });
+  });
+});
+
+describe("a value as its column's editor holds it", () => {
+  const row: RecordRow = {
+    _id: 'r1',
+    isNew: false,
+    values: { site: 'north-id' },
+    display: { site: 'North' },
+    _version: 1,
+  };
+  it.each([
+    ['taken', '2026-03-09', new Date(2026, 2, 9)],
+    ['at', '2026-03-09T14:05:00.000Z', new Date('2026-03-09T14:05:00.000Z')],
+    ['site', 'north-id', { id: 'north-id', label: 'North' }],
+    // A record no row shows: named by its id until the page comes.
+    ['site', 'south-id', { id: 'south-id', label: 'south-id' }],
+    ['site', null, null],
+    ['ok', null, false],
+    ['qty', 12, 12],
+    ['code', undefined, ''],
+  ])('%s %j', (name, value, held) => {
+    expect(editValueOf(field(name), value, [row])).toEqual(held);
   });
 });

@@ -194,6 +194,38 @@ describe('/entities/:entityName', () => {
       return grid;
     };
 
+    it('saves a required yes/no left unticked as no', async () => {
+      const check = {
+        ...car,
+        _id: 'id-Check',
+        name: 'Check',
+        fields: [
+          { name: 'item', label: 'Item' },
+          { name: 'done', label: 'Done', type: 'boolean', required: true },
+        ],
+      };
+      network.use(
+        http.get('/api/entities/Check', () => HttpResponse.json(check)),
+        http.get('/api/entity-records/Check', () => recordPage([])),
+        http.post('/api/entity-records/Check', async ({ request }) =>
+          HttpResponse.json({ _id: (await body(request))._id }, { status: 201 }),
+        ),
+      );
+      renderApp('/entities/Check', signedInAs('contributor', ['contributor']));
+      const grid = await screen.findByRole('grid', { name: 'Check records' });
+      await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+      await userEvent.type(await within(grid).findByRole('textbox', { name: 'Item' }), 'gloves');
+      const done = within(grid).getByRole('checkbox');
+      await userEvent.click(done);
+      await userEvent.click(done);
+      await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+      await waitFor(() => expect(network.calls('POST /api/entity-records/Check')).toHaveLength(1));
+      expect((await network.calls('POST /api/entity-records/Check')[0]!.json()).fields).toEqual({
+        item: 'gloves',
+        done: false,
+      });
+    });
+
     it("shows a relation by the related record's display value", async () => {
       const grid = await openSamples();
       expect(within(grid).getByText('Lyon')).toBeInTheDocument();

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '@server/db/client';
+import { tableOf } from '@server/modules/records/recordTable';
 import type pg from 'pg';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { Version } from '@common/schemas/versions';
@@ -303,6 +306,43 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
   });
 
   describe('definition changes', () => {
+    it('a change between text types keeps the table; one to another column type makes a new one', async () => {
+      const contact = await define('Contact', [{ name: 'mail' }, { name: 'age' }]);
+      await request('POST', `/api/entity-records/${contact.name}`, {
+        fields: { mail: 'a@example.com', age: '41' },
+      });
+      // The table's identity: the same after an ALTER, another after a copy.
+      const tableId = async () =>
+        (
+          await queryRows<{ oid: number }>(
+            t.database.db,
+            sql.raw(`select '"${tableOf(contact._id)}"'::regclass::oid::int as oid`),
+          )
+        )[0]!.oid;
+      const change = (fields: object[]) =>
+        request('PUT', `/api/entities/${contact._id}`, {
+          name: contact.name,
+          description: '',
+          category: contact.category,
+          fields,
+        });
+      const before = await tableId();
+      expect((await change([{ name: 'mail', type: 'email' }, { name: 'age' }])).statusCode).toBe(
+        200,
+      );
+      expect(await tableId()).toBe(before);
+      expect(
+        (
+          await change([
+            { name: 'mail', type: 'email' },
+            { name: 'age', type: 'integer' },
+          ])
+        ).statusCode,
+      ).toBe(200);
+      expect(await tableId()).not.toBe(before);
+      expect((await listed(contact))[0]!.fields).toEqual({ mail: 'a@example.com', age: 41 });
+    });
+
     it('a change of type keeps a relation of an entity to its own records', async () => {
       const part = await define('Part', [{ name: 'name' }, { name: 'size' }]);
       const body = (fields: object[]) => ({
@@ -361,7 +401,7 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
         const watcher = await pool.connect();
         try {
           await reader.query('begin');
-          await reader.query(`select 1 from "records_${sample._id.replaceAll('-', '')}" limit 1`);
+          await reader.query(`select 1 from "${tableOf(sample._id)}" limit 1`);
           const change = request('PUT', `/api/entities/${site._id}`, {
             name: site.name,
             description: '',
