@@ -5,7 +5,7 @@ import {
   type GridColDef,
   type GridRenderEditCellParams,
   renderEditBooleanCell,
-  renderEditDateCell,
+  GridEditDateCell,
   renderEditLongTextCell,
   renderLongTextCell,
   useGridApiContext,
@@ -76,6 +76,24 @@ function ChoiceEditCell({
 /** Renders a cell's editor, given the id of its message (if one is shown) for aria. */
 type Editor = (params: GridRenderEditCellParams, describedBy?: string) => ReactNode;
 
+/** The grid's date (or datetime) input, named after its column and tied to its message. */
+const dateEditor: Editor = (params, describedBy) => (
+  <GridEditDateCell
+    {...params}
+    slotProps={{
+      root: {
+        slotProps: {
+          htmlInput: {
+            'aria-label': params.colDef.headerName,
+            'aria-invalid': describedBy ? true : undefined,
+            'aria-describedby': describedBy,
+          },
+        },
+      },
+    }}
+  />
+);
+
 /**
  * A field's column by its type: the grid's own editor and sort for numbers, booleans,
  * dates, datetimes and a select's options; text-like fields edit as labelled text; a
@@ -130,7 +148,7 @@ function typedColumn(
     case 'date':
       return {
         type: 'date',
-        editor: (params) => renderEditDateCell(params),
+        editor: dateEditor,
         valueGetter: (_value, row) => {
           const day = get(row);
           if (typeof day !== 'string') return null;
@@ -142,7 +160,7 @@ function typedColumn(
     case 'datetime':
       return {
         type: 'dateTime',
-        editor: (params) => renderEditDateCell(params),
+        editor: dateEditor,
         valueGetter: (_value, row) => {
           const at = get(row);
           return typeof at === 'string' ? new Date(at) : null;

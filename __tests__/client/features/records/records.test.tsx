@@ -194,6 +194,31 @@ describe('/entities/:entityName', () => {
       return grid;
     };
 
+    it("names a date's input after its column and ties its refusal to it", async () => {
+      const visit = {
+        ...car,
+        _id: 'id-Visit',
+        name: 'Visit',
+        fields: [
+          { name: 'who', label: 'Who' },
+          { name: 'day', label: 'Day', type: 'date', required: true },
+        ],
+      };
+      network.use(
+        http.get('/api/entities/Visit', () => HttpResponse.json(visit)),
+        http.get('/api/entity-records/Visit', () => recordPage([])),
+      );
+      renderApp('/entities/Visit', signedInAs('contributor', ['contributor']));
+      const grid = await screen.findByRole('grid', { name: 'Visit records' });
+      await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
+      await userEvent.type(await within(grid).findByRole('textbox', { name: 'Who' }), 'Ada');
+      await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+      const day = await within(grid).findByLabelText('Day');
+      await waitFor(() => expect(day).toHaveAccessibleDescription('is required'));
+      expect(day).toHaveAttribute('aria-invalid', 'true');
+      expect(network.calls('POST /api/entity-records/Visit')).toHaveLength(0);
+    });
+
     it('saves a required yes/no left unticked as no', async () => {
       const check = {
         ...car,
