@@ -2,6 +2,16 @@ import { Box, Paper, Popper } from '@mui/material';
 import { type ReactNode, useId, useState } from 'react';
 
 /**
+ * The attributes of a cell editor's input: named after its column, and, while a message
+ * about its value is shown (`describedBy`, from CellMessage), invalid and described by it.
+ */
+export const describedInputProps = (label: string | undefined, describedBy?: string) => ({
+  'aria-label': label,
+  'aria-invalid': describedBy ? true : undefined,
+  'aria-describedby': describedBy,
+});
+
+/**
  * A cell's editor with the message of its last refused save under it (a required value left
  * empty, a value of the wrong kind), until its value changes. The message floats over the
  * row below (a grid cell clips what overflows it); `children` gets the message's id for

@@ -1,4 +1,5 @@
 import { GridEditInputCell, type GridRenderEditCellParams } from '@mui/x-data-grid';
+import { describedInputProps } from './CellMessage';
 
 /**
  * A grid cell's text input in edit mode, named after its column: the grid's own input has
@@ -17,13 +18,7 @@ export function LabelledEditCell({
       debounceMs={0}
       slotProps={{
         root: {
-          slotProps: {
-            htmlInput: {
-              'aria-label': params.colDef.headerName,
-              'aria-invalid': describedBy ? true : undefined,
-              'aria-describedby': describedBy,
-            },
-          },
+          slotProps: { htmlInput: describedInputProps(params.colDef.headerName, describedBy) },
         },
       }}
     />

@@ -38,7 +38,7 @@ export interface VersionedRowEditOptions<
    * keeps the row in edit mode with each message under its cell (`messageOf`).
    */
   validate?(row: Row): Record<string, string> | undefined;
-  /** The field of the values a 400's field path names (`body.fields.x` → `x`), if any. */
+  /** The field of the values a 400's field path names (`fields.x` → `x`), if any. */
   fieldOfError?(path: string): string | undefined;
   /** What an edit of a row changes and sends. */
   valuesOf(row: Row): Values;
@@ -269,8 +269,9 @@ export function useVersionedRowEdit<
     } catch (failure) {
       failedSaves.current.add(row._id);
       const refused = refusedFields(failure);
-      if (refused) refuse(row._id, refused);
-      throw failure;
+      if (!refused) throw failure;
+      refuse(row._id, refused);
+      throw new RefusedRow();
     }
   };
 
@@ -312,7 +313,7 @@ export function useVersionedRowEdit<
     onProcessRowUpdateError: (failure: unknown) => {
       // A conflict or a deletion is not a fault: the notices show it; refused values are
       // told under their cells.
-      if (failure instanceof RefusedRow || refusedFields(failure)) return;
+      if (failure instanceof RefusedRow) return;
       if (conflictCurrent(failure) || errorCode(failure) === 'NOT_FOUND') return;
       latest.current.onFailed?.(failure);
       reportError(latest.current.errorContext, failure);

@@ -9,6 +9,7 @@ import { messages } from '@common/messages';
 import type { Version } from '@common/schemas/versions';
 import type { FieldType } from '@common/schemas/fieldValues';
 import { comparedValues } from '@common/versionChanges';
+import { localDateOf } from './calendarDays';
 
 /** Keys of a snapshot that say nothing to a reader (spec section 3). */
 export const HIDDEN_VERSION_KEYS = new Set(['_id', 'entity_name', 'path', '__v', 'lastModified']);
@@ -59,7 +60,7 @@ export function valueShower(
   const labels = new Map<string, string>();
   for (const { document } of versions) {
     const display = (document._display ?? {}) as Record<string, unknown>;
-    const values = shownValues({ document } as Version);
+    const values = comparedValues(document);
     for (const [field, label] of Object.entries(display))
       labels.set(String(values[field]), String(label));
   }
@@ -68,10 +69,8 @@ export function valueShower(
     // A version from before its field changed type keeps the value it had: shown as it is.
     const type = typeOf(field);
     if (type === 'boolean' && typeof value === 'boolean') return value ? 'yes' : 'no';
-    if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
-      const [year, month, day] = value.split('-').map(Number) as [number, number, number];
-      return new Date(year, month - 1, day).toLocaleDateString();
-    }
+    if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
+      return localDateOf(value).toLocaleDateString();
     if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
       const at = new Date(value);
       if (!Number.isNaN(at.getTime())) return at.toLocaleString();

@@ -2,6 +2,7 @@ import { Autocomplete, Box, TextField } from '@mui/material';
 import { type GridRenderEditCellParams, useGridApiContext } from '@mui/x-data-grid';
 import { useEffect, useState } from 'react';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
+import { describedInputProps } from '@/components/CellMessage';
 import { useListRecordPageQuery } from './records.api';
 import type { RecordRow } from './useRecordGrid';
 
@@ -106,9 +107,7 @@ export function RelationEditCell({
               ...input.slotProps,
               htmlInput: {
                 ...input.slotProps.htmlInput,
-                'aria-label': params.colDef.headerName,
-                'aria-invalid': describedBy ? true : undefined,
-                'aria-describedby': describedBy,
+                ...describedInputProps(params.colDef.headerName, describedBy),
               },
             }}
           />

@@ -12,18 +12,15 @@ import {
 } from '@mui/x-data-grid';
 import { NativeSelect } from '@mui/material';
 import { type ReactNode, useLayoutEffect, useMemo, useRef } from 'react';
-import { CellMessage } from '@/components/CellMessage';
+import { CellMessage, describedInputProps } from '@/components/CellMessage';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { rowActionsColumn } from '@/components/rowActions';
+import { dayOf, localDateOf } from '@/lib/calendarDays';
 import type { Entity, EntityField } from '@common/schemas/entities';
 import type { FieldValue } from '@common/schemas/fieldValues';
 import { filterOperatorsOf } from './recordFilters';
 import { type PickedRecord, RelationEditCell } from './RelationEditCell';
 import type { RecordGridController, RecordRow } from './useRecordGrid';
-
-/** A local calendar day as `YYYY-MM-DD` (a date field's value). */
-const dayOf = (date: Date) =>
-  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 /**
  * A choice's editor: the browser's own select, so the keyboard works as everywhere (the
@@ -56,11 +53,7 @@ function ChoiceEditCell({
           value: event.target.value,
         })
       }
-      inputProps={{
-        'aria-label': params.colDef.headerName,
-        'aria-invalid': describedBy ? true : undefined,
-        'aria-describedby': describedBy,
-      }}
+      inputProps={describedInputProps(params.colDef.headerName, describedBy)}
       sx={{ px: 1 }}
     >
       <option value="">(none)</option>
@@ -82,13 +75,7 @@ const dateEditor: Editor = (params, describedBy) => (
     {...params}
     slotProps={{
       root: {
-        slotProps: {
-          htmlInput: {
-            'aria-label': params.colDef.headerName,
-            'aria-invalid': describedBy ? true : undefined,
-            'aria-describedby': describedBy,
-          },
-        },
+        slotProps: { htmlInput: describedInputProps(params.colDef.headerName, describedBy) },
       },
     }}
   />
@@ -151,9 +138,7 @@ function typedColumn(
         editor: dateEditor,
         valueGetter: (_value, row) => {
           const day = get(row);
-          if (typeof day !== 'string') return null;
-          const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-          return new Date(year, month - 1, date);
+          return typeof day === 'string' ? localDateOf(day) : null;
         },
         valueSetter: (value, row) => set(row, value instanceof Date ? dayOf(value) : null),
       };
@@ -230,10 +215,8 @@ export function editValueOf(field: EntityField, value: unknown, rows: RecordRow[
     return ['number', 'integer', 'date', 'datetime', 'relation'].includes(type) ? null : '';
   }
   switch (type) {
-    case 'date': {
-      const [year, month, day] = String(value).split('-').map(Number) as [number, number, number];
-      return new Date(year, month - 1, day);
-    }
+    case 'date':
+      return localDateOf(String(value));
     case 'datetime':
       return new Date(String(value));
     case 'relation': {
