@@ -100,8 +100,10 @@ function asTypeOf(field: EntityField, value: unknown): unknown {
   if (typeof value === 'boolean' && (type === 'number' || type === 'integer')) return Number(value);
   if (typeof value === 'string' && type === 'datetime' && isCalendarDate(value))
     return `${value}T00:00:00.000Z`;
-  if (typeof value === 'string' && type === 'date' && /^\d{4}-\d{2}-\d{2}T/.test(value))
-    return new Date(value).toISOString().slice(0, 10);
+  if (typeof value === 'string' && type === 'date' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    const at = new Date(value);
+    return Number.isNaN(at.getTime()) ? value : at.toISOString().slice(0, 10);
+  }
   if ((typeof value === 'number' || typeof value === 'boolean') && TEXT_TYPES.includes(type))
     return String(value);
   return value;

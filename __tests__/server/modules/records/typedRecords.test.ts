@@ -559,6 +559,32 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
   });
 
   describe('more definition changes', () => {
+    it('refuses by name, not with a fault, a version whose text only looks like a datetime', async () => {
+      const visit = await define('Visit', [{ name: 'day' }]);
+      const id = (
+        await request('POST', `/api/entity-records/${visit.name}`, {
+          fields: { day: '2026-13-45T09:00' },
+        })
+      ).json()._id;
+      await request('PUT', `/api/entity-records/${visit.name}/${id}`, { fields: { day: '' } });
+      const retype = await request('PUT', `/api/entities/${visit._id}`, {
+        name: visit.name,
+        description: '',
+        category: visit.category,
+        fields: [{ name: 'day', type: 'date' }],
+      });
+      expect(retype.statusCode).toBe(200);
+      const versions: Version[] = (
+        await request('GET', `/api/entity-records/${visit.name}/${id}/versions`)
+      ).json();
+      const refused = await request(
+        'POST',
+        `/api/entity-records/${visit.name}/${id}/versions/${versions.at(-1)!._id}/restore`,
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(Object.keys(fieldsOf(refused))).toEqual(['body.fields.day']);
+    });
+
     it('restores a version saved before a change of type as the change converted the records, and refuses one that cannot follow by name', async () => {
       const item = await define('Item', [{ name: 'code' }, { name: 'count' }, { name: 'note' }]);
       const create = (fields: object) =>
