@@ -222,6 +222,9 @@ export const RECORD_FILTER_OPS = [
 ] as const;
 export type RecordFilterOp = (typeof RECORD_FILTER_OPS)[number];
 
+/** A records page's filter parameter, `filter[field][op]`: matches its field and its op. */
+export const RECORD_FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
+
 /**
  * `GET /api/entity-records/{entityName}` with paging: page, perPage, `sort=field:asc,other:desc`,
  * `q` (every word in one of the text fields), and `filter[field][op]=value` parameters, which

@@ -2,6 +2,7 @@ import { RECORD_EXACT_TOTAL, RECORD_PAGE_SIZE } from '@common/constants';
 import {
   type EntityField,
   type EntityRecord,
+  RECORD_FILTER_KEY,
   RECORD_FILTER_OPS,
   type RecordFilterOp,
   type RecordPage,
@@ -26,8 +27,6 @@ import {
 
 /** Field types that compare by order (`lt`, `lte`, `gt`, `gte`). */
 const ORDERED_TYPES: readonly FieldType[] = ['number', 'integer', 'date', 'datetime'];
-
-const FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
 
 /** The ops a field of `type` takes. */
 function opsOf(type: FieldType): readonly RecordFilterOp[] {
@@ -90,7 +89,7 @@ export function pageRequestOf(definition: RecordsDefinition, query: RecordPageQu
   const conditions: Condition[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (['page', 'perPage', 'sort', 'q'].includes(key) || raw === undefined) continue;
-    const match = FILTER_KEY.exec(key);
+    const match = RECORD_FILTER_KEY.exec(key);
     const field = match && byName.get(match[1]!);
     const op = match?.[2] as RecordFilterOp;
     if (!match) {

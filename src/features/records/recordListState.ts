@@ -1,6 +1,6 @@
 import type { GridFilterItem, GridSortDirection } from '@mui/x-data-grid';
 import { RECORD_PAGE_SIZE } from '@common/constants';
-import type { EntityField, RecordFilterOp } from '@common/schemas/entities';
+import { type EntityField, RECORD_FILTER_KEY, type RecordFilterOp } from '@common/schemas/entities';
 import type { FieldType } from '@common/schemas/fieldValues';
 
 /**
@@ -124,8 +124,6 @@ export function filterParams(field: EntityField, filter: RecordFilter): [string,
   return text === undefined ? [] : [[key(op), text]];
 }
 
-const FILTER_KEY = /^filter\[([^\]]+)\]\[([^\]]+)\]$/;
-
 /** The filter that URL parameters describe (the first field filtered), if any. */
 function filterOf(
   fields: readonly EntityField[],
@@ -134,7 +132,7 @@ function filterOf(
   const ops = new Map<RecordFilterOp, string>();
   let field: EntityField | undefined;
   for (const [key, value] of params) {
-    const match = FILTER_KEY.exec(key);
+    const match = RECORD_FILTER_KEY.exec(key);
     const named = match && fields.find((candidate) => candidate.name === match[1]);
     if (!named || (field && named !== field)) continue;
     field = named;
