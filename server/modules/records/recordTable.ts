@@ -85,6 +85,14 @@ export function columnDefinition(
   return definition;
 }
 
+/** The columns every record has, beside one per field. */
+const RECORD_COLUMNS = [
+  'id uuid primary key default gen_random_uuid()',
+  'version integer not null default 1',
+  'created_at timestamptz not null default now()',
+  'updated_at timestamptz not null default now()',
+];
+
 /** The statements that make an entity's table, with its indexes. */
 export function createTableStatements(
   definition: RecordsDefinition,
@@ -93,12 +101,7 @@ export function createTableStatements(
   const table = quoted(tableOf(definition.id));
   const columns = definition.fields.map((field) => columnDefinition(definition.id, field, targets));
   return [
-    `create table ${table} (
-      id uuid primary key default gen_random_uuid(),
-      version integer not null default 1,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now(),
-      ${columns.join(',\n      ')})`,
+    `create table ${table} (${[...RECORD_COLUMNS, ...columns].join(',\n      ')})`,
     `create index ${quoted(`${tableOf(definition.id)}_created`)} on ${table} (created_at, id)`,
     ...definition.fields.flatMap((field) => fieldIndexStatements(definition.id, field)),
     ...searchIndexStatements(
@@ -403,11 +406,7 @@ export function rebuildTableStatements(
     `${quoted(tableOf(relation.id))} add constraint ${quoted(relationConstraintOf(relation.id, relation.field))}
      foreign key (${quoted(columnOf(relation.field))}) references ${quoted(table)} (id) not valid`;
   return [
-    `create table ${quoted(next)} (
-      id uuid primary key default gen_random_uuid(),
-      version integer not null default 1,
-      created_at timestamptz not null default now(),
-      updated_at timestamptz not null default now()${columns.map((c) => `,\n      ${c}`).join('')})`,
+    `create table ${quoted(next)} (${[...RECORD_COLUMNS, ...columns].join(',\n      ')})`,
     `insert into ${quoted(next)} (id, version, created_at, updated_at${after.fields
       .map((field) => `, ${quoted(columnOf(field.name))}`)
       .join('')})
