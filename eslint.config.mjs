@@ -24,7 +24,10 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       'import-x/no-cycle': 'error',
       'import-x/no-duplicates': 'error',
       // The boundaries of STYLE.md (bulletproof-react's zones): common imports nothing of

@@ -47,7 +47,6 @@ export const API_ROUTES = [
   ['GET', '/api/LIMS/jobs'],
   ['GET', '/api/LIMS/jobs/:id'],
   ['GET', '/api/audit'],
-  ['GET', '/api/audit/export.csv'],
 ] as const;
 
 /** A route of the routes table: `readonly ['PUT', '/api/books/:id']`. */

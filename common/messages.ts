@@ -53,7 +53,6 @@ export const messages = {
   },
   audit: {
     fetchContext: 'Error fetching the audit log',
-    exportContext: 'Error exporting the audit log',
   },
   records: {
     fetchContext: 'Error fetching records',
@@ -99,6 +98,8 @@ export const messages = {
     loadFailed: (what: string) => `The ${what} could not be loaded.`,
     loading: (what: string) => `Loading ${what}`,
     retry: 'Retry',
+    exportContext: (what: string) => `Error exporting the ${what}`,
+    exportStarted: (what: string) => `Exporting the ${what}: your browser is saving the file`,
   },
 
   /** Validation messages of the shared text types (`common/schemas/text.ts`). */
@@ -111,6 +112,7 @@ export const messages = {
     invalidCredentials: 'Invalid username or password',
     signInRequired: 'You must be signed in to do this',
     invalidAccessToken: 'Your session is invalid or has expired; sign in again',
+    invalidDownloadLink: 'This download link is not valid or has expired; export again',
     forbidden: 'You are not allowed to perform this action',
     invalidRefreshToken: 'This refresh token is invalid, expired or revoked; sign in again',
     emailTaken: 'An account with this email already exists',

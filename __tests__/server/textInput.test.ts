@@ -123,7 +123,7 @@ const endpoints: Endpoint[] = [
     querystring: { title: 'Dune' },
     fields: [{ at: 'querystring.title', kind: 'single' }],
   },
-  ...['/api/audit', '/api/audit/export.csv'].map((path): Endpoint => ({
+  ...['/api/audit', '/api/audit/export'].map((path): Endpoint => ({
     method: 'GET',
     path,
     querystring: { actor: 'admin', action: 'book.create' },
@@ -242,6 +242,47 @@ const endpoints: Endpoint[] = [
     path: '/api/LIMS/jobs',
     querystring: { filter: 'pass' },
     fields: [{ at: 'querystring.filter', kind: 'single' }],
+  },
+  {
+    method: 'GET',
+    path: '/api/LIMS/jobs/export',
+    querystring: { filter: 'pass', columns: 'status' },
+    fields: [
+      { at: 'querystring.filter', kind: 'single' },
+      { at: 'querystring.columns', kind: 'single' },
+    ],
+  },
+  ...['/api/users', '/api/roles', '/api/books'].map((list): Endpoint => ({
+    method: 'GET',
+    path: `${list}/export`,
+    querystring: { q: 'a', columns: '_id' },
+    fields: [
+      { at: 'querystring.q', kind: 'single' },
+      { at: 'querystring.columns', kind: 'single' },
+    ],
+  })),
+  {
+    method: 'GET',
+    path: '/api/books',
+    querystring: { q: 'dune' },
+    fields: [{ at: 'querystring.q', kind: 'single' }],
+  },
+  {
+    method: 'GET',
+    path: '/api/entity-records/:entityName/export',
+    params: { entityName: 'Car' },
+    querystring: { q: 'volvo', columns: '_id' },
+    fields: [
+      { at: 'params.entityName', kind: 'name' },
+      { at: 'querystring.q', kind: 'single' },
+      { at: 'querystring.columns', kind: 'single' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/download-link',
+    body: { path: '/api/books/export?q=dune' },
+    fields: [{ at: 'body.path', kind: 'single' }],
   },
 ];
 

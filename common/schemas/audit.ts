@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportOptionsSchema, quickSearchSchema } from './exports';
 import { AUDIT_PAGE_SIZE } from '../constants';
 import { pageNumberSchema, perPageSchema } from './paging';
 import { singleLineText } from './text';
@@ -62,7 +63,12 @@ export const auditFilterSchema = z.object({
   resource: auditResourceSchema.optional(),
   from: z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' }).optional(),
+  /** Every word in who, the action, what, the address or the browser (case-insensitive). */
+  q: quickSearchSchema,
 });
+
+/** `GET /api/audit/export`: the log's filter, newest first, and the export's options. */
+export const auditExportQuerySchema = auditFilterSchema.extend(exportOptionsSchema.shape);
 
 /** `GET /api/audit?page&perPage&actor&action&resource&from&to`. */
 export const auditQuerySchema = auditFilterSchema.extend({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportOptionsSchema, quickSearchSchema } from './exports';
 import { BOOK_PAGE_SIZE } from '../constants';
 import { isValidIsbn, normaliseIsbn } from '../isbn';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
@@ -43,7 +44,12 @@ export const bookInputSchema = z.object({
 export const bookListQuerySchema = z.object({
   page: pageNumberSchema.default(1),
   perPage: perPageSchema(BOOK_PAGE_SIZE),
+  /** Every word in the title, author or ISBN (case-insensitive). */
+  q: quickSearchSchema,
 });
+
+/** `GET /api/books/export`: the list's search, newest first, and the export's options. */
+export const bookExportQuerySchema = exportOptionsSchema.extend({ q: quickSearchSchema });
 
 /** `GET /api/books/search-book?title=`. */
 export const bookSearchQuerySchema = z.object({

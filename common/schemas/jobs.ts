@@ -5,6 +5,7 @@ import {
   JOB_MAX_PAGE,
   JOB_PAGE_SIZES,
 } from '../constants';
+import { exportOptionsSchema } from './exports';
 import { singleLineText } from './text';
 
 export const JOB_SORT_COLUMNS = ['friendlyNumber', 'status', 'conclusion', 'description'] as const;
@@ -47,6 +48,11 @@ export const jobListQuerySchema = z.strictObject(
         : undefined,
   },
 );
+
+/** `GET /api/LIMS/jobs/export`: the list's filter and sort, and the export's options. */
+export const jobExportQuerySchema = jobListQuerySchema
+  .omit({ page: true, perPage: true })
+  .extend(exportOptionsSchema.shape);
 
 /** A job's list fields (spec section 3, without samples). */
 export const jobSummarySchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { itemVersionSchema } from './itemVersion';
+import { exportOptionsSchema, quickSearchSchema } from './exports';
 import { nameText } from './text';
 
 /** A role as a user's list of roles names it. */
@@ -32,6 +33,9 @@ export const roleUserParamsSchema = z.object({
   id: z.uuid('must be a role id'),
   userId: z.uuid('must be a user id'),
 });
+
+/** `GET /api/roles/export`: the list's search, and the export's options (by name, as listed). */
+export const roleExportQuerySchema = exportOptionsSchema.extend({ q: quickSearchSchema });
 
 export type Role = z.infer<typeof roleSchema>;
 export type CreateRoleInput = z.infer<typeof createRoleSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema } from './auth';
+import { exportOptionsSchema, quickSearchSchema, sortParamSchema } from './exports';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { roleRefSchema } from './roles';
 import { nameText, singleLineText } from './text';
@@ -48,6 +49,13 @@ export const updateUserSchema = z.object({
 export const setPasswordSchema = z.object({ password: passwordSchema });
 
 export const userIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
+
+/** `GET /api/users/export`: the list's search and sort (as the grid has them), and the export's options. */
+export const userExportQuerySchema = exportOptionsSchema.extend({
+  q: quickSearchSchema,
+  sort: sortParamSchema(['username', 'email']),
+});
+export type UserExportQuery = z.infer<typeof userExportQuerySchema>;
 
 export type User = z.infer<typeof userSchema>;
 export type CreateUserInput = z.input<typeof createUserSchema>;

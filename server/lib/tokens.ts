@@ -32,6 +32,22 @@ export interface AccessClaims {
   sessionGeneration: number;
 }
 
+/**
+ * A URL as a download ticket is bound to: its path and its query without the ticket, each
+ * in one spelling however the browser encoded them.
+ */
+export function downloadPathOf(url: string): string {
+  const parsed = new URL(url, 'http://server');
+  parsed.searchParams.delete('ticket');
+  parsed.searchParams.sort();
+  return `${parsed.pathname}?${parsed.searchParams.toString()}`;
+}
+
+/** How long a download ticket opens its export. */
+export const DOWNLOAD_TICKET_SECONDS = 60;
+/** A download ticket's audience: an access token (which has none) is never taken for one. */
+const DOWNLOAD_AUDIENCE = 'download';
+
 /** Past this many tokens the verified-token cache starts over, so its memory stays bounded. */
 const MAX_VERIFIED = 10_000;
 
@@ -65,6 +81,8 @@ export class AccessTokens {
         currentDate: this.now(),
         requiredClaims: ['sub', 'exp', 'iat'],
       });
+      // A download ticket (it has an audience) opens its one export, nothing else.
+      if (payload.aud !== undefined) return undefined;
       const claims = {
         sub: payload.sub!,
         username: String(payload.username),
@@ -76,6 +94,45 @@ export class AccessTokens {
       if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
       this.verified.set(token, { claims, expiresAt: payload.exp! * 1000 });
       return claims;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * A download ticket: lets the browser fetch the export at `path` (with its query) as the
+   * user for DOWNLOAD_TICKET_SECONDS, with no header, so it saves the answer straight to a
+   * file. Bound to that one path: it opens nothing else.
+   */
+  signDownload(sub: string, sessionGeneration: number, path: string): Promise<string> {
+    const iat = Math.floor(this.now().getTime() / 1000);
+    return new SignJWT({ gen: sessionGeneration, path: downloadPathOf(path) })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(sub)
+      .setAudience(DOWNLOAD_AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + DOWNLOAD_TICKET_SECONDS)
+      .sign(this.key);
+  }
+
+  /** The user and session generation of a download ticket for `path`; undefined if it is not one. */
+  async verifyDownload(
+    ticket: string,
+    path: string,
+  ): Promise<{ sub: string; sessionGeneration: number } | undefined> {
+    try {
+      const { payload } = await jwtVerify(ticket, this.key, {
+        algorithms: ['HS256'],
+        audience: DOWNLOAD_AUDIENCE,
+        currentDate: this.now(),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      if (payload.path !== downloadPathOf(path)) return undefined;
+      return {
+        sub: payload.sub!,
+        sessionGeneration: typeof payload.gen === 'number' ? payload.gen : 0,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;
       throw error;

@@ -5,7 +5,7 @@ import type { Identity } from '@common/schemas/auth';
 import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
-import { AccessTokens, loadSigningKey } from '../lib/tokens';
+import { AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
 import type { IdentityRecord, SessionContext } from '../modules/auth/session.service';
 
@@ -22,6 +22,12 @@ declare module 'fastify' {
      * @throws 401 when there is no token, or it is invalid or expired, or its user is gone.
      */
     authenticate(request: FastifyRequest, token?: string): Promise<Identity>;
+    /**
+     * The user of an export request: by its access token, or else by the download ticket
+     * in its query (`ticket=`, bound to the rest of the URL).
+     * @throws 401 as authenticate does, and for a ticket that is not one for this URL.
+     */
+    authenticateDownload(request: FastifyRequest): Promise<Identity>;
     /**
      * Who the user is now, and their session generation (from this server's cache); undefined
      * once they are deleted.
@@ -95,6 +101,15 @@ export const authPlugin = fp(
       // A token of an earlier session generation was issued before its sessions were ended.
       if (!found || found.sessionGeneration !== claims.sessionGeneration)
         throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+      return found.identity;
+    });
+    app.decorate('authenticateDownload', async (request: FastifyRequest) => {
+      const ticket = new URL(request.url, 'http://server').searchParams.get('ticket');
+      if (request.headers.authorization || !ticket) return app.authenticate(request);
+      const claims = await tokens.verifyDownload(ticket, downloadPathOf(request.url));
+      const found = claims && (await identities.find(claims.sub));
+      if (!found || found.sessionGeneration !== claims.sessionGeneration)
+        throw unauthorized('UNAUTHENTICATED', messages.server.invalidDownloadLink);
       return found.identity;
     });
   },

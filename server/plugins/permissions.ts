@@ -23,6 +23,12 @@ declare module 'fastify' {
      * they may do. Not signed in → 401.
      */
     signedIn?: boolean;
+    /**
+     * The route exports the list registered at this path: it is a read of that list, allowed
+     * to whoever may call `GET` on it (and kept out of the table), and it also takes a
+     * download link's ticket in place of the access token.
+     */
+    exportOf?: string;
   }
   interface FastifyInstance {
     /** Reloads this server's copy of the route-permission table. */
@@ -49,7 +55,8 @@ export const permissionsPlugin = fp(
 
     app.addHook('onRoute', (route) => {
       const { config } = route;
-      if (config?.public || config?.signedIn || !route.url.startsWith('/api/')) return;
+      if (config?.public || config?.signedIn || config?.exportOf || !route.url.startsWith('/api/'))
+        return;
       for (const verb of [route.method].flat()) {
         if (verb !== 'HEAD') registry.push({ verb, path: route.url });
       }
@@ -104,11 +111,14 @@ export const permissionsPlugin = fp(
       // Every change to identities or routes committed before this request, on any
       // server, has cleared the identity cache and started its permissions reload.
       await app.pgEvents.heard();
-      const user = await app.authenticate(request);
+      const user = config.exportOf
+        ? await app.authenticateDownload(request)
+        : await app.authenticate(request);
       if (pending) await pending;
       if (!config.signedIn) {
-        const verb = request.method === 'HEAD' ? 'GET' : request.method;
-        if (!app.mayCall(user, verb, url)) throw forbidden(messages.server.forbidden);
+        const verb = request.method === 'HEAD' || config.exportOf ? 'GET' : request.method;
+        if (!app.mayCall(user, verb, config.exportOf ?? url))
+          throw forbidden(messages.server.forbidden);
       }
       request.user = user;
     });

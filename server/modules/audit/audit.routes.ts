@@ -1,24 +1,28 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
-import { auditFilterSchema, auditPageSchema, auditQuerySchema } from '@common/schemas/audit';
-import { csvRecord } from '../../lib/csv';
+import {
+  type AuditEvent,
+  auditExportQuerySchema,
+  auditPageSchema,
+  auditQuerySchema,
+} from '@common/schemas/audit';
+import { type ExportColumn, chosenColumns, exportResponse, sendExport } from '../../lib/exports';
 import { exportAuditEvents, listAuditEvents } from './audit.service';
 
-const CSV_COLUMNS = [
-  'at',
-  'actorId',
-  'actorName',
-  'action',
-  'resource',
-  'resourceId',
-  'ip',
-  'userAgent',
-  'summary',
+/** What an audit export can write: the log's columns, and the ids behind who and what. */
+const AUDIT_COLUMNS: ExportColumn<AuditEvent>[] = [
+  { name: 'at', label: 'When', value: (event) => event.at },
+  { name: 'actorName', label: 'Who', value: (event) => event.actor?.name },
+  { name: 'actorId', label: 'Who (ID)', value: (event) => event.actor?.id },
+  { name: 'action', label: 'Action', value: (event) => event.action },
+  { name: 'resource', label: 'Resource', value: (event) => event.resource },
+  { name: 'resourceId', label: 'Resource ID', value: (event) => event.resourceId },
+  { name: 'summary', label: 'What', value: (event) => event.summary },
+  { name: 'ip', label: 'Address', value: (event) => event.ip },
+  { name: 'userAgent', label: 'Browser', value: (event) => event.userAgent },
 ];
 
-/** The audit log: a page of it, and all of a filter as CSV (admin-only by default). */
+/** The audit log: a page of it, and all of a filter as CSV or JSON (admin-only by default). */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit',
@@ -32,43 +36,25 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    '/audit/export.csv',
+    '/audit/export',
     {
+      config: { exportOf: '/api/audit' },
       schema: {
-        querystring: auditFilterSchema,
-        // A stream, which fastify sends as it is (typed unknown, so `send` takes it): the
-        // schema only documents it.
+        querystring: auditExportQuerySchema,
         response: {
-          200: {
-            description: 'Every audit event of the filter, newest first, as CSV',
-            content: { 'text/csv': { schema: z.unknown().describe('CSV text, one header line') } },
-          },
+          200: exportResponse('Every audit event of the filter, newest first'),
+          400: apiErrorSchema,
         },
       },
     },
     async (request, reply) => {
-      const db = app.db;
-      async function* lines() {
-        yield csvRecord(CSV_COLUMNS);
-        for await (const event of exportAuditEvents(db, request.query)) {
-          yield csvRecord([
-            event.at,
-            event.actor?.id ?? null,
-            event.actor?.name ?? null,
-            event.action,
-            event.resource,
-            event.resourceId,
-            event.ip,
-            event.userAgent,
-            event.summary,
-          ]);
-        }
-      }
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="audit.csv"')
-        .header('cache-control', 'no-store')
-        .send(Readable.from(lines()));
+      const { format, columns, ticket, ...filter } = request.query;
+      return sendExport(reply, {
+        name: 'audit',
+        format,
+        columns: chosenColumns(AUDIT_COLUMNS, columns),
+        rows: exportAuditEvents(app.db, filter),
+      });
     },
   );
 };

@@ -20,8 +20,11 @@ const toWire = (row: AuditRow): AuditEvent => ({
 });
 
 /** The conditions of a filter: `actor` is a user's id or their exact username. */
-function matching({ actor, action, resource, from, to }: AuditFilter): SQL | undefined {
+function matching({ actor, action, resource, from, to, q }: AuditFilter): SQL | undefined {
+  const shown = sql`coalesce(${auditEvents.actorName}, '') || ' ' || ${auditEvents.action} || ' ' || ${auditEvents.summary} || ' ' || coalesce(${auditEvents.ip}, '') || ' ' || coalesce(${auditEvents.userAgent}, '')`;
+  const words = (q ?? '').split(/\s+/).filter(Boolean);
   return and(
+    ...words.map((word) => sql`strpos(lower(${shown}), lower(${word})) > 0`),
     actor === undefined
       ? undefined
       : looksLikeUuid(actor)

@@ -13,6 +13,7 @@ import {
   refreshTokenBodySchema,
   registerSchema,
 } from '@common/schemas/auth';
+import { downloadLinkRequestSchema, downloadLinkSchema } from '@common/schemas/exports';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { type Limit, limitAttempts, slowAttempts } from '../../lib/rateLimiter';
@@ -182,6 +183,25 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         request.log.warn({ err: error }, 'Google sign-in failed');
         return reply.redirect('/Login');
       }
+    },
+  );
+
+  app.post(
+    '/auth/download-link',
+    {
+      // Any signed-in user may ask: the export itself checks that they may read its list.
+      config: { signedIn: true },
+      schema: {
+        body: downloadLinkRequestSchema,
+        response: { 200: downloadLinkSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const user = request.user!;
+      const { path } = request.body;
+      const generation = (await app.identityOf(user._id))?.sessionGeneration ?? 0;
+      const ticket = await app.accessTokens.signDownload(user._id, generation, path);
+      return { url: `${path}${path.includes('?') ? '&' : '?'}ticket=${ticket}` };
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
+  bookExportQuerySchema,
   bookIdParamsSchema,
   bookInputSchema,
   bookListQuerySchema,
@@ -16,6 +17,7 @@ import { lookUpBooks } from './bookLookup';
 import {
   createBook,
   deleteBook,
+  exportBooks,
   getBook,
   listBooks,
   listBookVersions,
@@ -25,6 +27,7 @@ import {
 } from './books.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
+import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
 /** A write based on a stale version (VERSION_CONFLICT) too. */
@@ -40,7 +43,30 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
         response: { 200: z.array(bookSchema), ...errors },
       },
     },
-    async (request) => listBooks(app.db, request.query.page, request.query.perPage),
+    async (request) => listBooks(app.db, request.query),
+  );
+
+  app.get(
+    '/books/export',
+    {
+      config: { exportOf: '/api/books' },
+      schema: {
+        querystring: bookExportQuerySchema,
+        response: {
+          200: exportResponse('The books of the search, newest first'),
+          400: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format, columns, q } = request.query;
+      const exported = exportBooks(app.db, { q });
+      return sendExport(reply, {
+        ...exported,
+        format,
+        columns: chosenColumns(exported.columns, columns),
+      });
+    },
   );
 
   app.get(

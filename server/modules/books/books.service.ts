@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Book } from '@common/schemas/books';
 import type {
   DeletedItem,
@@ -6,12 +6,14 @@ import type {
   VersionAction,
   VersionListQuery,
 } from '@common/schemas/versions';
-import { type Db, type Tx, perDatabase } from '../../db/client';
+import { type Db, type Tx, perDatabase, sessionOf } from '../../db/client';
 import { books } from '../../db/schema/books';
 import type { Actor } from '../../lib/audit';
 import { recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
 import { notFound } from '../../lib/errors';
+import type { ExportColumn } from '../../lib/exports';
+import { batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
 import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
 
 type BookRow = typeof books.$inferSelect;
@@ -36,9 +38,62 @@ const recordBookChange = (tx: Tx, book: Book, action: VersionAction, actor: Acto
   ]);
 
 /** A page of books, newest first, ties broken by id (a stable order for paging). */
-export async function listBooks(db: Db, page: number, perPage: number): Promise<Book[]> {
-  const rows = await booksPageQuery(db).execute({ limit: perPage, offset: (page - 1) * perPage });
+export async function listBooks(
+  db: Db,
+  { page, perPage, q }: { page: number; perPage: number; q?: string },
+): Promise<Book[]> {
+  const words = (q ?? '').split(/\s+/).filter(Boolean);
+  const rows = words.length
+    ? await db
+        .select()
+        .from(books)
+        .where(and(...words.map((word) => sql`strpos(lower(${SHOWN_TEXT}), lower(${word})) > 0`)))
+        .orderBy(desc(books.createdAt), desc(books.id))
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+    : await booksPageQuery(db).execute({ limit: perPage, offset: (page - 1) * perPage });
   return rows.map(toWire);
+}
+
+/** A book's shown text fields, one space apart: what the quick search looks in. */
+const SHOWN_TEXT = sql`${books.title} || ' ' || coalesce(${books.author}, '') || ' ' || coalesce(${books.isbn}, '')`;
+
+interface BookExportRow {
+  id: string;
+  title: string;
+  author: string | null;
+  isbn: string | null;
+  cursor: (string | null)[];
+}
+
+/** What a book export can write: the book card's fields. */
+const BOOK_COLUMNS: ExportColumn<BookExportRow>[] = [
+  { name: '_id', label: 'ID', value: (book) => book.id },
+  { name: 'title', label: 'Title', value: (book) => book.title },
+  { name: 'author', label: 'Author', value: (book) => book.author },
+  { name: 'isbn', label: 'ISBN', value: (book) => book.isbn },
+];
+
+/** The books an export writes: those of the quick search, newest first, in keyset batches. */
+export function exportBooks(db: Db, { q }: { q?: string }) {
+  const rows = inBatches(runOn<BookExportRow>(sessionOf(db)), (last, limit) =>
+    batchStatement({
+      source: 'select id::text as id, title, author, isbn, created_at, id as key from books',
+      where: (parameter) =>
+        everyWordIn(
+          `r.title || ' ' || coalesce(r.author, '') || ' ' || coalesce(r.isbn, '')`,
+          q,
+          parameter,
+        ),
+      keys: [
+        { sql: 'r.created_at', type: 'timestamptz', descending: true, nullable: false },
+        { sql: 'r.key', type: 'uuid', descending: true, nullable: false },
+      ],
+      last,
+      limit,
+    }),
+  );
+  return { name: 'books', columns: BOOK_COLUMNS, rows };
 }
 
 const booksPageQuery = perDatabase((db) =>

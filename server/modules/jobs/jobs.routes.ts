@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
-import { jobListQuerySchema, jobListSchema, jobSchema } from '@common/schemas/jobs';
+import {
+  jobExportQuerySchema,
+  jobListQuerySchema,
+  jobListSchema,
+  jobSchema,
+} from '@common/schemas/jobs';
+import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { exportJobs } from './jobsExport';
 import { getJob, listJobs } from './jobs.service';
 
 /** The laboratory job list and its details, searched in the database (jobs.service.ts). */
@@ -15,6 +22,29 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => listJobs(app.db, request.query),
+  );
+
+  app.get(
+    '/LIMS/jobs/export',
+    {
+      config: { exportOf: '/api/LIMS/jobs' },
+      schema: {
+        querystring: jobExportQuerySchema,
+        response: {
+          200: exportResponse('Every job of the filter, in its order'),
+          400: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format, columns, ...query } = request.query;
+      const exported = exportJobs(app.db, query);
+      return sendExport(reply, {
+        ...exported,
+        format,
+        columns: chosenColumns(exported.columns, columns),
+      });
+    },
   );
 
   app.get(

@@ -17,6 +17,7 @@ import { deletedItemSchema, versionListQuerySchema, versionSchema } from '@commo
 import {
   createRecord,
   deleteRecord,
+  exportRecords,
   listDeletedRecords,
   listRecordPage,
   openRecordList,
@@ -26,11 +27,39 @@ import {
 } from './records.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
+import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { exportOptionsSchema } from '@common/schemas/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
 /** The records of dynamic entities. */
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/entity-records/:entityName/export',
+    {
+      // A read of the list: allowed to whoever may read it, from a download link too.
+      config: { exportOf: '/api/entity-records/:entityName' },
+      schema: {
+        params: entityRecordsParamsSchema,
+        querystring: recordPageQuerySchema
+          .omit({ page: true, perPage: true })
+          .extend(exportOptionsSchema.shape),
+        response: { 200: exportResponse('Every record of the filter, in its order'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      // The ticket opened the request (plugins/auth.ts); the rest is the list's own query.
+      const { format, columns, ticket, ...query } = request.query;
+      const exported = await exportRecords(app.db, request.params.entityName, query);
+      return sendExport(reply, {
+        name: exported.name,
+        format,
+        columns: chosenColumns(exported.columns, columns),
+        rows: exported.rows,
+      });
+    },
+  );
+
   app.get(
     '/entity-records/:entityName',
     {

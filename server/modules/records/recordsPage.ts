@@ -11,6 +11,7 @@ import {
 import { type FieldType, type FieldValue, valueSchemaOf } from '@common/schemas/fieldValues';
 import type { FieldError } from '@common/schemas/apiError';
 import { badRequest } from '../../lib/errors';
+import { afterClause, type OrderKey, orderByOf, parameters } from '../../lib/keyset';
 import {
   type RecordsDefinition,
   SQL_TYPES,
@@ -187,6 +188,63 @@ function displayObject(definition: RecordsDefinition, related: Map<string, Relat
   return pairs.length ? `jsonb_strip_nulls(jsonb_build_object(${pairs.join(', ')}))` : undefined;
 }
 
+/**
+ * The keys a page is sorted by: the fields asked for, else the order records were added in,
+ * then the id (in the last key's direction), so the order is total.
+ */
+function orderKeysOf(request: PageRequest): OrderKey[] {
+  const fieldKeys = request.order.map(({ field, descending }) => ({
+    sql: `r.${quoted(columnOf(field.name))}`,
+    type: SQL_TYPES[typeOf(field)],
+    descending,
+    nullable: true,
+  }));
+  const added = { sql: 'r.created_at', type: 'timestamptz', descending: false, nullable: false };
+  const descending = request.order.at(-1)?.descending ?? false;
+  return [
+    ...(fieldKeys.length ? fieldKeys : [added]),
+    { sql: 'r.id', type: 'uuid', descending, nullable: false },
+  ];
+}
+
+/** A record's document, with its relations' display values when it has relations. */
+function documentWithDisplay(definition: RecordsDefinition, related: Map<string, RelatedEntity>) {
+  const display = displayObject(definition, related);
+  return display
+    ? `${documentOf(definition)} || jsonb_build_object('_display', ${display})`
+    : documentOf(definition);
+}
+
+/**
+ * The statement of an export's next batch: up to `limit` records of the page's filter and
+ * order after the one whose order keys were `last` (all from the start when undefined),
+ * each with its keys as text (`cursor`) for the batch after.
+ */
+export function exportBatchStatement(
+  definition: RecordsDefinition,
+  request: PageRequest,
+  related: Map<string, RelatedEntity>,
+  last: (string | null)[] | undefined,
+  limit: number,
+) {
+  const { values, parameter } = parameters();
+  const keys = orderKeysOf(request);
+  const conditions = [
+    whereOf(definition, request, values),
+    last && afterClause(keys, last, parameter),
+  ].filter(Boolean);
+  const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
+  const orderBy = orderByOf(keys);
+  return {
+    text: `select ${documentWithDisplay(definition, related)} as document,
+             array[${keys.map((key) => `${key.sql}::text`).join(', ')}] as cursor
+           from (select * from ${quoted(tableOf(definition.id))} r ${where}
+                 order by ${orderBy} limit ${parameter(limit, '::int')}) r
+           order by ${orderBy}`,
+    values,
+  };
+}
+
 /** The statements of a page: its records, and its total counted up to RECORD_EXACT_TOTAL + 1. */
 export function pageStatements(
   definition: RecordsDefinition,
@@ -197,17 +255,8 @@ export function pageStatements(
   const conditions = whereOf(definition, request, parameters);
   const where = conditions ? `where ${conditions}` : '';
   const table = quoted(tableOf(definition.id));
-  const orderBy = [
-    ...request.order.map(
-      ({ field, descending }) => `${quoted(columnOf(field.name))}${descending ? ' desc' : ''}`,
-    ),
-    ...(request.order.length ? [] : ['created_at']),
-    request.order.at(-1)?.descending ? 'id desc' : 'id',
-  ].join(', ');
-  const display = displayObject(definition, related);
-  const document = display
-    ? `${documentOf(definition)} || jsonb_build_object('_display', ${display})`
-    : documentOf(definition);
+  const orderBy = orderByOf(orderKeysOf(request));
+  const document = documentWithDisplay(definition, related);
   const n = parameters.length;
   return {
     records: {

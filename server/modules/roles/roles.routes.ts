@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   createRoleSchema,
+  roleExportQuerySchema,
   roleIdParamsSchema,
   roleSchema,
   roleUserParamsSchema,
@@ -11,12 +12,14 @@ import {
 import {
   createRole,
   deleteRole,
+  exportRoles,
   getRole,
   listRoleUsers,
   listRoles,
   toggleRoleUser,
 } from './roles.service';
 import { actorOf } from '../../lib/audit';
+import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -27,6 +30,26 @@ const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema }
 export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/roles', { schema: { response: { 200: z.array(roleSchema) } } }, async () =>
     listRoles(app.db),
+  );
+
+  app.get(
+    '/roles/export',
+    {
+      config: { exportOf: '/api/roles' },
+      schema: {
+        querystring: roleExportQuerySchema,
+        response: { 200: exportResponse('The roles of the search, by name'), 400: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { format, columns, q } = request.query;
+      const exported = exportRoles(app.db, { q });
+      return sendExport(reply, {
+        ...exported,
+        format,
+        columns: chosenColumns(exported.columns, columns),
+      });
+    },
   );
 
   app.post(

@@ -2,13 +2,15 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role, RoleUser } from '@common/schemas/roles';
-import type { Db } from '../../db/client';
+import { type Db, sessionOf } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { routes } from '../../db/schema/routes';
 import { userRoles, users } from '../../db/schema/users';
 import { type Actor, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
 import { adminProtected, conflict, notFound } from '../../lib/errors';
+import type { ExportColumn } from '../../lib/exports';
+import { batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
 import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
 
@@ -22,6 +24,36 @@ const toWire = (row: typeof roles.$inferSelect): Role => ({
 export async function listRoles(db: Db): Promise<Role[]> {
   const rows = await db.select().from(roles).orderBy(asc(roles.name));
   return rows.map(toWire);
+}
+
+interface RoleExportRow {
+  id: string;
+  name: string;
+  users: number;
+  cursor: (string | null)[];
+}
+
+/** What a role export can write: the list's name, and how many users hold each. */
+const ROLE_COLUMNS: ExportColumn<RoleExportRow>[] = [
+  { name: '_id', label: 'ID', value: (role) => role.id },
+  { name: 'name', label: 'Name', value: (role) => role.name },
+  { name: 'users', label: 'Users', value: (role) => role.users },
+];
+
+/** The roles an export writes: those of the quick search, by name, read in keyset batches. */
+export function exportRoles(db: Db, { q }: { q?: string }) {
+  const rows = inBatches(runOn<RoleExportRow>(sessionOf(db)), (last, limit) =>
+    batchStatement({
+      source: `select ro.id::text as id, ro.name,
+          (select count(*)::int from user_roles ur where ur.role_id = ro.id) as users
+        from roles ro`,
+      where: (parameter) => everyWordIn('r.name', q, parameter),
+      keys: [{ sql: 'r.name', type: 'text', descending: false, nullable: false }],
+      last,
+      limit,
+    }),
+  );
+  return { name: 'roles', columns: ROLE_COLUMNS, rows };
 }
 
 /** One role. @throws 404 for an unknown id. */

@@ -5,12 +5,21 @@ import {
   createUserSchema,
   setPasswordSchema,
   updateUserSchema,
+  userExportQuerySchema,
   userIdParamsSchema,
   userSchema,
 } from '@common/schemas/users';
-import { createUser, deleteUser, listUsers, setUserPassword, updateUser } from './users.service';
+import {
+  createUser,
+  deleteUser,
+  exportUsers,
+  listUsers,
+  setUserPassword,
+  updateUser,
+} from './users.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
+import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -18,6 +27,29 @@ const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema }
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/users', { schema: { response: { 200: z.array(userSchema) } } }, async () =>
     listUsers(app.db),
+  );
+
+  app.get(
+    '/users/export',
+    {
+      config: { exportOf: '/api/users' },
+      schema: {
+        querystring: userExportQuerySchema,
+        response: {
+          200: exportResponse('The users of the search, in its order'),
+          400: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format, columns, ...query } = request.query;
+      const exported = exportUsers(app.db, query);
+      return sendExport(reply, {
+        ...exported,
+        format,
+        columns: chosenColumns(exported.columns, columns),
+      });
+    },
   );
 
   app.post(

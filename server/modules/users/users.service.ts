@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
-import type { SetPasswordInput, User } from '@common/schemas/users';
-import { type Db, type Tx, perDatabase } from '../../db/client';
+import type { SetPasswordInput, User, UserExportQuery } from '@common/schemas/users';
+import { type Db, type Tx, perDatabase, sessionOf } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -10,6 +10,8 @@ import { type Actor, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
 import { checkVersion } from '../../lib/concurrency';
 import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
+import type { ExportColumn } from '../../lib/exports';
+import { type OrderKey, batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
 import { hashPassword } from '../../lib/password';
 
 /** Users joined to their roles, by username: a row per (user, role), or per user with none. */
@@ -55,6 +57,51 @@ const everyUserQuery = perDatabase((db) => userRows(db).prepare('every_user'));
 
 /** Every user with their roles; never a password or hash. */
 export const listUsers = async (db: Db) => withRoles(await everyUserQuery(db).execute());
+
+/** What a user export can write: the grid's columns. */
+const USER_COLUMNS: ExportColumn<UserExportRow>[] = [
+  { name: '_id', label: 'ID', value: (user) => user.id },
+  { name: 'username', label: 'Username', value: (user) => user.username },
+  { name: 'email', label: 'Email', value: (user) => user.email },
+  { name: 'roles', label: 'Roles', value: (user) => user.roles },
+];
+interface UserExportRow {
+  id: string;
+  username: string;
+  email: string | null;
+  /** Role names, comma-separated, in name order. */
+  roles: string;
+  cursor: (string | null)[];
+}
+
+/**
+ * The users an export writes: those of the quick search (username, email and role names), in
+ * the grid's order (by username unless `sort` says otherwise), read in keyset batches.
+ */
+export function exportUsers(db: Db, { q, sort }: Pick<UserExportQuery, 'q' | 'sort'>) {
+  const [field, direction] = (sort ?? 'username:asc').split(':');
+  const keys: OrderKey[] = [
+    ...(field === 'username'
+      ? []
+      : [{ sql: `r.${field}`, type: 'text', descending: direction === 'desc', nullable: true }]),
+    { sql: 'r.username', type: 'text', descending: direction === 'desc', nullable: false },
+  ];
+  const source = `select u.id::text as id, u.username, u.email,
+      coalesce((select string_agg(ro.name, ', ' order by ro.name) from user_roles ur
+                join roles ro on ro.id = ur.role_id where ur.user_id = u.id), '') as roles
+    from users u`;
+  const rows = inBatches(runOn<UserExportRow>(sessionOf(db)), (last, limit) =>
+    batchStatement({
+      source,
+      where: (parameter) =>
+        everyWordIn(`r.username || ' ' || coalesce(r.email, '') || ' ' || r.roles`, q, parameter),
+      keys,
+      last,
+      limit,
+    }),
+  );
+  return { name: 'users', columns: USER_COLUMNS, rows };
+}
 
 /** How many users hold the admin role. */
 export async function countAdmins(db: Db | Tx): Promise<number> {

@@ -1,0 +1,88 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { ExportFormat } from '@common/schemas/exports';
+import { csvRecord } from './csv';
+import { badRequest } from './errors';
+
+/** A column an export may write: its name (the `columns` parameter's word), header and value. */
+export interface ExportColumn<Row> {
+  name: string;
+  label: string;
+  value: (row: Row) => string | number | boolean | null | undefined;
+}
+
+/**
+ * The columns `names` asks for (comma-separated, in that order), or all of them.
+ * @throws 400 naming each column the list does not have.
+ */
+export function chosenColumns<Row>(
+  columns: ExportColumn<Row>[],
+  names: string | undefined,
+): ExportColumn<Row>[] {
+  if (names === undefined || names.trim() === '') return columns;
+  const byName = new Map(columns.map((column) => [column.name, column]));
+  const asked = names.split(',').map((name) => name.trim());
+  const unknown = asked.filter((name) => !byName.has(name));
+  if (unknown.length) {
+    const message = `has no column ${unknown.join(', ')}`;
+    throw badRequest(`querystring.columns ${message}`, [{ field: 'querystring.columns', message }]);
+  }
+  return [...new Set(asked)].map((name) => byName.get(name)!);
+}
+
+const asText = (value: string | number | boolean | null | undefined) =>
+  value === null || value === undefined ? null : String(value);
+
+/** What Excel needs to read a CSV file as UTF-8. */
+const BYTE_ORDER_MARK = '\uFEFF';
+
+/**
+ * Sends `rows` as a download, written as they come (the caller reads them in batches, so
+ * the server holds one batch whatever the export's size):
+ * - CSV: RFC 4180 with a byte-order mark, the columns' labels as its header, every text
+ *   defused against spreadsheet formulas (`csvField`);
+ * - JSON: an array of objects keyed by the columns' names, values as the list has them.
+ * The first bytes go before the first row is read.
+ */
+export function sendExport<Row>(
+  reply: FastifyReply,
+  {
+    name,
+    format,
+    columns,
+    rows,
+  }: { name: string; format: ExportFormat; columns: ExportColumn<Row>[]; rows: AsyncIterable<Row> },
+) {
+  async function* csv() {
+    yield BYTE_ORDER_MARK + csvRecord(columns.map((column) => column.label));
+    for await (const row of rows)
+      yield csvRecord(columns.map((column) => asText(column.value(row))));
+  }
+  async function* json() {
+    yield '[';
+    let first = true;
+    for await (const row of rows) {
+      const object = Object.fromEntries(
+        columns.map((column) => [column.name, column.value(row) ?? null]),
+      );
+      yield `${first ? '\n' : ',\n'}${JSON.stringify(object)}`;
+      first = false;
+    }
+    yield first ? ']\n' : '\n]\n';
+  }
+  return reply
+    .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}.${format}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(format === 'csv' ? csv() : json()));
+}
+
+/** The OpenAPI description of an export's answer: a stream the schema only documents. */
+export const exportResponse = (what: string) => ({
+  description: `${what}, as CSV or JSON`,
+  content: {
+    'text/csv': { schema: z.unknown().describe('CSV text (UTF-8 with BOM), a header line') },
+    'application/json': { schema: z.unknown().describe('A JSON array of objects') },
+  },
+});

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { type Session, namedQuery } from '../db/client';
+
+/**
+ * One key of a list's order, as raw SQL: its expression, its SQL type (the cursor holds its
+ * values as text), its direction, and whether it may be null (PostgreSQL sorts nulls last
+ * going up, first going down).
+ */
+export interface OrderKey {
+  sql: string;
+  type: string;
+  descending: boolean;
+  nullable: boolean;
+}
+
+/** The ORDER BY of `keys`. */
+export const orderByOf = (keys: OrderKey[]) =>
+  keys.map((key) => `${key.sql}${key.descending ? ' desc' : ''}`).join(', ');
+
+/**
+ * The SQL condition that holds for the rows after the one whose keys were `last` (as text),
+ * in the order of `keys` (the last key unique, so the order is total): keyset paging, which
+ * reads each batch from where the last ended instead of skipping an offset. `parameter`
+ * adds a value to the statement's parameters and answers its placeholder.
+ */
+export function afterClause(
+  keys: OrderKey[],
+  last: (string | null)[],
+  parameter: (value: unknown, cast: string) => string,
+): string {
+  const alternatives: string[] = [];
+  const equalSoFar: string[] = [];
+  keys.forEach((key, index) => {
+    const value = last[index] ?? null;
+    const placeholder = value === null ? '' : parameter(value, `::${key.type}`);
+    // Past the value in this key's direction, nulls where PostgreSQL puts them.
+    const past =
+      value === null
+        ? key.descending
+          ? `${key.sql} is not null`
+          : undefined
+        : key.descending
+          ? `${key.sql} < ${placeholder}`
+          : key.nullable
+            ? `(${key.sql} > ${placeholder} or ${key.sql} is null)`
+            : `${key.sql} > ${placeholder}`;
+    if (past) alternatives.push([...equalSoFar, past].join(' and '));
+    equalSoFar.push(value === null ? `${key.sql} is null` : `${key.sql} = ${placeholder}`);
+  });
+  return alternatives.length
+    ? `(${alternatives.map((clause) => `(${clause})`).join(' or ')})`
+    : 'false';
+}
+
+/** A statement's text and its parameters. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** Builds a statement's parameters: `parameter(value, cast)` adds one and answers `$n::cast`. */
+export function parameters() {
+  const values: unknown[] = [];
+  const parameter = (value: unknown, cast = '') => {
+    values.push(value);
+    return `$${values.length}${cast}`;
+  };
+  return { values, parameter };
+}
+
+/**
+ * Every row of a keyset-paged statement, read `batch` at a time: `statementOf(last)` answers
+ * the statement of the rows after the one whose order keys were `last` (from the start when
+ * undefined), each row with its keys as text in `cursor`. Holds one batch at a time.
+ */
+export async function* inBatches<Row extends { cursor: (string | null)[] }>(
+  run: (statement: Statement) => Promise<Row[]>,
+  statementOf: (last: (string | null)[] | undefined, limit: number) => Statement,
+  batch = 1_000,
+): AsyncGenerator<Row> {
+  let last: (string | null)[] | undefined;
+  for (;;) {
+    const rows = await run(statementOf(last, batch));
+    yield* rows;
+    if (rows.length < batch) return;
+    last = rows.at(-1)!.cursor;
+  }
+}
+
+/**
+ * The statement of a list's next batch for `inBatches`: the rows of `source` (a subquery
+ * aliased `r`) that match `where` (built with the same `parameter`), after `last`, in the
+ * order of `keys`.
+ */
+export function batchStatement({
+  source,
+  where,
+  keys,
+  last,
+  limit,
+}: {
+  source: string;
+  where: (parameter: (value: unknown, cast?: string) => string) => string[];
+  keys: OrderKey[];
+  last: (string | null)[] | undefined;
+  limit: number;
+}): Statement {
+  const { values, parameter } = parameters();
+  const conditions = [...where(parameter), ...(last ? [afterClause(keys, last, parameter)] : [])];
+  return {
+    text: `select r.*, array[${keys.map((key) => `${key.sql}::text`).join(', ')}] as cursor
+           from (${source}) r ${conditions.length ? `where ${conditions.join(' and ')}` : ''}
+           order by ${orderByOf(keys)} limit ${parameter(limit, '::int')}`,
+    values,
+  };
+}
+
+/**
+ * The condition that every word of `q` is a case-insensitive substring of `text` (SQL of the
+ * shown text fields joined by spaces: a word holds no space, so it never spans two), the job
+ * list's quick-search rule.
+ */
+export function everyWordIn(
+  text: string,
+  q: string | undefined,
+  parameter: (value: unknown, cast?: string) => string,
+): string[] {
+  return (q ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => `strpos(lower(${text}), lower(${parameter(word, '::text')})) > 0`);
+}
+
+/** Runs statements on `session`, each prepared once per connection (named by its text). */
+export const runOn =
+  <Row>(session: Session) =>
+  ({ text, values }: Statement) =>
+    namedQuery<Row>(
+      session,
+      `list_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`,
+      text,
+      values,
+    );
