@@ -134,7 +134,7 @@ test("by keyboard: the grid is one Tab stop, the arrows reach a job's toggle, En
   const grid = page.getByRole('grid', { name: 'Jobs' });
   const expand = grid.getByRole('button', { name: 'Expand J-0000001' });
   await expect(expand).toBeVisible();
-  await tabTo(page, page.getByRole('button', { name: 'Refresh' }));
+  await tabTo(page, page.getByRole('button', { name: 'Export' }));
 
   // One Tab enters the grid, the next leaves it: no stop on each job's toggle.
   await page.keyboard.press('Tab');
@@ -163,7 +163,7 @@ test('typing a filter after moving in the grid by keyboard keeps the focus and e
   await page.goto('/lims/jobs');
   const grid = page.getByRole('grid', { name: 'Jobs' });
   await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeVisible();
-  await tabTo(page, page.getByRole('button', { name: 'Refresh' }));
+  await tabTo(page, page.getByRole('button', { name: 'Export' }));
   await page.keyboard.press('Tab');
   await expect(grid.getByRole('columnheader', { name: 'Details' })).toBeFocused();
   await page.keyboard.press('ArrowDown');

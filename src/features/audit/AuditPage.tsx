@@ -1,4 +1,3 @@
-import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, MenuItem, Stack, TextField } from '@mui/material';
 import {
   DataGrid,
@@ -15,14 +14,15 @@ import {
   type AuditFilter,
   auditResourceSchema,
 } from '@common/schemas/audit';
-import { reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
-import { useCan } from '@/auth/useCan';
+import { ExportMenu, shownColumnsOf } from '@/components/ExportMenu';
+import { ListToolbar } from '@/components/ListToolbar';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { GridFrame } from '@/components/GridFrame';
+import { useQuickSearch } from '@/hooks/useQuickSearch';
 import { useReportedError } from '@/hooks/useReportedError';
-import { useExportAuditEventsMutation, useListAuditEventsQuery } from './audit.api';
+import { useListAuditEventsQuery } from './audit.api';
 
 /** The filter form's fields: texts as typed, dates as the date inputs give them. */
 interface FilterForm {
@@ -72,16 +72,6 @@ const columns: GridColDef<AuditEvent>[] = [
   { field: 'userAgent', headerName: 'Browser', width: 220, sortable: false },
 ];
 
-/** Saves `text` as a file the browser downloads. */
-function download(text: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  URL.revokeObjectURL(url);
-}
-
 function AuditLog() {
   const [form, setForm] = useState(NO_FILTER);
   const [filter, setFilter] = useState<AuditFilter>({});
@@ -90,13 +80,23 @@ function AuditLog() {
     page: 0,
     pageSize: AUDIT_PAGE_SIZE,
   });
+  const search = useQuickSearch();
+  // Another search starts at the first page.
+  const [searched, setSearched] = useState(search.q);
+  if (searched !== search.q) {
+    setSearched(search.q);
+    setPaging((current) => ({ ...current, page: 0 }));
+  }
   const query = useListAuditEventsQuery({
     ...filter,
+    q: search.q || undefined,
     page: paging.page + 1,
     perPage: paging.pageSize,
   });
-  const mayExport = useCan('GET', '/api/audit/export.csv');
-  const [exportEvents, { isLoading: isExporting }] = useExportAuditEventsMutation();
+  const shownColumns = useMemo(
+    () => shownColumnsOf(gridApi, (field) => (field === 'actor' ? 'actorName' : field)),
+    [gridApi],
+  );
   useReportedError(messages.audit.fetchContext, query.error);
 
   const edit = (field: keyof FilterForm) => (event: { target: { value: string } }) =>
@@ -112,14 +112,6 @@ function AuditLog() {
     setForm(NO_FILTER);
     setFilter({});
     setPaging((current) => ({ ...current, page: 0 }));
-  }
-
-  async function exportCsv() {
-    try {
-      download(await exportEvents(filter).unwrap(), 'audit.csv');
-    } catch (error) {
-      reportError(messages.audit.exportContext, error);
-    }
   }
 
   const slotProps = useMemo(() => ({ pagination: { labelRowsPerPage: 'Events per page' } }), []);
@@ -173,17 +165,22 @@ function AuditLog() {
             Apply filters
           </Button>
           <Button onClick={clear}>Clear</Button>
-          {mayExport && (
-            <Button
-              startIcon={<DownloadIcon />}
-              onClick={() => void exportCsv()}
-              disabled={isExporting}
-            >
-              Export CSV
-            </Button>
-          )}
         </Stack>
       </Box>
+      <ListToolbar
+        search={{
+          value: search.typed,
+          onChange: search.type,
+          placeholder: 'Words in who, action, what, address or browser',
+        }}
+      >
+        <ExportMenu
+          path="/api/audit/export"
+          what="audit log"
+          params={{ ...filter, q: search.q }}
+          columns={shownColumns}
+        />
+      </ListToolbar>
       <QueryState query={query} what="audit log">
         {(loaded) => (
           <>

@@ -1,9 +1,4 @@
-import {
-  type AuditFilter,
-  type AuditPage,
-  type AuditQuery,
-  auditPageSchema,
-} from '@common/schemas/audit';
+import { type AuditPage, type AuditQuery, auditPageSchema } from '@common/schemas/audit';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 
@@ -24,14 +19,7 @@ export const auditApi = api.injectEndpoints({
       keepUnusedDataFor: 0,
       ...responseSchema(auditPageSchema),
     }),
-    /** The filter's events as CSV text, to save as a file. */
-    exportAuditEvents: build.mutation<string, AuditFilter>({
-      query: (filter) => ({
-        url: `/api/audit/export.csv?${auditSearch(filter)}`,
-        responseHandler: 'text',
-      }),
-    }),
   }),
 });
 
-export const { useListAuditEventsQuery, useExportAuditEventsMutation } = auditApi;
+export const { useListAuditEventsQuery } = auditApi;

@@ -4,6 +4,8 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
 import { ItemHistory, RecentlyDeleted } from '@/components/ItemHistory';
 import { ListPage } from '@/components/ListPage';
+import { ExportMenu } from '@/components/ExportMenu';
+import { ListToolbar } from '@/components/ListToolbar';
 import { QueryState } from '@/components/QueryState';
 import { BookCard } from './BookCard';
 import { bookHistory } from './books.api';
@@ -16,15 +18,25 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
   const list = useBookList();
   const { may, edit, history, lookups, refused } = list;
   const pending = list.removal.pending;
+  const { search } = list;
   return (
     <Box>
+      <ListToolbar
+        search={{
+          value: search.typed,
+          onChange: search.type,
+          placeholder: 'Words in the title, author or ISBN',
+        }}
+      >
+        <ExportMenu path="/api/books/export" what="books" params={{ q: search.q }} />
+      </ListToolbar>
       <EditNotices edit={edit} nameOf={list.nameOf} labelOf={(field) => LABELS[field] ?? field} />
       <QueryState
         query={list.booksQuery}
         what="books"
         isEmpty={(loaded) => loaded.pages.every((page) => page.length === 0)}
-        empty="No books yet"
-        emptyAction={mayAdd ? { label: 'Add one', to: '/book' } : undefined}
+        empty={search.q ? 'No books match the search' : 'No books yet'}
+        emptyAction={mayAdd && !search.q ? { label: 'Add one', to: '/book' } : undefined}
       >
         {() => (
           <>

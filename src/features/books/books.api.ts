@@ -23,13 +23,15 @@ import { nextBookPage } from './bookRules';
 
 export const booksApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listBooks: build.infiniteQuery<Book[], void, number>({
+    /** The books, newest first, a page at a time; `q`: only those with every word (or ''). */
+    listBooks: build.infiniteQuery<Book[], string, number>({
       infiniteQueryOptions: {
         initialPageParam: 1,
         getNextPageParam: (lastPage, _allPages, lastPageParam) =>
           nextBookPage(lastPage, lastPageParam),
       },
-      query: ({ pageParam }) => `/api/books?page=${pageParam}&perPage=${BOOK_PAGE_SIZE}`,
+      query: ({ pageParam, queryArg: q }) =>
+        `/api/books?page=${pageParam}&perPage=${BOOK_PAGE_SIZE}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
       providesTags: (result) => [
         { type: 'Book', id: 'LIST' },
         ...(result?.pages.flat() ?? []).map((book) => ({ type: 'Book' as const, id: book._id })),
@@ -79,17 +81,20 @@ export const booksApi = api.injectEndpoints({
       // here, with no reload (spec section 4).
       invalidatesTags: (_result, error, id) =>
         error ? [] : [bookVersionsTag(id), deletedBooksTag],
-      async onQueryStarted(id, { dispatch, queryFulfilled }) {
+      async onQueryStarted(id, { dispatch, getState, queryFulfilled }) {
         try {
           await queryFulfilled;
         } catch {
           return; // A refused deletion leaves the book; whoever asked for it reports why.
         }
-        dispatch(
-          booksApi.util.updateQueryData('listBooks', undefined, (draft) => {
-            draft.pages = draft.pages.map((page) => page.filter((book) => book._id !== id));
-          }),
-        );
+        // From every search's loaded pages.
+        for (const q of booksApi.util.selectCachedArgsForQuery(getState(), 'listBooks')) {
+          dispatch(
+            booksApi.util.updateQueryData('listBooks', q, (draft) => {
+              draft.pages = draft.pages.map((page) => page.filter((book) => book._id !== id));
+            }),
+          );
+        }
       },
     }),
     /**

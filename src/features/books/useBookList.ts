@@ -6,6 +6,7 @@ import { isRequestCanceled } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useNearBottom } from '@/hooks/useNearBottom';
+import { useQuickSearch } from '@/hooks/useQuickSearch';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useVersionedEdit } from '@/hooks/useVersionedEdit';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
@@ -53,7 +54,8 @@ export const bookEditPath = (id: string) => `/book/${id}/edit`;
  * the histories.
  */
 export function useBookList() {
-  const booksQuery = useListBooksInfiniteQuery();
+  const search = useQuickSearch();
+  const booksQuery = useListBooksInfiniteQuery(search.q);
   const { data, error, fetchNextPage, hasNextPage, isFetching, isFetchNextPageError } = booksQuery;
   const books = useMemo(() => data?.pages.flat() ?? [], [data]);
   const [updateBook] = useUpdateBookMutation();
@@ -154,6 +156,7 @@ export function useBookList() {
   }, messages.books.deleteContext);
 
   return {
+    search,
     booksQuery,
     books,
     may,

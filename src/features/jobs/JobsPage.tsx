@@ -17,6 +17,7 @@ import { messages } from '@common/messages';
 import { JOB_SORT_COLUMNS, type JobListQuery, type JobSummary } from '@common/schemas/jobs';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
+import { ExportMenu, shownColumnsOf } from '@/components/ExportMenu';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { GridFrame } from '@/components/GridFrame';
@@ -166,10 +167,21 @@ function JobList() {
     () => ({ page: view.page - 1, pageSize: view.perPage }),
     [view.page, view.perPage],
   );
+  const shownColumns = useMemo(
+    () =>
+      shownColumnsOf(gridApi, (field) =>
+        (JOB_SORT_COLUMNS as readonly string[]).includes(field) ? field : undefined,
+      ),
+    [gridApi],
+  );
 
   return (
     <>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
+      <Stack
+        direction="row"
+        useFlexGap
+        sx={{ mb: 2, gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
+      >
         <TextField
           label="Filter"
           placeholder="Keyword: number, status, conclusion or description"
@@ -181,6 +193,12 @@ function JobList() {
         <Button startIcon={<RefreshIcon />} onClick={() => void refetch()}>
           Refresh
         </Button>
+        <ExportMenu
+          path="/api/LIMS/jobs/export"
+          what="jobs"
+          params={{ filter: view.filter, sortColumn: view.sortColumn, sortOrder: view.sortOrder }}
+          columns={shownColumns}
+        />
       </Stack>
       {/* The first load and a failure show the shared states; later pages load under the
           grid's own overlay, with the last page still in view. */}

@@ -1,6 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
-import { Alert, Box, Button, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Typography } from '@mui/material';
 import { DataGrid } from '@mui/x-data-grid';
+import { useMemo } from 'react';
 import { messages } from '@common/messages';
 import { isRequestCanceled } from '@/api/errors';
 import type { Entity, RecordPage } from '@common/schemas/entities';
@@ -8,14 +9,15 @@ import type { DeletedItem } from '@common/schemas/versions';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
 import { Editors } from '@/components/Editors';
+import { ExportMenu, shownColumnsOf } from '@/components/ExportMenu';
 import { GridFrame, useGridColumns } from '@/components/GridFrame';
+import { ListToolbar } from '@/components/ListToolbar';
 import { ItemHistory, RecentlyDeleted } from '@/components/ItemHistory';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { useRecordColumns } from './recordColumns';
-import { RECORD_SEARCH_MAX_LENGTH } from './recordListState';
 import { useRecordGrid } from './useRecordGrid';
 import { type RecordListController, useRecordList } from './useRecordList';
 
@@ -56,6 +58,10 @@ function RecordGrid({
   const pending = grid.removal.pending;
   const columns = useGridColumns(useRecordColumns(grid));
   const rowEditHint = useRowEditHint(may.mayEdit);
+  const shownColumns = useMemo(
+    () => shownColumnsOf(apiRef, (field) => /^value:(.+)$/.exec(field)?.[1]),
+    [apiRef],
+  );
   return (
     <Box>
       <PageHeader title={entity.name}>
@@ -75,14 +81,20 @@ function RecordGrid({
           {entity.description}
         </Alert>
       )}
-      <TextField
-        label="Search"
-        placeholder="Words in any text field"
-        value={list.search.typed}
-        onChange={(event) => list.search.type(event.target.value)}
-        slotProps={{ htmlInput: { maxLength: RECORD_SEARCH_MAX_LENGTH } }}
-        sx={{ mb: 2, width: '100%', maxWidth: 480 }}
-      />
+      <ListToolbar
+        search={{
+          value: list.search.typed,
+          onChange: list.search.type,
+          placeholder: 'Words in any text field',
+        }}
+      >
+        <ExportMenu
+          path={`/api/entity-records/${encodeURIComponent(entity.name)}/export`}
+          what={`${entity.name} records`}
+          params={list.exportParams}
+          columns={shownColumns}
+        />
+      </ListToolbar>
       {list.pageQuery.error && !isRequestCanceled(list.pageQuery.error) && (
         <Alert
           severity="error"

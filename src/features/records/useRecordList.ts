@@ -100,9 +100,16 @@ export function useRecordList(entity: Entity) {
     [view.page, view.perPage],
   );
 
+  // An export takes the view's search, filter and sort, all pages.
+  const exportParams = useMemo(() => {
+    const all = paramsFromView(fields, { ...view, page: 1, perPage: RECORD_PAGE_SIZE });
+    return Object.fromEntries(all);
+  }, [fields, view]);
+
   return {
     view,
     pageQuery,
+    exportParams,
     search: { typed: typedSearch, type: setTypedSearch },
     gridProps: {
       paginationMode: 'server' as const,

@@ -10,7 +10,10 @@ import { useAppDispatch } from '@/lib/store';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
+import { ExportMenu } from '@/components/ExportMenu';
+import { ListToolbar } from '@/components/ListToolbar';
 import { QueryState } from '@/components/QueryState';
+import { useQuickSearch, wordsOf } from '@/hooks/useQuickSearch';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
@@ -44,19 +47,29 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
     focusNeighbour();
   }, messages.roles.deleteContext);
 
+  const search = useQuickSearch();
+  const words = wordsOf(search.q.toLowerCase());
+  const matches = (role: Role) => words.every((word) => role.name.toLowerCase().includes(word));
+
   return (
     <>
+      <ListToolbar
+        search={{ value: search.typed, onChange: search.type, placeholder: 'Words in the name' }}
+      >
+        <ExportMenu path="/api/roles/export" what="roles" params={{ q: search.q }} />
+      </ListToolbar>
       {refusal.alert}
       <QueryState
         query={rolesQuery}
         what="roles"
-        empty="No roles yet"
-        emptyAction={mayAdd ? { label: 'Add one', to: '/role' } : undefined}
+        isEmpty={(roles) => !roles.some(matches)}
+        empty={search.q ? 'No roles match the search' : 'No roles yet'}
+        emptyAction={mayAdd && !search.q ? { label: 'Add one', to: '/role' } : undefined}
       >
         {(roles) => (
           <Paper sx={{ maxWidth: 560 }}>
             <List aria-label="Roles" ref={listRef}>
-              {roles.map((role) => (
+              {roles.filter(matches).map((role) => (
                 <ListItem
                   key={role._id}
                   tabIndex={-1}

@@ -5,7 +5,9 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
 import { Editors } from '@/components/Editors';
 import { GridFrame, useGridColumns } from '@/components/GridFrame';
+import { ExportMenu } from '@/components/ExportMenu';
 import { ListPage } from '@/components/ListPage';
+import { ListToolbar } from '@/components/ListToolbar';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
@@ -19,12 +21,20 @@ const LABELS: Record<string, string> = { username: 'Username', email: 'Email' };
 /** The users grid, with the row actions the user may take. */
 function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean }) {
   const grid = useUserGrid(users);
-  const { may, edit, apiRef } = grid;
+  const { may, edit, apiRef, list } = grid;
   const pending = grid.removal.pending;
   const columns = useGridColumns(useUserColumns(grid));
   const rowEditHint = useRowEditHint(may.mayEdit);
   return (
     <>
+      <ListToolbar search={{ value: list.search.typed, onChange: list.search.type }}>
+        <ExportMenu
+          path="/api/users/export"
+          what="users"
+          params={list.exportParams}
+          columns={list.shownColumns}
+        />
+      </ListToolbar>
       {grid.refusal.alert}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={(field) => LABELS[field] ?? field} />
@@ -33,6 +43,7 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
           apiRef={apiRef}
           aria-label="Users"
           {...edit.gridProps}
+          {...list.gridProps}
           columns={columns}
           loading={isFetching}
           isCellEditable={() => may.mayEdit}

@@ -1,11 +1,19 @@
-import { useGridApiRef } from '@mui/x-data-grid';
-import { useCallback, useMemo, useState } from 'react';
+import {
+  type GridApi,
+  type GridFilterModel,
+  type GridSortModel,
+  useGridApiRef,
+} from '@mui/x-data-grid';
+import { type RefObject, useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
 import { useCan } from '@/auth/useCan';
 import { selectCurrentUser } from '@/auth/auth.slice';
+import { shownColumnsOf } from '@/components/ExportMenu';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
+import { useQuickSearch, wordsOf } from '@/hooks/useQuickSearch';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
@@ -25,6 +33,55 @@ function useUserPermissions() {
     () => ({ mayEdit, mayDelete, maySetPassword }),
     [mayEdit, mayDelete, maySetPassword],
   );
+}
+
+const USER_SORTS = ['username', 'email'] as const;
+
+/**
+ * The user list's view in the URL: the quick search (`q`, every word in the username, email
+ * or role names, as the grid's quick filter matches) and the sort (`sort=email:desc`), which
+ * an export takes too, with the columns on screen.
+ */
+function useUserList(apiRef: RefObject<GridApi | null>) {
+  const search = useQuickSearch();
+  const [params, setParams] = useSearchParams();
+  const [field, direction] = (params.get('sort') ?? '').split(':');
+  const sort =
+    USER_SORTS.includes(field as (typeof USER_SORTS)[number]) &&
+    (direction === 'asc' || direction === 'desc')
+      ? `${field}:${direction}`
+      : undefined;
+  const sortModel = useMemo<GridSortModel>(() => {
+    const [by, order] = (sort ?? '').split(':');
+    return by ? [{ field: by, sort: order as 'asc' | 'desc' }] : [];
+  }, [sort]);
+  const filterModel = useMemo<GridFilterModel>(
+    () => ({ items: [], quickFilterValues: wordsOf(search.q) }),
+    [search.q],
+  );
+  const shownColumns = useMemo(
+    () => shownColumnsOf(apiRef, (field) => (field === 'actions' ? undefined : field)),
+    [apiRef],
+  );
+  return {
+    search,
+    exportParams: { q: search.q, sort },
+    shownColumns,
+    gridProps: {
+      sortModel,
+      onSortModelChange: (model: GridSortModel) =>
+        setParams((current) => {
+          const next = new URLSearchParams(current);
+          const [first] = model;
+          if (first?.sort) next.set('sort', `${first.field}:${first.sort}`);
+          else next.delete('sort');
+          return next;
+        }),
+      filterModel,
+      // The quick search is the users' filter: what an export of them takes.
+      disableColumnFilter: true,
+    },
+  };
 }
 
 /**
@@ -97,6 +154,7 @@ export function useUserGrid(users: User[]) {
   return {
     may,
     apiRef,
+    list: useUserList(apiRef),
     edit,
     myId,
     nameOf,

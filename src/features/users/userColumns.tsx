@@ -38,6 +38,8 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
         flex: 1,
         minWidth: 200,
         sortable: false,
+        // What the quick search and an export read: the role names.
+        valueGetter: (roles: User['roles']) => roles.map((role) => role.name).join(', '),
         renderCell: ({ row }) => (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', height: '100%' }}>
             {row.roles.map((role) => (

@@ -666,3 +666,37 @@ describe('/book', () => {
     consoleError.mockRestore();
   });
 });
+
+describe('/books search', () => {
+  it('asks the server for the books with every word, from page 1, once typing pauses', async () => {
+    network.use(
+      http.get('/api/books', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        const page = Number(params.get('page'));
+        const found = params.get('q')
+          ? library.filter((book) => book.title.endsWith(' 7'))
+          : library;
+        return HttpResponse.json(found.slice((page - 1) * 10, page * 10));
+      }),
+    );
+    const { router } = renderApp('/books', asContributor);
+    const list = await screen.findByRole('list', { name: 'Books' });
+    await within(list).findByText('Book 1');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'book 7');
+    await waitFor(() => expect(within(list).queryByText('Book 1')).toBeNull());
+    expect(await within(list).findByText('Book 7')).toBeInTheDocument();
+    expect(within(list).queryByText('Book 1')).toBeNull();
+    const searched = network.calls('GET /api/books').map((r) => new URL(r.url).searchParams);
+    // One request for the words typed, not one per key.
+    expect(
+      searched.filter((params) => params.get('q') !== null).map((p) => [p.get('q'), p.get('page')]),
+    ).toEqual([['book 7', '1']]);
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('book 7');
+  });
+
+  it('says so when no book matches', async () => {
+    network.use(http.get('/api/books', () => HttpResponse.json([])));
+    renderApp('/books?q=zzz', asContributor);
+    expect(await screen.findByText('No books match the search')).toBeInTheDocument();
+  });
+});

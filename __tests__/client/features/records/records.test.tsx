@@ -362,7 +362,7 @@ describe('/entities/:entityName', () => {
         signedInAs('contributor', ['contributor']),
       );
       await screen.findByRole('grid', { name: 'Sample records' });
-      await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'a-1 lyon');
+      await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'a-1 lyon');
       await waitFor(() => expect(router.state.location.search).toBe('?q=a-1+lyon'));
       const asked = new URL(network.calls('GET /api/entity-records/Sample').at(-1)!.url);
       expect(Object.fromEntries(asked.searchParams)).toEqual({

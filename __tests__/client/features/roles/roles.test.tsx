@@ -398,3 +398,14 @@ describe('/role/:id/edit', () => {
     expect(screen.getByRole('switch', { name: 'ada has the role' })).toBeDisabled();
   });
 });
+
+describe('/roles search', () => {
+  it('shows the roles whose name holds every word', async () => {
+    renderApp('/roles?q=AUD', asAdmin);
+    const list = await screen.findByRole('list', { name: 'Roles' });
+    expect(await within(list).findByText('auditor')).toBeInTheDocument();
+    expect(within(list).queryByText('admin')).toBeNull();
+    await userEvent.clear(screen.getByRole('searchbox', { name: 'Search' }));
+    expect(await within(list).findByText('admin')).toBeInTheDocument();
+  });
+});

@@ -544,3 +544,42 @@ describe('Set password on /users', () => {
     ).not.toBeInTheDocument();
   });
 });
+
+describe('/users search and export', () => {
+  it('finds users by every word in a shown field, and keeps the search in the URL', async () => {
+    const { grid, router } = await openUsers();
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'VIEW ada');
+    await waitFor(() => expect(within(grid).queryByText('admin')).toBeNull());
+    expect(within(grid).getByText('ada@example.com')).toBeInTheDocument();
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('VIEW ada');
+  });
+
+  it('exports the search, sort and shown columns through a download link', async () => {
+    const clicked: string[] = [];
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.getAttribute('href')!);
+    });
+    network.use(
+      http.post('/api/auth/download-link', async ({ request }) =>
+        HttpResponse.json({ url: `${(await body(request)).path as string}&ticket=t` }),
+      ),
+    );
+    renderApp('/users?q=ada&sort=email:desc', signedInAs('admin', ['admin']));
+    await screen.findByRole('grid', { name: 'Users' });
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'CSV' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    const url = new URL(clicked[0]!, 'http://app');
+    expect(url.pathname).toBe('/api/users/export');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      q: 'ada',
+      sort: 'email:desc',
+      format: 'csv',
+      columns: 'username,email,roles',
+      ticket: 't',
+    });
+    click.mockRestore();
+  });
+});
