@@ -38,8 +38,8 @@ const asText = (value: string | number | boolean | null | undefined) =>
 const BYTE_ORDER_MARK = '\uFEFF';
 
 /**
- * Sends `rows` as a download, written as they come (the caller reads them in batches, so
- * the server holds one batch whatever the export's size):
+ * Sends the rows of `batches` as a download, a batch at a time as it comes (the caller reads
+ * them in batches, so the server holds one whatever the export's size):
  * - CSV: RFC 4180 with a byte-order mark, the columns' labels as its header, every text
  *   defused against spreadsheet formulas (`csvField`);
  * - JSON: an array of objects keyed by the columns' names, values as the list has them.
@@ -51,25 +51,35 @@ export function sendExport<Row>(
     name,
     format,
     columns,
-    rows,
-  }: { name: string; format: ExportFormat; columns: ExportColumn<Row>[]; rows: AsyncIterable<Row> },
+    batches,
+  }: {
+    name: string;
+    format: ExportFormat;
+    columns: ExportColumn<Row>[];
+    batches: AsyncIterable<Row[]>;
+  },
 ) {
   async function* csv() {
     yield BYTE_ORDER_MARK + csvRecord(columns.map((column) => column.label));
-    for await (const row of rows)
-      yield csvRecord(columns.map((column) => asText(column.value(row))));
+    for await (const batch of batches) {
+      yield batch
+        .map((row) => csvRecord(columns.map((column) => asText(column.value(row)))))
+        .join('');
+    }
   }
   async function* json() {
     yield '[';
-    let first = true;
-    for await (const row of rows) {
-      const object = Object.fromEntries(
-        columns.map((column) => [column.name, column.value(row) ?? null]),
+    let separator = '\n';
+    for await (const batch of batches) {
+      const objects = batch.map((row) =>
+        JSON.stringify(
+          Object.fromEntries(columns.map((column) => [column.name, column.value(row) ?? null])),
+        ),
       );
-      yield `${first ? '\n' : ',\n'}${JSON.stringify(object)}`;
-      first = false;
+      yield separator + objects.join(',\n');
+      separator = ',\n';
     }
-    yield first ? ']\n' : '\n]\n';
+    yield separator === '\n' ? ']\n' : '\n]\n';
   }
   return reply
     .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')

@@ -69,22 +69,30 @@ export function parameters() {
 }
 
 /**
- * Every row of a keyset-paged statement, read `batch` at a time: `statementOf(last)` answers
- * the statement of the rows after the one whose order keys were `last` (from the start when
- * undefined), each row with its keys as text in `cursor`. Holds one batch at a time.
+ * Every row of a keyset-paged statement, a batch of up to `batch` rows at a time:
+ * `statementOf(last)` answers the statement of the rows after the one whose order keys were
+ * `last` (from the start when undefined), each row with its keys as text in `cursor`.
  */
 export async function* inBatches<Row extends { cursor: (string | null)[] }>(
   run: (statement: Statement) => Promise<Row[]>,
   statementOf: (last: (string | null)[] | undefined, limit: number) => Statement,
   batch = 1_000,
-): AsyncGenerator<Row> {
+): AsyncGenerator<Row[]> {
   let last: (string | null)[] | undefined;
   for (;;) {
     const rows = await run(statementOf(last, batch));
-    yield* rows;
+    if (rows.length) yield rows;
     if (rows.length < batch) return;
     last = rows.at(-1)!.cursor;
   }
+}
+
+/** Each batch of `batches` as `map` turns its rows. */
+export async function* mapBatches<Row, Mapped>(
+  batches: AsyncIterable<Row[]>,
+  map: (row: Row) => Mapped,
+): AsyncGenerator<Mapped[]> {
+  for await (const batch of batches) yield batch.map(map);
 }
 
 /**

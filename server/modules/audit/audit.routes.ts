@@ -53,7 +53,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         name: 'audit',
         format,
         columns: chosenColumns(AUDIT_COLUMNS, columns),
-        rows: exportAuditEvents(app.db, filter),
+        batches: exportAuditEvents(app.db, filter),
       });
     },
   );

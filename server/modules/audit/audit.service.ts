@@ -83,7 +83,10 @@ const EXPORT_BATCH = 1000;
  * Every event matching the filter, newest first, read in batches (keyset paging on
  * `at, id`), so an export of millions of events holds one batch in memory at a time.
  */
-export async function* exportAuditEvents(db: Db, filter: AuditFilter): AsyncGenerator<AuditEvent> {
+export async function* exportAuditEvents(
+  db: Db,
+  filter: AuditFilter,
+): AsyncGenerator<AuditEvent[]> {
   // The cursor keeps `at` as PostgreSQL's text: a JS Date would drop its microseconds.
   let after: { at: string; id: string } | undefined;
   for (;;) {
@@ -99,7 +102,7 @@ export async function* exportAuditEvents(db: Db, filter: AuditFilter): AsyncGene
       )
       .orderBy(...newestFirst)
       .limit(EXPORT_BATCH);
-    for (const { row } of rows) yield toWire(row);
+    if (rows.length) yield rows.map(({ row }) => toWire(row));
     const last = rows.at(-1);
     if (!last || rows.length < EXPORT_BATCH) return;
     after = { at: last.cursor, id: last.row.id };

@@ -76,7 +76,7 @@ const BOOK_COLUMNS: ExportColumn<BookExportRow>[] = [
 
 /** The books an export writes: those of the quick search, newest first, in keyset batches. */
 export function exportBooks(db: Db, { q }: { q?: string }) {
-  const rows = inBatches(runOn<BookExportRow>(sessionOf(db)), (last, limit) =>
+  const batches = inBatches(runOn<BookExportRow>(sessionOf(db)), (last, limit) =>
     batchStatement({
       source: 'select id::text as id, title, author, isbn, created_at, id as key from books',
       where: (parameter) =>
@@ -93,7 +93,7 @@ export function exportBooks(db: Db, { q }: { q?: string }) {
       limit,
     }),
   );
-  return { name: 'books', columns: BOOK_COLUMNS, rows };
+  return { name: 'books', columns: BOOK_COLUMNS, batches };
 }
 
 const booksPageQuery = perDatabase((db) =>

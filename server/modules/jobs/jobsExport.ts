@@ -40,7 +40,7 @@ export function exportJobs(
       : [{ sql: COLUMN_SQL[sortColumn], type: 'text', descending, nullable: false }, number];
   const run = (statement: Statement) =>
     withSearchSession(db, (session) => runOn<JobExportRow>(session)(statement));
-  const rows = inBatches(run, (last, limit) =>
+  const batches = inBatches(run, (last, limit) =>
     batchStatement({
       source: `select j.id::text as "_id", j.friendly_number as "friendlyNumber", j.status,
           j.conclusion, j.description, j.friendly_number, j.indexed_text
@@ -59,5 +59,5 @@ export function exportJobs(
       limit,
     }),
   );
-  return { name: 'jobs', columns: JOB_COLUMNS, rows };
+  return { name: 'jobs', columns: JOB_COLUMNS, batches };
 }

@@ -52,10 +52,9 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { format, columns, ticket, ...query } = request.query;
       const exported = await exportRecords(app.db, request.params.entityName, query);
       return sendExport(reply, {
-        name: exported.name,
+        ...exported,
         format,
         columns: chosenColumns(exported.columns, columns),
-        rows: exported.rows,
       });
     },
   );

@@ -20,7 +20,7 @@ import { changeAndRecord, changeSummary, recordChanges } from '../../lib/changes
 import { checkVersion } from '../../lib/concurrency';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { ExportColumn } from '../../lib/exports';
-import { inBatches } from '../../lib/keyset';
+import { inBatches, mapBatches } from '../../lib/keyset';
 import { pgErrorFacts } from '../../lib/pgErrors';
 import { looksLikeUuid } from '../../lib/uuid';
 import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
@@ -327,15 +327,16 @@ export async function exportRecords(db: Db, entityName: string, query: RecordPag
           : record.fields[field.name],
     })),
   ];
-  async function* rows() {
-    const batches = inBatches(
-      ({ text, values }) =>
-        recordsQuery<{ document: EntityRecord; cursor: (string | null)[] }>(session, text, values),
-      (last, limit) => exportBatchStatement(definition, request, related, last, limit),
-    );
-    for await (const { document } of batches) yield document;
-  }
-  return { name: entityName, columns, rows: rows() };
+  const batches = inBatches(
+    ({ text, values }) =>
+      recordsQuery<{ document: EntityRecord; cursor: (string | null)[] }>(session, text, values),
+    (last, limit) => exportBatchStatement(definition, request, related, last, limit),
+  );
+  return {
+    name: entityName,
+    columns,
+    batches: mapBatches(batches, (row) => row.document),
+  };
 }
 
 /**

@@ -42,7 +42,7 @@ const ROLE_COLUMNS: ExportColumn<RoleExportRow>[] = [
 
 /** The roles an export writes: those of the quick search, by name, read in keyset batches. */
 export function exportRoles(db: Db, { q }: { q?: string }) {
-  const rows = inBatches(runOn<RoleExportRow>(sessionOf(db)), (last, limit) =>
+  const batches = inBatches(runOn<RoleExportRow>(sessionOf(db)), (last, limit) =>
     batchStatement({
       source: `select ro.id::text as id, ro.name,
           (select count(*)::int from user_roles ur where ur.role_id = ro.id) as users
@@ -53,7 +53,7 @@ export function exportRoles(db: Db, { q }: { q?: string }) {
       limit,
     }),
   );
-  return { name: 'roles', columns: ROLE_COLUMNS, rows };
+  return { name: 'roles', columns: ROLE_COLUMNS, batches };
 }
 
 /** One role. @throws 404 for an unknown id. */

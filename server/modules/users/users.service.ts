@@ -90,7 +90,7 @@ export function exportUsers(db: Db, { q, sort }: Pick<UserExportQuery, 'q' | 'so
       coalesce((select string_agg(ro.name, ', ' order by ro.name) from user_roles ur
                 join roles ro on ro.id = ur.role_id where ur.user_id = u.id), '') as roles
     from users u`;
-  const rows = inBatches(runOn<UserExportRow>(sessionOf(db)), (last, limit) =>
+  const batches = inBatches(runOn<UserExportRow>(sessionOf(db)), (last, limit) =>
     batchStatement({
       source,
       where: (parameter) =>
@@ -100,7 +100,7 @@ export function exportUsers(db: Db, { q, sort }: Pick<UserExportQuery, 'q' | 'so
       limit,
     }),
   );
-  return { name: 'users', columns: USER_COLUMNS, rows };
+  return { name: 'users', columns: USER_COLUMNS, batches };
 }
 
 /** How many users hold the admin role. */
