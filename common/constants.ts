@@ -62,3 +62,6 @@ export const RECORD_PAGE_SIZE = 50;
 
 /** A records page's total is counted exactly up to this many records. */
 export const RECORD_EXACT_TOTAL = 10_000;
+
+/** The most items one bulk action changes (narrow the filter for more). */
+export const BULK_MAX_ITEMS = 10_000;

@@ -37,6 +37,11 @@ export const errorCodes = {
    * `report` says which records and why.
    */
   DEFINITION_CONFLICT: 'DEFINITION_CONFLICT',
+  /**
+   * 409: a bulk action some of its items refused: nothing changed, and the body's
+   * `report.items` says which items and why (`{ id, code, message }` each).
+   */
+  BULK_REFUSED: 'BULK_REFUSED',
   /** 409: the change would leave no user with the admin role. */
   LAST_ADMIN: 'LAST_ADMIN',
   /**

@@ -113,6 +113,13 @@ export const messages = {
     signInRequired: 'You must be signed in to do this',
     invalidAccessToken: 'Your session is invalid or has expired; sign in again',
     invalidDownloadLink: 'This download link is not valid or has expired; export again',
+    bulkRefused: (count: number) =>
+      `Nothing was changed: ${count} ${count === 1 ? 'item was' : 'items were'} refused`,
+    tooManyForBulk: (max: number) =>
+      `More than ${max.toLocaleString('en')} records match; narrow the search or filter`,
+    recordGone: 'This record is gone (deleted meanwhile)',
+    noHistory: 'This item has no history here',
+    notDeleted: 'This item is not deleted (restored meanwhile?)',
     forbidden: 'You are not allowed to perform this action',
     invalidRefreshToken: 'This refresh token is invalid, expired or revoked; sign in again',
     emailTaken: 'An account with this email already exists',

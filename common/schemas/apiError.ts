@@ -23,7 +23,10 @@ export const apiErrorSchema = z.object({
   current: z.unknown().optional(),
   /** REFERENCED: how many records still point at the item. */
   count: z.number().int().optional(),
-  /** DEFINITION_CONFLICT: what the change would do, and which records could not follow. */
+  /**
+   * DEFINITION_CONFLICT: what the change would do, and which records could not follow;
+   * BULK_REFUSED: `{ items: [{ id, code, message }] }`, the items refused and why.
+   */
   report: z.unknown().optional(),
 });
 

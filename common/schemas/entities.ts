@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_ENTITY_CATEGORY } from '../constants';
+import { BULK_MAX_ITEMS, DEFAULT_ENTITY_CATEGORY } from '../constants';
 import { pageNumberSchema, pageSizeSchema } from './paging';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { multiLineText, nameText, singleLineText } from './text';
@@ -274,6 +274,42 @@ export const entityIdOrNameParamsSchema = z.object({
 });
 
 /** The records of one entity: `/api/entity-records/{entityName}`. */
+/**
+ * Which records a bulk action changes: the ones chosen (`ids`), or every record the list's
+ * search and filter match (`matching`: its `q` and `filter[field][op]` parameters, as the
+ * list takes them), at most BULK_MAX_ITEMS either way.
+ */
+export const recordSelectionSchema = z
+  .object({
+    ids: z
+      .array(z.uuid('must be record ids'))
+      .min(1, 'must name at least one record')
+      .max(BULK_MAX_ITEMS, `must name at most ${BULK_MAX_ITEMS} records`)
+      .optional(),
+    matching: z
+      .record(z.string().max(200), singleLineText().max(1000, 'must be at most 1000 characters'))
+      .optional(),
+  })
+  .refine((selection) => (selection.ids === undefined) !== (selection.matching === undefined), {
+    message: 'must have either ids or matching',
+  });
+export type RecordSelection = z.infer<typeof recordSelectionSchema>;
+
+/** `POST /api/entity-records/{entityName}/bulk-update`: the same values set on every record chosen. */
+export const bulkUpdateRecordsSchema = z.object({
+  selection: recordSelectionSchema,
+  fields: recordFieldsSchema,
+});
+
+/** `POST /api/entity-records/{entityName}/bulk-restore`: deleted records brought back (an Undo). */
+export const bulkRestoreRecordsSchema = z.object({
+  ids: z.array(z.uuid('must be record ids')).min(1).max(BULK_MAX_ITEMS),
+});
+
+/** What a bulk action answers: the records it changed, by id. */
+export const bulkResultSchema = z.object({ ids: z.array(z.string()) });
+export type BulkResult = z.infer<typeof bulkResultSchema>;
+
 export const entityRecordsParamsSchema = z.object({
   entityName: nameText().min(1, 'is required').max(64, 'must be at most 64 characters'),
 });

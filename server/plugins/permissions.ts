@@ -29,6 +29,12 @@ declare module 'fastify' {
      * download link's ticket in place of the access token.
      */
     exportOf?: string;
+    /**
+     * The route does, for many items, what the route registered as `verb path` does for one
+     * (a bulk delete, a bulk restore): allowed to whoever may call that one, and kept out of
+     * the table, so the two can never be granted apart.
+     */
+    checkedAs?: { verb: string; path: string };
   }
   interface FastifyInstance {
     /** Reloads this server's copy of the route-permission table. */
@@ -55,7 +61,13 @@ export const permissionsPlugin = fp(
 
     app.addHook('onRoute', (route) => {
       const { config } = route;
-      if (config?.public || config?.signedIn || config?.exportOf || !route.url.startsWith('/api/'))
+      if (
+        config?.public ||
+        config?.signedIn ||
+        config?.exportOf ||
+        config?.checkedAs ||
+        !route.url.startsWith('/api/')
+      )
         return;
       for (const verb of [route.method].flat()) {
         if (verb !== 'HEAD') registry.push({ verb, path: route.url });
@@ -116,8 +128,12 @@ export const permissionsPlugin = fp(
         : await app.authenticate(request);
       if (pending) await pending;
       if (!config.signedIn) {
-        const verb = request.method === 'HEAD' || config.exportOf ? 'GET' : request.method;
-        if (!app.mayCall(user, verb, config.exportOf ?? url))
+        const checked =
+          config.checkedAs ??
+          (config.exportOf
+            ? { verb: 'GET', path: config.exportOf }
+            : { verb: request.method === 'HEAD' ? 'GET' : request.method, path: url });
+        if (!app.mayCall(user, checked.verb, checked.path))
           throw forbidden(messages.server.forbidden);
       }
       request.user = user;

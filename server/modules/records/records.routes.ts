@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
   type EntityRecord,
+  bulkRestoreRecordsSchema,
+  bulkResultSchema,
+  bulkUpdateRecordsSchema,
   createEntityRecordSchema,
   entityRecordParamsSchema,
   entityRecordVersionParamsSchema,
@@ -11,10 +14,14 @@ import {
   entityRecordsParamsSchema,
   recordPageQuerySchema,
   recordPageSchema,
+  recordSelectionSchema,
   updateEntityRecordSchema,
 } from '@common/schemas/entities';
 import { deletedItemSchema, versionListQuerySchema, versionSchema } from '@common/schemas/versions';
 import {
+  bulkDeleteRecords,
+  bulkRestoreRecords,
+  bulkUpdateRecords,
   createRecord,
   deleteRecord,
   exportRecords,
@@ -34,6 +41,58 @@ const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema }
 
 /** The records of dynamic entities. */
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/entity-records/:entityName/bulk-delete',
+    {
+      config: { checkedAs: { verb: 'DELETE', path: '/api/entity-records/:entityName/:id' } },
+      schema: {
+        params: entityRecordsParamsSchema,
+        body: z.object({ selection: recordSelectionSchema }),
+        response: { 200: bulkResultSchema, ...errors },
+      },
+    },
+    async (request) =>
+      bulkDeleteRecords(
+        app.db,
+        request.params.entityName,
+        request.body.selection,
+        actorOf(request),
+      ),
+  );
+
+  app.post(
+    '/entity-records/:entityName/bulk-update',
+    {
+      config: { checkedAs: { verb: 'PUT', path: '/api/entity-records/:entityName/:id' } },
+      schema: {
+        params: entityRecordsParamsSchema,
+        body: bulkUpdateRecordsSchema,
+        response: { 200: bulkResultSchema, ...errors },
+      },
+    },
+    async (request) =>
+      bulkUpdateRecords(app.db, request.params.entityName, request.body, actorOf(request)),
+  );
+
+  app.post(
+    '/entity-records/:entityName/bulk-restore',
+    {
+      config: {
+        checkedAs: {
+          verb: 'POST',
+          path: '/api/entity-records/:entityName/:id/versions/:versionId/restore',
+        },
+      },
+      schema: {
+        params: entityRecordsParamsSchema,
+        body: bulkRestoreRecordsSchema,
+        response: { 200: bulkResultSchema, ...errors },
+      },
+    },
+    async (request) =>
+      bulkRestoreRecords(app.db, request.params.entityName, request.body.ids, actorOf(request)),
+  );
+
   app.get(
     '/entity-records/:entityName/export',
     {

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { RECORD_EXACT_TOTAL } from '@common/constants';
+import { BULK_MAX_ITEMS, RECORD_EXACT_TOTAL } from '@common/constants';
+import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import type {
+  BulkResult,
   EntityField,
   EntityRecord,
   RecordPage,
   RecordPageQuery,
+  RecordSelection,
 } from '@common/schemas/entities';
 import { type FieldValue, isCalendarDate, parseRecordValues } from '@common/schemas/fieldValues';
 import type {
@@ -43,6 +46,7 @@ import {
   WINDOW_HITS,
   exportBatchStatement,
   pageOf,
+  selectionStatement,
   pageRequestOf,
   pageStatements,
 } from './recordsPage';
@@ -620,41 +624,51 @@ export async function restoreRecord(
   actor: Actor,
   base: readonly number[] = [],
 ): Promise<EntityRecord> {
-  return db.transaction(async (tx) => {
-    const session = sessionOf(tx);
-    const definition = await definitionOf(session, entityName, { lock: true });
-    const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
-    const names = new Set(definition.fields.map((field) => field.name));
-    const kept = Object.entries((snapshot.fields ?? {}) as Record<string, unknown>).filter(
-      ([name]) => names.has(name),
-    );
-    const typed = kept.map(([name, value]) => {
-      const field = definition.fields.find((candidate) => candidate.name === name)!;
-      return [name, asTypeOf(field, value)];
-    });
-    const values = checkedValues(definition, Object.fromEntries(typed), false);
-    const current = await recordOf(session, definition, id, { lock: true });
-    // A deleted record's id may since have been given to a record of another entity.
-    if (!current && (await isRecordOfAnother(session, id, entityName))) throw recordIdTaken();
-    if (current) await checkVersion({ version: current._version }, base, () => current);
-    const version = (current?._version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
-    const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
-    const parameters = definition.fields.map((field, i) => castParameter(field, i + 3));
-    const [row] = await writing(definition, () =>
-      recordsQuery<{ document: EntityRecord }>(
-        session,
-        `insert into ${quoted(tableOf(definition.id))} (id, version, ${columns.join(', ')})
-         values ($1, $2, ${parameters.join(', ')})
-         on conflict (id) do update set
-           ${[...columns.map((c) => `${c} = excluded.${c}`), 'version = excluded.version', 'updated_at = now()'].join(', ')}
-         returning ${documentOf(definition)} as document`,
-        [id, version, ...valueParameters(definition, values)],
-      ),
-    );
-    const record = row!.document;
-    await recordRecordChanges(tx, [record], 'restore', actor);
-    return record;
+  return db.transaction((tx) => restoreRecordIn(tx, entityName, id, versionId, actor, base));
+}
+
+/** restoreRecord within `tx`. */
+async function restoreRecordIn(
+  tx: Tx,
+  entityName: string,
+  id: string,
+  versionId: string,
+  actor: Actor,
+  base: readonly number[] = [],
+): Promise<EntityRecord> {
+  const session = sessionOf(tx);
+  const definition = await definitionOf(session, entityName, { lock: true });
+  const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
+  const names = new Set(definition.fields.map((field) => field.name));
+  const kept = Object.entries((snapshot.fields ?? {}) as Record<string, unknown>).filter(([name]) =>
+    names.has(name),
+  );
+  const typed = kept.map(([name, value]) => {
+    const field = definition.fields.find((candidate) => candidate.name === name)!;
+    return [name, asTypeOf(field, value)];
   });
+  const values = checkedValues(definition, Object.fromEntries(typed), false);
+  const current = await recordOf(session, definition, id, { lock: true });
+  // A deleted record's id may since have been given to a record of another entity.
+  if (!current && (await isRecordOfAnother(session, id, entityName))) throw recordIdTaken();
+  if (current) await checkVersion({ version: current._version }, base, () => current);
+  const version = (current?._version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
+  const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
+  const parameters = definition.fields.map((field, i) => castParameter(field, i + 3));
+  const [row] = await writing(definition, () =>
+    recordsQuery<{ document: EntityRecord }>(
+      session,
+      `insert into ${quoted(tableOf(definition.id))} (id, version, ${columns.join(', ')})
+       values ($1, $2, ${parameters.join(', ')})
+       on conflict (id) do update set
+         ${[...columns.map((c) => `${c} = excluded.${c}`), 'version = excluded.version', 'updated_at = now()'].join(', ')}
+       returning ${documentOf(definition)} as document`,
+      [id, version, ...valueParameters(definition, values)],
+    ),
+  );
+  const record = row!.document;
+  await recordRecordChanges(tx, [record], 'restore', actor);
+  return record;
 }
 
 /**
@@ -729,4 +743,172 @@ async function withRelationLabels(
 export async function listDeletedRecords(db: Db, entityName: string): Promise<DeletedItem[]> {
   await definitionOf(sessionOf(db), entityName);
   return listDeleted(db, 'entity-records', entityName);
+}
+
+/** A bulk action's item that was refused, and why. */
+interface RefusedItem {
+  id: string;
+  code: ErrorCode;
+  message: string;
+}
+
+/** 409 BULK_REFUSED: nothing changed, and `report.items` says which items and why. */
+const bulkRefused = (items: RefusedItem[]) =>
+  new AppError(409, 'BULK_REFUSED', messages.server.bulkRefused(items.length), {
+    report: { items },
+  });
+
+/**
+ * The ids of the records a bulk action names: those chosen, or every record the list's
+ * search and filter match. @throws 400 for a filter the list refuses, or when more than
+ * BULK_MAX_ITEMS match.
+ */
+async function selectedIds(
+  session: Session,
+  definition: RecordsDefinition,
+  selection: RecordSelection,
+): Promise<string[]> {
+  if (selection.ids) return [...new Set(selection.ids)];
+  const matching = selection.matching ?? {};
+  const request = pageRequestOf(definition, matching as RecordPageQuery);
+  const { text, values } = selectionStatement(definition, request, BULK_MAX_ITEMS + 1);
+  const rows = await recordsQuery<{ id: string }>(session, text, values);
+  if (rows.length > BULK_MAX_ITEMS) {
+    const message = messages.server.tooManyForBulk(BULK_MAX_ITEMS);
+    throw badRequest(message, [{ field: 'body.selection.matching', message }]);
+  }
+  return rows.map((row) => row.id);
+}
+
+/** The chosen records a write did not find: deleted meanwhile (or never of this entity). */
+const missingOf = (ids: string[], found: EntityRecord[]): RefusedItem[] => {
+  const seen = new Set(found.map((record) => record._id));
+  return ids
+    .filter((id) => !seen.has(id))
+    .map((id) => ({ id, code: 'NOT_FOUND', message: messages.server.recordGone }));
+};
+
+/**
+ * Deletes the chosen records of `entityName` in one transaction, each with its version and
+ * audit line. Refused whole (409 BULK_REFUSED, per item) when records of any entity still
+ * point at some of them, or some are gone.
+ * @throws 404 for an unknown entity; 400 as selectedIds.
+ */
+export async function bulkDeleteRecords(
+  db: Db,
+  entityName: string,
+  selection: RecordSelection,
+  actor: Actor,
+): Promise<BulkResult> {
+  return db.transaction(async (tx) => {
+    const session = sessionOf(tx);
+    const definition = await definitionOf(session, entityName, { lock: true });
+    const ids = await selectedIds(session, definition, selection);
+    const refused: RefusedItem[] = [];
+    for (const relation of await relationsTo(session, entityName)) {
+      const column = quoted(columnOf(relation.field));
+      const rows = await recordsQuery<{ id: string; count: number }>(
+        session,
+        `select ${column}::text as id, count(*)::int as count from ${quoted(tableOf(relation.id))}
+         where ${column} = any($1::uuid[]) group by ${column}`,
+        [ids],
+      );
+      for (const { id, count } of rows) {
+        refused.push({ id, code: 'REFERENCED', message: messages.server.referenced(count) });
+      }
+    }
+    if (refused.length) throw bulkRefused(refused);
+    const rows = await recordsQuery<{ document: EntityRecord }>(
+      session,
+      `delete from ${quoted(tableOf(definition.id))} where id = any($1::uuid[])
+       returning ${documentOf(definition)} as document`,
+      [ids],
+    );
+    const records = rows.map((row) => row.document);
+    const missing = missingOf(ids, records);
+    if (missing.length) throw bulkRefused(missing);
+    await recordRecordChanges(tx, records, 'delete', actor);
+    return { ids };
+  });
+}
+
+/**
+ * Sets `fields` to the same values on every chosen record of `entityName`, in one
+ * transaction, each with its version and audit line; the records' other fields stay.
+ * @throws 400 for a value its field refuses (naming it); 409 NOT_UNIQUE for a unique field
+ * given to more than one record, BULK_REFUSED for records gone meanwhile.
+ */
+export async function bulkUpdateRecords(
+  db: Db,
+  entityName: string,
+  { selection, fields }: { selection: RecordSelection; fields: Record<string, unknown> },
+  actor: Actor,
+): Promise<BulkResult> {
+  return db.transaction(async (tx) => {
+    const session = sessionOf(tx);
+    const definition = await definitionOf(session, entityName, { lock: true });
+    const given = definition.fields.filter((field) => field.name in fields);
+    // Keys that are not fields are refused by name, as a record's write refuses them.
+    const values = checkedValues({ ...definition, fields: given }, fields, false);
+    if (given.length === 0) {
+      throw badRequest('fields must name at least one field', [
+        { field: 'body.fields', message: 'must name at least one field' },
+      ]);
+    }
+    const ids = await selectedIds(session, definition, selection);
+    const assignments = given.map(
+      (field, i) => `${quoted(columnOf(field.name))} = ${castParameter(field, i + 2)}`,
+    );
+    const rows = await writing(definition, () =>
+      recordsQuery<{ document: EntityRecord }>(
+        session,
+        `update ${quoted(tableOf(definition.id))}
+         set ${[...assignments, 'version = version + 1', 'updated_at = now()'].join(', ')}
+         where id = any($1::uuid[]) returning ${documentOf(definition)} as document`,
+        [ids, ...given.map((field) => values[field.name] ?? null)],
+      ),
+    );
+    const records = rows.map((row) => row.document);
+    const missing = missingOf(ids, records);
+    if (missing.length) throw bulkRefused(missing);
+    await recordRecordChanges(tx, records, 'update', actor);
+    return { ids };
+  });
+}
+
+/**
+ * Brings deleted records of `entityName` back as they were deleted (an Undo of a delete),
+ * in one transaction, each with its `restore` version and audit line. Refused whole
+ * (BULK_REFUSED, per item) when some are not deleted, or were never records of it.
+ */
+export async function bulkRestoreRecords(
+  db: Db,
+  entityName: string,
+  ids: string[],
+  actor: Actor,
+): Promise<BulkResult> {
+  const unique = [...new Set(ids)];
+  return db.transaction(async (tx) => {
+    const session = sessionOf(tx);
+    const latest = await namedQuery<{ id: string; document_id: string; action: string }>(
+      session,
+      'records_latest_versions',
+      `select distinct on (document_id) id::text as id, document_id::text, action
+       from versions where resource = 'entity-records' and document_id = any($1::uuid[])
+         and document->>'entity_name' = $2
+       order by document_id, version_date desc nulls last, id desc nulls last`,
+      [unique, entityName],
+    );
+    const byId = new Map(latest.map((row) => [row.document_id, row]));
+    const refused = unique.flatMap((id): RefusedItem[] => {
+      const last = byId.get(id);
+      if (!last) return [{ id, code: 'NOT_FOUND', message: messages.server.noHistory }];
+      if (last.action !== 'delete')
+        return [{ id, code: 'CONFLICT', message: messages.server.notDeleted }];
+      return [];
+    });
+    if (refused.length) throw bulkRefused(refused);
+    for (const id of unique) await restoreRecordIn(tx, entityName, id, byId.get(id)!.id, actor);
+    return { ids: unique };
+  });
 }

@@ -245,6 +245,21 @@ export function exportBatchStatement(
   };
 }
 
+/** The statement of the ids of up to `limit` records of the page's filter (a bulk selection). */
+export function selectionStatement(
+  definition: RecordsDefinition,
+  request: PageRequest,
+  limit: number,
+) {
+  const { values, parameter } = parameters();
+  const conditions = whereOf(definition, request, values);
+  return {
+    text: `select id::text as id from ${quoted(tableOf(definition.id))} r
+           ${conditions ? `where ${conditions}` : ''} limit ${parameter(limit, '::int')}`,
+    values,
+  };
+}
+
 /** The statements of a page: its records, and its total counted up to RECORD_EXACT_TOTAL + 1. */
 export function pageStatements(
   definition: RecordsDefinition,
