@@ -52,6 +52,49 @@ export function afterClause(
     : 'false';
 }
 
+/**
+ * The rows after the one whose keys were `last`, as conditions each an index can serve in
+ * order (a range on the first key, which its sort index starts from), to be read one after
+ * the other (UNION ALL, then the order): afterClause's one OR made the database walk the
+ * index from its start on every batch, so an export's batches cost more and more. Nulls,
+ * last going up and first going down, are a part of their own.
+ */
+export function afterParts(
+  keys: OrderKey[],
+  last: (string | null)[],
+  parameter: (value: unknown, cast: string) => string,
+): string[] {
+  const [first, ...rest] = keys;
+  if (!first) return ['false'];
+  const value = last[0] ?? null;
+  const ties = rest.length ? afterClause(rest, last.slice(1), parameter) : 'false';
+  if (value === null) {
+    const nullsTail = `${first.sql} is null and ${ties}`;
+    return first.descending ? [nullsTail, `${first.sql} is not null`] : [nullsTail];
+  }
+  const v = parameter(value, `::${first.type}`);
+  const [from, past] = first.descending ? ['<=', '<'] : ['>=', '>'];
+  const ranged = `${first.sql} ${from} ${v} and (${first.sql} ${past} ${v} or (${first.sql} = ${v} and ${ties}))`;
+  return first.nullable && !first.descending ? [ranged, `${first.sql} is null`] : [ranged];
+}
+
+/**
+ * A keyset batch's rows: `rowsWhere(condition)` is the statement of the batch's rows with
+ * one more condition (a part of afterParts, or none for the first batch); several parts are
+ * read as one ordered union, each part through its index, up to `limit` rows.
+ */
+export function batchRows(
+  parts: string[] | undefined,
+  rowsWhere: (condition: string | undefined) => string,
+  orderBy: string,
+  limit: string,
+): string {
+  if (!parts) return rowsWhere(undefined);
+  if (parts.length === 1) return rowsWhere(parts[0]);
+  return `select * from (${parts.map((part) => `(${rowsWhere(part)})`).join(' union all ')}) r
+    order by ${orderBy} limit ${limit}`;
+}
+
 /** A statement's text and its parameters. */
 export interface Statement {
   text: string;
@@ -69,9 +112,10 @@ export function parameters() {
 }
 
 /**
- * Every row of a keyset-paged statement, a batch of up to `batch` rows at a time:
- * `statementOf(last)` answers the statement of the rows after the one whose order keys were
- * `last` (from the start when undefined), each row with its keys as text in `cursor`.
+ * Every row of a keyset-paged statement, a batch at a time: `statementOf(last, limit)`
+ * answers the statement of up to `limit` rows after the one whose order keys were `last`
+ * (from the start when undefined), each row with its keys as text in `cursor`. The first
+ * batch is a tenth of the others, so the first rows come soon even when matches are sparse.
  */
 export async function* inBatches<Row extends { cursor: (string | null)[] }>(
   run: (statement: Statement) => Promise<Row[]>,
@@ -79,10 +123,10 @@ export async function* inBatches<Row extends { cursor: (string | null)[] }>(
   batch = 1_000,
 ): AsyncGenerator<Row[]> {
   let last: (string | null)[] | undefined;
-  for (;;) {
-    const rows = await run(statementOf(last, batch));
+  for (let limit = Math.ceil(batch / 10); ; limit = batch) {
+    const rows = await run(statementOf(last, limit));
     if (rows.length) yield rows;
-    if (rows.length < batch) return;
+    if (rows.length < limit) return;
     last = rows.at(-1)!.cursor;
   }
 }
@@ -114,13 +158,17 @@ export function batchStatement({
   limit: number;
 }): Statement {
   const { values, parameter } = parameters();
-  const conditions = [...where(parameter), ...(last ? [afterClause(keys, last, parameter)] : [])];
-  return {
-    text: `select r.*, array[${keys.map((key) => `${key.sql}::text`).join(', ')}] as cursor
-           from (${source}) r ${conditions.length ? `where ${conditions.join(' and ')}` : ''}
-           order by ${orderByOf(keys)} limit ${parameter(limit, '::int')}`,
-    values,
+  const conditions = where(parameter);
+  const parts = last && afterParts(keys, last, parameter);
+  const orderBy = orderByOf(keys);
+  const n = parameter(limit, '::int');
+  const rowsWhere = (part: string | undefined) => {
+    const all = [...conditions, ...(part ? [part] : [])];
+    return `select r.*, array[${keys.map((key) => `${key.sql}::text`).join(', ')}] as cursor
+      from (${source}) r ${all.length ? `where ${all.join(' and ')}` : ''}
+      order by ${orderBy} limit ${n}`;
   };
+  return { text: batchRows(parts, rowsWhere, orderBy, n), values };
 }
 
 /**

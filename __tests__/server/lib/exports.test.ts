@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { Entity, EntityRecord, RecordPage } from '@common/schemas/entities';
 import type { Book } from '@common/schemas/books';
@@ -88,6 +89,16 @@ describe.each(testDbKinds)('exports and quick search on %s', (kind) => {
       });
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.json()).toEqual([{ username: 'zed', email: 'zed@ex.org' }]);
+    });
+
+    it('goes compressed to a client that accepts it, flushed batch by batch', async () => {
+      const plain = await get('/api/users/export', admin);
+      const res = await t.app.inject({
+        url: '/api/users/export',
+        headers: { ...admin, 'accept-encoding': 'gzip' },
+      });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(res.rawPayload).toString()).toBe(plain.body);
     });
 
     it('refuses a column the list does not have, by name', async () => {

@@ -6,7 +6,13 @@ import {
   auditPageSchema,
   auditQuerySchema,
 } from '@common/schemas/audit';
-import { type ExportColumn, chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import {
+  type ExportColumn,
+  chosenColumns,
+  exportCompression,
+  exportResponse,
+  sendExport,
+} from '../../lib/exports';
 import { exportAuditEvents, listAuditEvents } from './audit.service';
 
 /** What an audit export can write: the log's columns, and the ids behind who and what. */
@@ -38,6 +44,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/audit/export',
     {
+      compress: exportCompression,
       config: { exportOf: '/api/audit' },
       schema: {
         querystring: auditExportQuerySchema,

@@ -27,7 +27,7 @@ import {
 } from './books.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
-import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
 /** A write based on a stale version (VERSION_CONFLICT) too. */
@@ -49,6 +49,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
   app.get(
     '/books/export',
     {
+      compress: exportCompression,
       config: { exportOf: '/api/books' },
       schema: {
         querystring: bookExportQuerySchema,

@@ -7,7 +7,7 @@ import {
   jobListSchema,
   jobSchema,
 } from '@common/schemas/jobs';
-import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
 import { exportJobs } from './jobsExport';
 import { getJob, listJobs } from './jobs.service';
 
@@ -27,6 +27,7 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/LIMS/jobs/export',
     {
+      compress: exportCompression,
       config: { exportOf: '/api/LIMS/jobs' },
       schema: {
         querystring: jobExportQuerySchema,

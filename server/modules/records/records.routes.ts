@@ -34,7 +34,7 @@ import {
 } from './records.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
-import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
 import { exportOptionsSchema } from '@common/schemas/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -97,6 +97,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entity-records/:entityName/export',
     {
       // A read of the list: allowed to whoever may read it, from a download link too.
+      compress: exportCompression,
       config: { exportOf: '/api/entity-records/:entityName' },
       schema: {
         params: entityRecordsParamsSchema,

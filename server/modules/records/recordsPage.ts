@@ -11,7 +11,7 @@ import {
 import { type FieldType, type FieldValue, valueSchemaOf } from '@common/schemas/fieldValues';
 import type { FieldError } from '@common/schemas/apiError';
 import { badRequest } from '../../lib/errors';
-import { afterClause, type OrderKey, orderByOf, parameters } from '../../lib/keyset';
+import { type OrderKey, afterParts, batchRows, orderByOf, parameters } from '../../lib/keyset';
 import {
   type RecordsDefinition,
   SQL_TYPES,
@@ -229,17 +229,20 @@ export function exportBatchStatement(
 ) {
   const { values, parameter } = parameters();
   const keys = orderKeysOf(request);
-  const conditions = [
-    whereOf(definition, request, values),
-    last && afterClause(keys, last, parameter),
-  ].filter(Boolean);
-  const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
+  const filter = whereOf(definition, request, values);
+  const parts = last && afterParts(keys, last, parameter);
   const orderBy = orderByOf(keys);
+  const n = parameter(limit, '::int');
+  const rowsWhere = (part: string | undefined) => {
+    const conditions = [filter, part].filter(Boolean);
+    return `select * from ${quoted(tableOf(definition.id))} r
+      ${conditions.length ? `where ${conditions.join(' and ')}` : ''}
+      order by ${orderBy} limit ${n}`;
+  };
   return {
     text: `select ${documentWithDisplay(definition, related)} as document,
              array[${keys.map((key) => `${key.sql}::text`).join(', ')}] as cursor
-           from (select * from ${quoted(tableOf(definition.id))} r ${where}
-                 order by ${orderBy} limit ${parameter(limit, '::int')}) r
+           from (${batchRows(parts, rowsWhere, orderBy, n)}) r
            order by ${orderBy}`,
     values,
   };

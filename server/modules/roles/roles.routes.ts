@@ -19,7 +19,7 @@ import {
   toggleRoleUser,
 } from './roles.service';
 import { actorOf } from '../../lib/audit';
-import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -35,6 +35,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/roles/export',
     {
+      compress: exportCompression,
       config: { exportOf: '/api/roles' },
       schema: {
         querystring: roleExportQuerySchema,

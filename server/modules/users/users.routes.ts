@@ -19,7 +19,7 @@ import {
 } from './users.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
-import { chosenColumns, exportResponse, sendExport } from '../../lib/exports';
+import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -32,6 +32,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/users/export',
     {
+      compress: exportCompression,
       config: { exportOf: '/api/users' },
       schema: {
         querystring: userExportQuerySchema,
