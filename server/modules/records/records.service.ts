@@ -658,8 +658,12 @@ async function restoreRecordIn(
   const [row] = await writing(definition, () =>
     recordsQuery<{ document: EntityRecord }>(
       session,
-      `insert into ${quoted(tableOf(definition.id))} (id, version, ${columns.join(', ')})
-       values ($1, $2, ${parameters.join(', ')})
+      // A deleted record comes back where it was in the order records were added: its
+      // first version's date is when it was added.
+      `insert into ${quoted(tableOf(definition.id))} (id, version, created_at, ${columns.join(', ')})
+       values ($1, $2, coalesce((select min(version_date) from versions
+                                 where resource = 'entity-records' and document_id = $1), now()),
+               ${parameters.join(', ')})
        on conflict (id) do update set
          ${[...columns.map((c) => `${c} = excluded.${c}`), 'version = excluded.version', 'updated_at = now()'].join(', ')}
        returning ${documentOf(definition)} as document`,

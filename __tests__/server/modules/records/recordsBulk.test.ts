@@ -160,9 +160,12 @@ describe.each(testDbKinds)('bulk actions on records on %s', (kind) => {
     const a = await add({ code: 'A', rack: 'r1', volume: 1.5 });
     const b = await add({ code: 'B' });
     await bulk('delete', { selection: { ids: [a._id, b._id] } });
+    const c = await add({ code: 'C' });
     const res = await bulk('restore', { ids: [a._id, b._id] });
     expect(res.statusCode).toBe(200);
     const back = await recordsOf();
+    // Back where they were in the order records were added: before the one added since.
+    expect(back.map((r) => r._id)).toEqual([a._id, b._id, c._id]);
     expect(back.map((r) => [r._id, r.fields])).toEqual(
       expect.arrayContaining([
         [a._id, { code: 'A', rack: 'r1', volume: 1.5 }],
