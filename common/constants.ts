@@ -40,6 +40,8 @@ export const DEFAULT_ENTITY_CATEGORY = 'Generic';
 /** How long toasts stay on screen, in milliseconds (spec sections 8 and 9). */
 export const ERROR_TOAST_MS = 2000;
 export const TOAST_MS = 3000;
+/** How long a delete's toast offers Undo. */
+export const UNDO_TOAST_MS = 5000;
 
 /** Distance from the bottom of the page, in pixels, at which the next book page loads. */
 export const INFINITE_SCROLL_THRESHOLD_PX = 100;

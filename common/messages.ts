@@ -100,6 +100,9 @@ export const messages = {
     retry: 'Retry',
     exportContext: (what: string) => `Error exporting the ${what}`,
     exportStarted: (what: string) => `Exporting the ${what}: your browser is saving the file`,
+    undo: 'Undo',
+    undoContext: 'Error undoing the delete',
+    undone: 'Undone: it is back',
   },
 
   /** Validation messages of the shared text types (`common/schemas/text.ts`). */

@@ -9,10 +9,23 @@ import { baseQuery } from './baseQuery';
  * The one API slice; each feature injects its endpoints (`api.injectEndpoints`). It joins a
  * store with the first screen that talks to the API (`app/ApiReady.tsx`).
  */
+const TAG_TYPES = [
+  'Book',
+  'User',
+  'Role',
+  'Entity',
+  'Record',
+  'Route',
+  'Job',
+  'Permissions',
+] as const;
+/** What the cache's tags are of. */
+export type TagType = (typeof TAG_TYPES)[number];
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Book', 'User', 'Role', 'Entity', 'Record', 'Route', 'Job', 'Permissions'],
+  tagTypes: TAG_TYPES,
   // A schema failure is a contract bug: say which endpoint, loudly, in development and tests.
   onSchemaFailure: (error, info) => {
     console.error(`The answer of ${info.endpoint} does not match its schema`, error.issues);

@@ -56,6 +56,19 @@ export function fieldErrors(error: unknown): FieldError[] {
   }));
 }
 
+/** The items a 409 BULK_REFUSED names, each with why it was refused (none for other errors). */
+export function refusedItems(error: unknown): { id: string; message: string }[] {
+  const body = apiErrorBody(error);
+  if (body?.code !== 'BULK_REFUSED') return [];
+  const items = (body.report as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items)
+    ? items.filter(
+        (item): item is { id: string; message: string } =>
+          typeof item?.id === 'string' && typeof item?.message === 'string',
+      )
+    : [];
+}
+
 /** `fields.0.name` → `Fields 1 name`, `perPage` → `Per page`: a field as a person reads it. */
 function fieldLabel(path: string): string {
   const words = path
@@ -107,6 +120,7 @@ const SAYS_WHAT_TO_DO = new Set<ErrorCode>([
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
   'NOT_UNIQUE',
+  'BULK_REFUSED',
   'REFERENCED',
   'DEFINITION_CONFLICT',
 ]);

@@ -5,6 +5,7 @@ import { useStore } from 'react-redux';
 import { addApiListeners, api } from '@/api/api';
 import { liveSlice } from '@/api/live.slice';
 import { addLiveListeners } from '@/api/liveUpdates';
+import { addUndoListeners } from '@/api/undo';
 import { addPermissionListeners } from '@/auth/permissions.api';
 import { type AppStore, rootReducer } from './store';
 
@@ -34,6 +35,7 @@ export function addApiToStore(store: AppStore): void {
   addApiListeners(store.startListening);
   addPermissionListeners(store.startListening);
   addLiveListeners(store.startListening);
+  addUndoListeners(store.startListening);
   store.dispatch(apiJoined());
 }
 

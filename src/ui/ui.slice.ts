@@ -1,4 +1,5 @@
 import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+import type { UndoRequest } from '@/api/undo';
 
 export type ToastVariant = 'default' | 'success' | 'error' | 'warning' | 'info';
 
@@ -7,6 +8,8 @@ export interface Toast {
   key: string;
   message: string;
   variant: ToastVariant;
+  /** A delete's toast: it offers Undo for UNDO_TOAST_MS. */
+  undo?: UndoRequest;
 }
 
 export interface UiState {
@@ -33,6 +36,17 @@ export const uiSlice = createSlice({
         return { payload: { key: nanoid(), message, variant } };
       },
     },
+    /** A delete done: its toast offers to undo it. */
+    undoOffered: {
+      reducer(state, action: PayloadAction<Toast>) {
+        state.toasts.push(action.payload);
+      },
+      prepare(message: string, undo: UndoRequest) {
+        return { payload: { key: nanoid(), message, variant: 'success' as const, undo } };
+      },
+    },
+    /** Undo was pressed on a delete's toast (api/undo.ts carries it out). */
+    undoRequested(_state, _action: PayloadAction<UndoRequest>) {},
     toastClosed(state, action: PayloadAction<string>) {
       state.toasts = state.toasts.filter((toast) => toast.key !== action.payload);
     },
@@ -42,5 +56,5 @@ export const uiSlice = createSlice({
   },
 });
 
-export const { toastQueued, toastClosed } = uiSlice.actions;
+export const { toastQueued, undoOffered, undoRequested, toastClosed } = uiSlice.actions;
 export const { selectToasts } = uiSlice.selectors;

@@ -11,7 +11,8 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useVersionedEdit } from '@/hooks/useVersionedEdit';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { useAppDispatch } from '@/lib/store';
-import { toastQueued } from '@/ui/ui.slice';
+import { bookVersionsTag, deletedBooksTag } from '@/api/tags';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { bookValues, joinAuthors } from './bookRules';
 import {
   bookHistory,
@@ -151,7 +152,15 @@ export function useBookList() {
     const index = books.findIndex((listed) => listed._id === book._id);
     const focusNeighbour = focusNeighbourLater(listRef.current, index);
     await deleteBook(book._id).unwrap();
-    dispatch(toastQueued(`Deleted ${book.title}`, 'success'));
+    const deleted = `Deleted ${book.title}`;
+    dispatch(
+      may.mayRestore
+        ? undoOffered(deleted, {
+            itemUrl: `/api/books/${book._id}`,
+            invalidates: [{ type: 'Book', id: 'LIST' }, deletedBooksTag, bookVersionsTag(book._id)],
+          })
+        : toastQueued(deleted, 'success'),
+    );
     focusNeighbour();
   }, messages.books.deleteContext);
 

@@ -6,6 +6,7 @@ import { messages } from '@common/messages';
 import { isRequestCanceled } from '@/api/errors';
 import type { Entity, RecordPage } from '@common/schemas/entities';
 import type { DeletedItem } from '@common/schemas/versions';
+import { BulkBar } from '@/components/BulkBar';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
 import { Editors } from '@/components/Editors';
@@ -17,7 +18,9 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
+import { BulkSetDialog } from './BulkSetDialog';
 import { useRecordColumns } from './recordColumns';
+import { useRecordBulk } from './useRecordBulk';
 import { useRecordGrid } from './useRecordGrid';
 import { type RecordListController, useRecordList } from './useRecordList';
 
@@ -55,6 +58,7 @@ function RecordGrid({
 }) {
   const grid = useRecordGrid(entity, page.records, targets);
   const { may, edit, apiRef, history } = grid;
+  const bulk = useRecordBulk(entity, list, page, grid.displayOf);
   const pending = grid.removal.pending;
   const columns = useGridColumns(useRecordColumns(grid));
   const rowEditHint = useRowEditHint(may.mayEdit);
@@ -110,12 +114,22 @@ function RecordGrid({
       )}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={grid.labelOf} />
+      {bulk.refusal}
+      <BulkBar selection={bulk.selection} total={page.total} what="records">
+        {bulk.maySet && <Button onClick={() => bulk.ask('set')}>Set a field</Button>}
+        {bulk.mayDelete && (
+          <Button color="error" onClick={() => bulk.ask('delete')}>
+            Delete
+          </Button>
+        )}
+      </BulkBar>
       <GridFrame apiRef={apiRef} label={`${entity.name} records`} height={520}>
         <DataGrid
           apiRef={apiRef}
           aria-label={`${entity.name} records`}
           {...list.gridProps}
           {...edit.gridProps}
+          {...(bulk.mayAct ? bulk.selection.gridProps : {})}
           localeText={{
             paginationDisplayedRows: ({ from, to, count }) =>
               `${from.toLocaleString()}–${to.toLocaleString()} of ${page.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
@@ -134,6 +148,21 @@ function RecordGrid({
           item={history.of}
           title="Record versions"
           onClose={history.close}
+        />
+      )}
+      <ConfirmDialog
+        open={bulk.asking === 'delete'}
+        title="Delete records"
+        message={bulk.deleteQuestion}
+        onConfirm={() => void bulk.remove()}
+        onCancel={bulk.cancel}
+      />
+      {bulk.asking === 'set' && (
+        <BulkSetDialog
+          fields={bulk.settable}
+          count={bulk.selection.count}
+          onSet={(name, value) => void bulk.set(name, value)}
+          onClose={bulk.cancel}
         />
       )}
       <ConfirmDialog

@@ -4,13 +4,12 @@ import HistoryIcon from '@mui/icons-material/History';
 import {
   type GridColDef,
   type GridRenderEditCellParams,
-  renderEditBooleanCell,
   GridEditDateCell,
   renderEditLongTextCell,
   renderLongTextCell,
   useGridApiContext,
 } from '@mui/x-data-grid';
-import { NativeSelect } from '@mui/material';
+import { Checkbox, NativeSelect } from '@mui/material';
 import { type ReactNode, useLayoutEffect, useMemo, useRef } from 'react';
 import { CellMessage, describedInputProps } from '@/components/CellMessage';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
@@ -21,6 +20,41 @@ import type { FieldValue } from '@common/schemas/fieldValues';
 import { filterOperatorsOf } from './recordFilters';
 import { type PickedRecord, RelationEditCell } from './RelationEditCell';
 import type { RecordGridController, RecordRow } from './useRecordGrid';
+
+/**
+ * A yes/no editor: a checkbox named after its column (the grid's own has no name), tied to
+ * the cell's message like the other editors.
+ */
+function BooleanEditCell({
+  params,
+  describedBy,
+}: {
+  params: GridRenderEditCellParams;
+  describedBy?: string;
+}) {
+  const apiRef = useGridApiContext();
+  const input = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    if (params.hasFocus) input.current?.focus();
+  }, [params.hasFocus]);
+  return (
+    <Checkbox
+      size="small"
+      checked={Boolean(params.value)}
+      onChange={(event) =>
+        void apiRef.current.setEditCellValue({
+          id: params.id,
+          field: params.field,
+          value: event.target.checked,
+        })
+      }
+      slotProps={{
+        input: { ...describedInputProps(params.colDef.headerName, describedBy), ref: input },
+      }}
+      sx={{ mx: 'auto' }}
+    />
+  );
+}
 
 /**
  * A choice's editor: the browser's own select, so the keyboard works as everywhere (the
@@ -118,7 +152,9 @@ function typedColumn(
     case 'boolean':
       return {
         type: 'boolean',
-        editor: (params) => renderEditBooleanCell(params),
+        editor: (params, describedBy) => (
+          <BooleanEditCell params={params} describedBy={describedBy} />
+        ),
         valueGetter: (_value, row) => get(row) === true,
         // An unticked box leaves an empty value empty (only a ticked one was ever false),
         // unless the field is required: then it says no.

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  type BulkResult,
+  type RecordSelection,
+  bulkResultSchema,
   type Entity,
   type EntityRecord,
   type RecordPage,
@@ -91,6 +94,40 @@ export const recordsApi = api.injectEndpoints({
           ? []
           : [recordVersionsTag(id), deletedRecordsTag(entityName), recordListTag(entityName)],
     }),
+    /** One request, one transaction: every record chosen (by id, or the list's filter) goes. */
+    bulkDeleteRecords: build.mutation<
+      BulkResult,
+      { entityName: string; selection: RecordSelection }
+    >({
+      query: ({ entityName, selection }) => ({
+        url: `${recordsUrl(entityName)}/bulk-delete`,
+        method: 'POST',
+        body: { selection },
+      }),
+      ...responseSchema(bulkResultSchema),
+      invalidatesTags: (result, error, { entityName }) =>
+        error || !result
+          ? []
+          : [
+              ...result.ids.map(recordVersionsTag),
+              deletedRecordsTag(entityName),
+              recordListTag(entityName),
+            ],
+    }),
+    /** The same values set on every record chosen. */
+    bulkUpdateRecords: build.mutation<
+      BulkResult,
+      { entityName: string; selection: RecordSelection; fields: Record<string, FieldValue | null> }
+    >({
+      query: ({ entityName, ...body }) => ({
+        url: `${recordsUrl(entityName)}/bulk-update`,
+        method: 'POST',
+        body,
+      }),
+      ...responseSchema(bulkResultSchema),
+      invalidatesTags: (result, error, { entityName }) =>
+        error || !result ? [] : [...result.ids.map(recordVersionsTag), recordListTag(entityName)],
+    }),
     listRecordVersions: build.infiniteQuery<Version[], RecordKey, number>({
       infiniteQueryOptions: versionPages,
       query: ({ queryArg: { entityName, id }, pageParam }) =>
@@ -107,6 +144,8 @@ export const recordsApi = api.injectEndpoints({
 });
 
 export const {
+  useBulkDeleteRecordsMutation,
+  useBulkUpdateRecordsMutation,
   useListRecordPageQuery,
   useCreateRecordMutation,
   useUpdateRecordMutation,

@@ -9,7 +9,8 @@ import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { useAppDispatch } from '@/lib/store';
 import { randomUuid } from '@/lib/uuid';
-import { toastQueued } from '@/ui/ui.slice';
+import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import {
   recordHistory,
   useCreateRecordMutation,
@@ -155,6 +156,20 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
 
   const removal = useConfirmedAction(async (row: RecordRow) => {
     await deleteRecord({ entityName, id: row._id }).unwrap();
+    const deleted = `Deleted the record ${displayOf(row._id)}`;
+    dispatch(
+      may.mayRestore
+        ? undoOffered(deleted, {
+            url: `/api/entity-records/${encodeURIComponent(entityName)}/bulk-restore`,
+            body: { ids: [row._id] },
+            invalidates: [
+              recordListTag(entityName),
+              deletedRecordsTag(entityName),
+              recordVersionsTag(row._id),
+            ],
+          })
+        : toastQueued(deleted, 'success'),
+    );
   }, messages.records.deleteContext);
 
   return {

@@ -240,7 +240,7 @@ describe('/entities/:entityName', () => {
       const grid = await screen.findByRole('grid', { name: 'Check records' });
       await userEvent.click(screen.getByRole('button', { name: 'Add record' }));
       await userEvent.type(await within(grid).findByRole('textbox', { name: 'Item' }), 'gloves');
-      const done = within(grid).getByRole('checkbox');
+      const done = within(grid).getByRole('checkbox', { name: 'Done' });
       await userEvent.click(done);
       await userEvent.click(done);
       await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
@@ -577,6 +577,116 @@ describe('/entities/:entityName', () => {
     const grid = await screen.findByRole('grid', { name: 'Car records' });
     expect(await within(grid).findByText('No records yet')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add record' })).toBeNull();
+  });
+
+  describe('many rows at once', () => {
+    const bulkAnswers = () => {
+      network.use(
+        http.post('/api/entity-records/Car/bulk-delete', async ({ request }) => {
+          const { selection } = (await body(request)) as { selection: { ids?: string[] } };
+          const ids = selection.ids ?? stored.map((record) => record._id);
+          stored = stored.filter((record) => !ids.includes(record._id));
+          return HttpResponse.json({ ids });
+        }),
+        http.post('/api/entity-records/Car/bulk-restore', () => HttpResponse.json({ ids: [] })),
+        http.post('/api/entity-records/Car/bulk-update', async ({ request }) => {
+          const { selection } = (await body(request)) as { selection: { ids: string[] } };
+          return HttpResponse.json({ ids: selection.ids });
+        }),
+      );
+    };
+
+    it('deletes the ticked records in one request, and Undo brings them back in one', async () => {
+      bulkAnswers();
+      const grid = await openGrid();
+      // A ticked row's box is named Unselect row: the first Select row is the next row.
+      await userEvent.click(within(grid).getAllByRole('checkbox', { name: 'Select row' })[0]!);
+      await userEvent.click(within(grid).getAllByRole('checkbox', { name: 'Select row' })[0]!);
+      const bar = screen.getByRole('region', { name: 'Selected records' });
+      expect(within(bar).getByText('2 selected')).toBeInTheDocument();
+      await userEvent.click(within(bar).getByRole('button', { name: 'Delete' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete records' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      await waitFor(() =>
+        expect(network.calls('POST /api/entity-records/Car/bulk-delete')).toHaveLength(1),
+      );
+      expect(await network.calls('POST /api/entity-records/Car/bulk-delete')[0]!.json()).toEqual({
+        selection: { ids: ['r1', 'r2'] },
+      });
+      expect(await within(grid).findByText('No records yet')).toBeInTheDocument();
+      await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+      await waitFor(() =>
+        expect(network.calls('POST /api/entity-records/Car/bulk-restore')).toHaveLength(1),
+      );
+      expect(await network.calls('POST /api/entity-records/Car/bulk-restore')[0]!.json()).toEqual({
+        ids: ['r1', 'r2'],
+      });
+    });
+
+    it('selects every record the search matches, not only the page, and sets a field on them', async () => {
+      bulkAnswers();
+      network.use(
+        http.get('/api/entity-records/Car', () =>
+          HttpResponse.json({ records: stored, total: 120, totalIsEstimate: false }),
+        ),
+      );
+      renderApp('/entities/Car?q=f', signedInAs('contributor', ['contributor']));
+      const grid = await screen.findByRole('grid', { name: 'Car records' });
+      await within(grid).findByText('Ford');
+      await userEvent.click(within(grid).getByRole('checkbox', { name: 'Select all rows' }));
+      const bar = screen.getByRole('region', { name: 'Selected records' });
+      await userEvent.click(within(bar).getByRole('button', { name: 'Select all 120 matching' }));
+      expect(within(bar).getByText('All 120 records matching are selected')).toBeInTheDocument();
+      await userEvent.click(within(bar).getByRole('button', { name: 'Set a field' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Set a field' });
+      // The field list starts at the first field a bulk action may set: Make.
+      await userEvent.click(within(dialog).getByRole('combobox', { name: 'Field' }));
+      await userEvent.click(await screen.findByRole('option', { name: 'Colour' }));
+      await userEvent.type(within(dialog).getByLabelText('Value'), 'blue');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Set on 120' }));
+      await waitFor(() =>
+        expect(network.calls('POST /api/entity-records/Car/bulk-update')).toHaveLength(1),
+      );
+      expect(await network.calls('POST /api/entity-records/Car/bulk-update')[0]!.json()).toEqual({
+        selection: { matching: { q: 'f' } },
+        fields: { colour: 'blue' },
+      });
+    });
+
+    it('names each record a refused delete could not take, and deletes none', async () => {
+      network.use(
+        http.post('/api/entity-records/Car/bulk-delete', () =>
+          HttpResponse.json(
+            {
+              statusCode: 409,
+              error: 'Conflict',
+              code: 'BULK_REFUSED',
+              message: 'Nothing was changed: 1 item was refused',
+              report: {
+                items: [{ id: 'r2', code: 'REFERENCED', message: '1 record points at this' }],
+              },
+            },
+            { status: 409 },
+          ),
+        ),
+      );
+      const grid = await openGrid();
+      await userEvent.click(within(grid).getByRole('checkbox', { name: 'Select all rows' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete records' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      expect(
+        await screen.findByText('the record «Fiat»: 1 record points at this'),
+      ).toBeInTheDocument();
+      expect(within(grid).getByText('Ford')).toBeInTheDocument();
+    });
+
+    it('offers no selection to a viewer', async () => {
+      renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
+      const grid = await screen.findByRole('grid', { name: 'Car records' });
+      await within(grid).findByText('Ford');
+      expect(within(grid).queryByRole('checkbox', { name: 'Select row' })).toBeNull();
+    });
   });
 
   describe('the controls each role sees', () => {

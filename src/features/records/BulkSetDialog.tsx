@@ -1,0 +1,146 @@
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useId, useState } from 'react';
+import type { EntityField } from '@common/schemas/entities';
+import { type FieldValue, fieldValueSchema } from '@common/schemas/fieldValues';
+
+/**
+ * The fields a bulk action may set: the same value on many records makes sense for them
+ * (not a unique field, which two records cannot share, nor a relation, picked one by one).
+ */
+export const bulkSettable = (fields: EntityField[]) =>
+  fields.filter((field) => !field.unique && field.type !== 'relation');
+
+/** A typed value from what the input holds ('' is empty: null). */
+function valueOf(field: EntityField, text: string): unknown {
+  if (text === '') return null;
+  switch (field.type) {
+    case 'number':
+    case 'integer':
+      return Number(text);
+    case 'boolean':
+      return text === 'true';
+    case 'datetime':
+      // The browser's input holds a local date and time; the API takes UTC.
+      return new Date(text).toISOString();
+    default:
+      return text;
+  }
+}
+
+const INPUT_TYPES: Partial<Record<string, string>> = {
+  number: 'number',
+  integer: 'number',
+  date: 'date',
+  datetime: 'datetime-local',
+  email: 'email',
+  url: 'url',
+};
+
+/**
+ * "Set a field" on the selected records: which field, and its value, checked by the field's
+ * own schema (the server's) before anything is sent.
+ */
+export function BulkSetDialog({
+  fields,
+  count,
+  onSet,
+  onClose,
+}: {
+  fields: EntityField[];
+  count: number;
+  onSet: (name: string, value: FieldValue | null) => void;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const [name, setName] = useState(fields[0]?.name ?? '');
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const field = fields.find((candidate) => candidate.name === name);
+  const choices =
+    field?.type === 'boolean'
+      ? ['true', 'false']
+      : field?.type === 'select'
+        ? field.options
+        : undefined;
+
+  function submit() {
+    if (!field) return;
+    const parsed = fieldValueSchema(field).safeParse(valueOf(field, text));
+    if (!parsed.success) {
+      setProblem(parsed.error.issues[0]?.message);
+      return;
+    }
+    onSet(field.name, parsed.data);
+  }
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+      <DialogTitle id={titleId}>Set a field</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>
+          The value goes to {count.toLocaleString()} {count === 1 ? 'record' : 'records'}; their
+          other fields stay.
+        </DialogContentText>
+        <Stack spacing={2}>
+          <TextField
+            select
+            label="Field"
+            value={name}
+            onChange={(event) => {
+              setName(event.target.value);
+              setText('');
+              setProblem(undefined);
+            }}
+          >
+            {fields.map((candidate) => (
+              <MenuItem key={candidate.name} value={candidate.name}>
+                {candidate.label || candidate.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            label="Value"
+            value={text}
+            select={choices !== undefined}
+            type={choices ? undefined : (INPUT_TYPES[field?.type ?? 'text'] ?? 'text')}
+            multiline={field?.type === 'longText'}
+            onChange={(event) => {
+              setText(event.target.value);
+              setProblem(undefined);
+            }}
+            error={problem !== undefined}
+            helperText={problem ?? 'Empty clears the field'}
+            slotProps={{ inputLabel: { shrink: true } }}
+          >
+            {choices && [
+              <MenuItem key="" value="">
+                (empty)
+              </MenuItem>,
+              ...choices.map((choice) => (
+                <MenuItem key={choice} value={choice}>
+                  {field?.type === 'boolean' ? (choice === 'true' ? 'Yes' : 'No') : choice}
+                </MenuItem>
+              )),
+            ]}
+          </TextField>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" onClick={submit} disabled={!field}>
+          Set on {count.toLocaleString()}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { messages } from '@common/messages';
+import type { Entity, RecordPage, RecordSelection } from '@common/schemas/entities';
+import type { FieldValue } from '@common/schemas/fieldValues';
+import { reportError } from '@/api/errors';
+import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
+import { useCan } from '@/auth/useCan';
+import { useRowSelection } from '@/hooks/useRowSelection';
+import { useRuleRefusal } from '@/hooks/useRuleRefusal';
+import { useAppDispatch } from '@/lib/store';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
+import { bulkSettable } from './BulkSetDialog';
+import { useBulkDeleteRecordsMutation, useBulkUpdateRecordsMutation } from './records.api';
+import type { RecordListController } from './useRecordList';
+
+const plural = (count: number) => `${count.toLocaleString()} ${count === 1 ? 'record' : 'records'}`;
+
+/**
+ * The record grid's actions on many rows (ra-core's bulk actions): the selection (ticked
+ * rows, or all the search and filter match), a delete with Undo, and "Set a field". Each is
+ * one request and one transaction, offered only to whoever may do it to one record; a
+ * refusal names each record refused and why.
+ */
+export function useRecordBulk(
+  entity: Entity,
+  list: RecordListController,
+  page: RecordPage,
+  displayOf: (id: string) => string,
+) {
+  const mayDelete = useCan('DELETE', '/api/entity-records/:entityName/:id');
+  const mayUpdate = useCan('PUT', '/api/entity-records/:entityName/:id');
+  const mayRestore = useCan(
+    'POST',
+    '/api/entity-records/:entityName/:id/versions/:versionId/restore',
+  );
+  const settable = bulkSettable(entity.fields);
+  const { q, filter } = list.view;
+  const selection = useRowSelection({
+    viewKey: JSON.stringify([q, filter]),
+    total: page.total,
+    pageIds: page.records.map((record) => record._id),
+  });
+  const [bulkDelete] = useBulkDeleteRecordsMutation();
+  const [bulkUpdate] = useBulkUpdateRecordsMutation();
+  const dispatch = useAppDispatch();
+  const refusal = useRuleRefusal();
+  const [asking, setAsking] = useState<'delete' | 'set'>();
+  const entityName = entity.name;
+
+  /** The selection as the server takes it: the ids, or the list's search and filter. */
+  const chosen = (): RecordSelection => {
+    if (!selection.allMatching) return { ids: selection.ids };
+    const { sort: _sort, ...matching } = list.exportParams;
+    return { matching: Object.fromEntries(Object.entries(matching).filter(([, v]) => v)) };
+  };
+  const nameOf = (id: string) => `the record ${displayOf(id)}`;
+
+  async function run(action: () => Promise<void>, context: string) {
+    setAsking(undefined);
+    refusal.clear();
+    try {
+      await action();
+      selection.clear();
+    } catch (error) {
+      refusal.explain(error, nameOf);
+      reportError(context, error);
+    }
+  }
+
+  const remove = () =>
+    run(async () => {
+      const { ids } = await bulkDelete({ entityName, selection: chosen() }).unwrap();
+      const deleted = `Deleted ${plural(ids.length)}`;
+      dispatch(
+        mayRestore
+          ? undoOffered(deleted, {
+              url: `/api/entity-records/${encodeURIComponent(entityName)}/bulk-restore`,
+              body: { ids },
+              invalidates: [
+                recordListTag(entityName),
+                deletedRecordsTag(entityName),
+                ...ids.map(recordVersionsTag),
+              ],
+            })
+          : toastQueued(deleted, 'success'),
+      );
+    }, messages.records.deleteContext);
+
+  const set = (name: string, value: FieldValue | null) =>
+    run(async () => {
+      const { ids } = await bulkUpdate({
+        entityName,
+        selection: chosen(),
+        fields: { [name]: value },
+      }).unwrap();
+      const label = entity.fields.find((field) => field.name === name)?.label || name;
+      dispatch(toastQueued(`Set ${label} on ${plural(ids.length)}`, 'success'));
+    }, messages.records.saveContext);
+
+  return {
+    selection,
+    refusal: refusal.alert,
+    /** Selection is offered only to whoever may act on what is selected. */
+    mayAct: mayDelete || (mayUpdate && settable.length > 0),
+    mayDelete,
+    maySet: mayUpdate && settable.length > 0,
+    settable,
+    asking,
+    ask: setAsking,
+    cancel: () => setAsking(undefined),
+    remove,
+    set,
+    deleteQuestion: `Delete ${plural(selection.count)}?${mayRestore ? ' You can undo it for a few seconds.' : ''}`,
+  };
+}
+
+export type RecordBulkController = ReturnType<typeof useRecordBulk>;
