@@ -280,6 +280,30 @@ const endpoints: Endpoint[] = [
   },
   {
     method: 'POST',
+    path: '/api/entity-records/:entityName/bulk-update',
+    params: { entityName: 'Car' },
+    body: { selection: { matching: { q: 'volvo' } }, fields: { make: 'Volvo' } },
+    fields: [...recordFields, { at: 'body.selection.matching.q', kind: 'single' }],
+  },
+  {
+    method: 'POST',
+    path: '/api/entity-records/:entityName/bulk-delete',
+    params: { entityName: 'Car' },
+    body: { selection: { matching: { q: 'no-such-car' } } },
+    fields: [
+      { at: 'params.entityName', kind: 'name' },
+      { at: 'body.selection.matching.q', kind: 'single' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/entity-records/:entityName/bulk-restore',
+    params: { entityName: 'Car' },
+    body: { ids: ['00000000-0000-4000-8000-000000000000'] },
+    fields: [{ at: 'params.entityName', kind: 'name' }],
+  },
+  {
+    method: 'POST',
     path: '/api/auth/download-link',
     body: { path: '/api/books/export?q=dune' },
     fields: [{ at: 'body.path', kind: 'single' }],
