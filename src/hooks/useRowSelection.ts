@@ -13,6 +13,7 @@ export function useRowSelection({
   viewKey,
   total,
   pageIds,
+  mayWidenToAll,
 }: {
   /** The list's search and filter: a change of them clears the selection. */
   viewKey: string;
@@ -20,6 +21,8 @@ export function useRowSelection({
   total: number;
   /** The rows of the page on screen. */
   pageIds: string[];
+  /** Whether "all matching" may be offered (a total known exactly, and not past the limit). */
+  mayWidenToAll: boolean;
 }) {
   const [model, setModel] = useState<GridRowSelectionModel>(none);
   const [allMatching, setAllMatching] = useState(false);
@@ -42,6 +45,7 @@ export function useRowSelection({
     ids,
     /** The whole page is ticked and more rows match: "Select all N matching" is offered. */
     mayWiden:
+      mayWidenToAll &&
       !allMatching &&
       total > ids.length &&
       pageIds.length > 0 &&
@@ -55,18 +59,18 @@ export function useRowSelection({
       // Every row shows ticked while all matching are selected.
       rowSelectionModel: allMatching ? { type: 'include' as const, ids: new Set(pageIds) } : model,
       onRowSelectionModelChange: (next: GridRowSelectionModel) => {
-        // A row unticked after "all matching": back to the rows ticked by hand.
+        // A row unticked after "all matching": back to the rows ticked one by one, this page's
+        // as the grid now shows them.
         setAllMatching(false);
-        // The header's box answers "all but these": here, the page's rows but these, added
-        // to those ticked on other pages.
-        setModel(
+        // The page's ticks as the grid says (its header box answers "all but these"); the
+        // ticks on other pages stay as they were.
+        const onPage = new Set(pageIds);
+        const tickedHere =
           next.type === 'include'
-            ? { type: 'include', ids: new Set(next.ids) }
-            : {
-                type: 'include',
-                ids: new Set([...model.ids, ...pageIds.filter((id) => !next.ids.has(id))]),
-              },
-        );
+            ? pageIds.filter((id) => next.ids.has(id))
+            : pageIds.filter((id) => !next.ids.has(id));
+        const elsewhere = [...model.ids].filter((id) => !onPage.has(String(id)));
+        setModel({ type: 'include', ids: new Set([...elsewhere, ...tickedHere]) });
       },
     },
   };

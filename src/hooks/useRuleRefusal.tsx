@@ -14,12 +14,18 @@ const RULE_CODES = new Set<ErrorCode>(['LAST_ADMIN', 'ADMIN_PROTECTED']);
  * `alert` to render (null when there is nothing to say).
  */
 export function useRuleRefusal() {
-  const [refusal, setRefusal] = useState<{ message: string; items: string[] }>();
+  const [refusal, setRefusal] = useState<{
+    message: string;
+    items: { id: string; text: string }[];
+  }>();
   /** `nameOf`: how a bulk action's refused item is named in the list of reasons. */
   const explain = useCallback((error: unknown, nameOf: (id: string) => string = (id) => id) => {
     const code = errorCode(error);
     if (code === 'BULK_REFUSED') {
-      const items = refusedItems(error).map(({ id, message }) => `${nameOf(id)}: ${message}`);
+      const items = refusedItems(error).map(({ id, message }) => ({
+        id,
+        text: `${nameOf(id)}: ${message}`,
+      }));
       setRefusal({ message: errorMessage(error), items });
     } else if (code && RULE_CODES.has(code))
       setRefusal({ message: errorMessage(error), items: [] });
@@ -31,7 +37,7 @@ export function useRuleRefusal() {
       {refusal.items.length > 0 && (
         <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
           {refusal.items.map((item) => (
-            <li key={item}>{item}</li>
+            <li key={item.id}>{item.text}</li>
           ))}
         </Box>
       )}

@@ -793,6 +793,34 @@ const missingOf = (ids: string[], found: EntityRecord[]): RefusedItem[] => {
 };
 
 /**
+ * The records among `ids` that records outside `ids` point at (through any relation, of any
+ * entity), each once with how many point at it: a delete of `ids` would leave those dangling.
+ */
+async function referencedAmong(
+  session: Session,
+  definition: RecordsDefinition,
+  ids: string[],
+): Promise<RefusedItem[]> {
+  const counts = new Map<string, number>();
+  for (const relation of await relationsTo(session, definition.name)) {
+    const column = quoted(columnOf(relation.field));
+    const rows = await recordsQuery<{ id: string; count: number }>(
+      session,
+      `select ${column}::text as id, count(*)::int as count from ${quoted(tableOf(relation.id))}
+       where ${column} = any($1::uuid[]) and not (id = any($1::uuid[]))
+       group by ${column}`,
+      [ids],
+    );
+    for (const { id, count } of rows) counts.set(id, (counts.get(id) ?? 0) + count);
+  }
+  return [...counts].map(([id, count]) => ({
+    id,
+    code: 'REFERENCED',
+    message: messages.server.referenced(count),
+  }));
+}
+
+/**
  * Deletes the chosen records of `entityName` in one transaction, each with its version and
  * audit line. Refused whole (409 BULK_REFUSED, per item) when records of any entity still
  * point at some of them, or some are gone.
@@ -808,26 +836,25 @@ export async function bulkDeleteRecords(
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
     const ids = await selectedIds(session, definition, selection);
-    const refused: RefusedItem[] = [];
-    for (const relation of await relationsTo(session, entityName)) {
-      const column = quoted(columnOf(relation.field));
-      const rows = await recordsQuery<{ id: string; count: number }>(
+    const refused = await referencedAmong(session, definition, ids);
+    if (refused.length) throw bulkRefused(refused);
+    let rows: { document: EntityRecord }[];
+    try {
+      rows = await recordsQuery<{ document: EntityRecord }>(
         session,
-        `select ${column}::text as id, count(*)::int as count from ${quoted(tableOf(relation.id))}
-         where ${column} = any($1::uuid[]) group by ${column}`,
+        `delete from ${quoted(tableOf(definition.id))} where id = any($1::uuid[])
+         returning ${documentOf(definition)} as document`,
         [ids],
       );
-      for (const { id, count } of rows) {
-        refused.push({ id, code: 'REFERENCED', message: messages.server.referenced(count) });
+    } catch (error) {
+      // A link made since the check above: the transaction is spent; say so as a whole.
+      if (pgErrorFacts(error)?.code === '23503') {
+        throw bulkRefused([
+          { id: ids[0]!, code: 'REFERENCED', message: messages.server.linkedMeanwhile },
+        ]);
       }
+      throw error;
     }
-    if (refused.length) throw bulkRefused(refused);
-    const rows = await recordsQuery<{ document: EntityRecord }>(
-      session,
-      `delete from ${quoted(tableOf(definition.id))} where id = any($1::uuid[])
-       returning ${documentOf(definition)} as document`,
-      [ids],
-    );
     const records = rows.map((row) => row.document);
     const missing = missingOf(ids, records);
     if (missing.length) throw bulkRefused(missing);
@@ -851,7 +878,7 @@ export async function bulkUpdateRecords(
   return db.transaction(async (tx) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
-    const given = definition.fields.filter((field) => field.name in fields);
+    const given = definition.fields.filter((field) => Object.hasOwn(fields, field.name));
     // Keys that are not fields are refused by name, as a record's write refuses them.
     const values = checkedValues({ ...definition, fields: given }, fields, false);
     if (given.length === 0) {
@@ -894,6 +921,7 @@ export async function bulkRestoreRecords(
   const unique = [...new Set(ids)];
   return db.transaction(async (tx) => {
     const session = sessionOf(tx);
+    await definitionOf(session, entityName, { lock: true });
     const latest = await namedQuery<{ id: string; document_id: string; action: string }>(
       session,
       'records_latest_versions',
@@ -912,7 +940,17 @@ export async function bulkRestoreRecords(
       return [];
     });
     if (refused.length) throw bulkRefused(refused);
-    for (const id of unique) await restoreRecordIn(tx, entityName, id, byId.get(id)!.id, actor);
+    for (const id of unique) {
+      try {
+        await restoreRecordIn(tx, entityName, id, byId.get(id)!.id, actor);
+      } catch (error) {
+        // The first record refused ends the transaction: it is named with its reason.
+        if (error instanceof AppError) {
+          throw bulkRefused([{ id, code: error.code, message: error.message }]);
+        }
+        throw error;
+      }
+    }
     return { ids: unique };
   });
 }

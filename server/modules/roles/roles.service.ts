@@ -29,24 +29,23 @@ export async function listRoles(db: Db): Promise<Role[]> {
 interface RoleExportRow {
   id: string;
   name: string;
-  users: number;
   cursor: (string | null)[];
 }
 
-/** What a role export can write: the list's name, and how many users hold each. */
+/**
+ * What a role export can write: what the list shows (not who holds each role, which the
+ * list's readers may not be allowed to see).
+ */
 const ROLE_COLUMNS: ExportColumn<RoleExportRow>[] = [
   { name: '_id', label: 'ID', value: (role) => role.id },
   { name: 'name', label: 'Name', value: (role) => role.name },
-  { name: 'users', label: 'Users', value: (role) => role.users },
 ];
 
 /** The roles an export writes: those of the quick search, by name, read in keyset batches. */
 export function exportRoles(db: Db, { q }: { q?: string }) {
   const batches = inBatches(runOn<RoleExportRow>(sessionOf(db)), (last, limit) =>
     batchStatement({
-      source: `select ro.id::text as id, ro.name,
-          (select count(*)::int from user_roles ur where ur.role_id = ro.id) as users
-        from roles ro`,
+      source: 'select ro.id::text as id, ro.name from roles ro',
       where: (parameter) => everyWordIn('r.name', q, parameter),
       keys: [{ sql: 'r.name', type: 'text', descending: false, nullable: false }],
       last,

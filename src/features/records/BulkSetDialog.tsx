@@ -119,7 +119,7 @@ export function BulkSetDialog({
               setProblem(undefined);
             }}
             error={problem !== undefined}
-            helperText={problem ?? 'Empty clears the field'}
+            helperText={problem ?? (field?.required ? 'Required' : 'Empty clears the field')}
             slotProps={{ inputLabel: { shrink: true } }}
           >
             {choices && [

@@ -18,6 +18,7 @@ import {
 } from '@common/schemas/versions';
 import { messages } from '@common/messages';
 import { api } from '@/api/api';
+import type { UndoRequest } from '@/api/undo';
 import { responseSchema } from '@/api/responseSchema';
 import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
 import type { HistoryEndpoints } from '@/components/ItemHistory';
@@ -171,4 +172,15 @@ export const recordHistory = ({
   restorePath: '/api/entity-records/:entityName/:id/versions/:versionId/restore',
   restoreContext: messages.records.restoreContext,
   typeOf: (name) => fields.find((field) => field.name === name)?.type,
+});
+
+/** The Undo of a delete of records `ids`: one bulk restore, the lists they were in asked again. */
+export const undoRecordsDelete = (entityName: string, ids: string[]): UndoRequest => ({
+  url: `${recordsUrl(entityName)}/bulk-restore`,
+  body: { ids },
+  invalidates: [
+    recordListTag(entityName),
+    deletedRecordsTag(entityName),
+    ...ids.map(recordVersionsTag),
+  ],
 });

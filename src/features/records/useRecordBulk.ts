@@ -1,16 +1,20 @@
 import { useState } from 'react';
+import { BULK_MAX_ITEMS } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Entity, RecordPage, RecordSelection } from '@common/schemas/entities';
 import type { FieldValue } from '@common/schemas/fieldValues';
 import { reportError } from '@/api/errors';
-import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
 import { useCan } from '@/auth/useCan';
 import { useRowSelection } from '@/hooks/useRowSelection';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useAppDispatch } from '@/lib/store';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { bulkSettable } from './BulkSetDialog';
-import { useBulkDeleteRecordsMutation, useBulkUpdateRecordsMutation } from './records.api';
+import {
+  undoRecordsDelete,
+  useBulkDeleteRecordsMutation,
+  useBulkUpdateRecordsMutation,
+} from './records.api';
 import type { RecordListController } from './useRecordList';
 
 const plural = (count: number) => `${count.toLocaleString()} ${count === 1 ? 'record' : 'records'}`;
@@ -39,6 +43,8 @@ export function useRecordBulk(
     viewKey: JSON.stringify([q, filter]),
     total: page.total,
     pageIds: page.records.map((record) => record._id),
+    // An estimated total, or one past what one request may change, cannot be taken whole.
+    mayWidenToAll: !page.totalIsEstimate && page.total <= BULK_MAX_ITEMS,
   });
   const [bulkDelete] = useBulkDeleteRecordsMutation();
   const [bulkUpdate] = useBulkUpdateRecordsMutation();
@@ -53,7 +59,11 @@ export function useRecordBulk(
     const { sort: _sort, ...matching } = list.exportParams;
     return { matching: Object.fromEntries(Object.entries(matching).filter(([, v]) => v)) };
   };
-  const nameOf = (id: string) => `the record ${displayOf(id)}`;
+  // A refused record on another page is named by its id (its values are not loaded).
+  const nameOf = (id: string) =>
+    page.records.some((record) => record._id === id)
+      ? `the record ${displayOf(id)}`
+      : `the record ${id}`;
 
   async function run(action: () => Promise<void>, context: string) {
     setAsking(undefined);
@@ -73,15 +83,7 @@ export function useRecordBulk(
       const deleted = `Deleted ${plural(ids.length)}`;
       dispatch(
         mayRestore
-          ? undoOffered(deleted, {
-              url: `/api/entity-records/${encodeURIComponent(entityName)}/bulk-restore`,
-              body: { ids },
-              invalidates: [
-                recordListTag(entityName),
-                deletedRecordsTag(entityName),
-                ...ids.map(recordVersionsTag),
-              ],
-            })
+          ? undoOffered(deleted, undoRecordsDelete(entityName, ids))
           : toastQueued(deleted, 'success'),
       );
     }, messages.records.deleteContext);

@@ -9,10 +9,10 @@ import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { useAppDispatch } from '@/lib/store';
 import { randomUuid } from '@/lib/uuid';
-import { deletedRecordsTag, recordListTag, recordVersionsTag } from '@/api/tags';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import {
   recordHistory,
+  undoRecordsDelete,
   useCreateRecordMutation,
   useDeleteRecordMutation,
   useRestoreRecordVersionMutation,
@@ -159,15 +159,7 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     const deleted = `Deleted the record ${displayOf(row._id)}`;
     dispatch(
       may.mayRestore
-        ? undoOffered(deleted, {
-            url: `/api/entity-records/${encodeURIComponent(entityName)}/bulk-restore`,
-            body: { ids: [row._id] },
-            invalidates: [
-              recordListTag(entityName),
-              deletedRecordsTag(entityName),
-              recordVersionsTag(row._id),
-            ],
-          })
+        ? undoOffered(deleted, undoRecordsDelete(entityName, [row._id]))
         : toastQueued(deleted, 'success'),
     );
   }, messages.records.deleteContext);

@@ -113,6 +113,27 @@ describe.each(testDbKinds)('bulk actions on records on %s', (kind) => {
     expect(await recordsOf()).toHaveLength(2);
   });
 
+  it('deletes records that point only at each other, and names a refused one once', async () => {
+    const name = `Node_${randomUUID().slice(0, 8)}`;
+    const defined = await post(
+      '/api/entities',
+      { name, fields: [{ name: 'label' }, { name: 'parent', type: 'relation', target: name }] },
+      admin,
+    );
+    expect(defined.statusCode).toBe(201);
+    const url = `/api/entity-records/${name}`;
+    const root = (await post(url, { fields: { label: 'root' } })).json();
+    const child = (await post(url, { fields: { label: 'child', parent: root._id } })).json();
+    await post(url, { fields: { label: 'other', parent: root._id } });
+    // root is pointed at by child (chosen too) and by other (not chosen): refused, once.
+    const refused = await post(`${url}/bulk-delete`, { selection: { ids: [root._id, child._id] } });
+    expect(refused.json().report.items).toEqual([
+      { id: root._id, code: 'REFERENCED', message: expect.stringMatching(/^1 record points/) },
+    ]);
+    const deleted = await post(`${url}/bulk-delete`, { selection: { matching: {} } });
+    expect([deleted.statusCode, deleted.json().ids.length]).toEqual([200, 3]);
+  });
+
   it('refuses the whole delete when a chosen record is gone', async () => {
     const a = await add({ code: 'A' });
     const gone = randomUUID();
