@@ -17,7 +17,7 @@ export interface ExportColumn<Row> {
  * The columns `names` asks for (comma-separated, in that order), or all of them.
  * @throws 400 naming each column the list does not have.
  */
-export function chosenColumns<Row>(
+function chosenColumns<Row>(
   columns: ExportColumn<Row>[],
   names: string | undefined,
 ): ExportColumn<Row>[] {
@@ -44,22 +44,20 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * - CSV: RFC 4180 with a byte-order mark, the columns' labels as its header, every text
  *   defused against spreadsheet formulas (`csvField`);
  * - JSON: an array of objects keyed by the columns' names, values as the list has them.
- * The first bytes go before the first row is read.
+ * The first bytes go before the first row is read. `options`: the format, and the columns
+ * asked for (all the list's when absent; 400 for one it lacks).
  */
 export function sendExport<Row>(
   reply: FastifyReply,
   {
     name,
-    format,
-    columns,
+    columns: all,
     batches,
-  }: {
-    name: string;
-    format: ExportFormat;
-    columns: ExportColumn<Row>[];
-    batches: AsyncIterable<Row[]>;
-  },
+  }: { name: string; columns: ExportColumn<Row>[]; batches: AsyncIterable<Row[]> },
+  options: { format: ExportFormat; columns?: string },
 ) {
+  const { format } = options;
+  const columns = chosenColumns(all, options.columns);
   async function* csv() {
     yield BYTE_ORDER_MARK + csvRecord(columns.map((column) => column.label));
     for await (const batch of batches) {

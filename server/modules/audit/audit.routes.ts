@@ -8,7 +8,6 @@ import {
 } from '@common/schemas/audit';
 import {
   type ExportColumn,
-  chosenColumns,
   exportCompression,
   exportResponse,
   sendExport,
@@ -56,12 +55,12 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { format, columns, ticket, ...filter } = request.query;
-      return sendExport(reply, {
+      const exported = {
         name: 'audit',
-        format,
-        columns: chosenColumns(AUDIT_COLUMNS, columns),
+        columns: AUDIT_COLUMNS,
         batches: exportAuditEvents(app.db, filter),
-      });
+      };
+      return sendExport(reply, exported, { format, columns });
     },
   );
 };

@@ -27,7 +27,7 @@ import {
 } from './books.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
-import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
+import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema };
 /** A write based on a stale version (VERSION_CONFLICT) too. */
@@ -62,11 +62,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app
     async (request, reply) => {
       const { format, columns, q } = request.query;
       const exported = exportBooks(app.db, { q });
-      return sendExport(reply, {
-        ...exported,
-        format,
-        columns: chosenColumns(exported.columns, columns),
-      });
+      return sendExport(reply, exported, { format, columns });
     },
   );
 

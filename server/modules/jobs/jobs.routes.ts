@@ -7,7 +7,7 @@ import {
   jobListSchema,
   jobSchema,
 } from '@common/schemas/jobs';
-import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
+import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 import { exportJobs } from './jobsExport';
 import { getJob, listJobs } from './jobs.service';
 
@@ -40,11 +40,7 @@ export const jobsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, columns, ...query } = request.query;
       const exported = exportJobs(app.db, query);
-      return sendExport(reply, {
-        ...exported,
-        format,
-        columns: chosenColumns(exported.columns, columns),
-      });
+      return sendExport(reply, exported, { format, columns });
     },
   );
 

@@ -34,7 +34,7 @@ import {
 } from './records.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
-import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
+import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 import { exportOptionsSchema } from '@common/schemas/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -111,11 +111,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       // The ticket opened the request (plugins/auth.ts); the rest is the list's own query.
       const { format, columns, ticket, ...query } = request.query;
       const exported = await exportRecords(app.db, request.params.entityName, query);
-      return sendExport(reply, {
-        ...exported,
-        format,
-        columns: chosenColumns(exported.columns, columns),
-      });
+      return sendExport(reply, exported, { format, columns });
     },
   );
 

@@ -784,13 +784,30 @@ async function selectedIds(
   return rows.map((row) => row.id);
 }
 
-/** The chosen records a write did not find: deleted meanwhile (or never of this entity). */
-const missingOf = (ids: string[], found: EntityRecord[]): RefusedItem[] => {
-  const seen = new Set(found.map((record) => record._id));
-  return ids
+/**
+ * A bulk write's records, each with its version and audit line (within `tx`); refused whole
+ * when the write did not find some of `ids` (deleted meanwhile, or never of this entity).
+ */
+async function recordedBulk(
+  tx: Tx,
+  ids: string[],
+  rows: { document: EntityRecord }[],
+  action: 'delete' | 'update',
+  actor: Actor,
+): Promise<BulkResult> {
+  const seen = new Set(rows.map((row) => row.document._id));
+  const missing = ids
     .filter((id) => !seen.has(id))
-    .map((id) => ({ id, code: 'NOT_FOUND', message: messages.server.recordGone }));
-};
+    .map((id): RefusedItem => ({ id, code: 'NOT_FOUND', message: messages.server.recordGone }));
+  if (missing.length) throw bulkRefused(missing);
+  await recordRecordChanges(
+    tx,
+    rows.map((row) => row.document),
+    action,
+    actor,
+  );
+  return { ids };
+}
 
 /**
  * The records among `ids` that records outside `ids` point at (through any relation, of any
@@ -855,11 +872,7 @@ export async function bulkDeleteRecords(
       }
       throw error;
     }
-    const records = rows.map((row) => row.document);
-    const missing = missingOf(ids, records);
-    if (missing.length) throw bulkRefused(missing);
-    await recordRecordChanges(tx, records, 'delete', actor);
-    return { ids };
+    return recordedBulk(tx, ids, rows, 'delete', actor);
   });
 }
 
@@ -899,11 +912,7 @@ export async function bulkUpdateRecords(
         [ids, ...given.map((field) => values[field.name] ?? null)],
       ),
     );
-    const records = rows.map((row) => row.document);
-    const missing = missingOf(ids, records);
-    if (missing.length) throw bulkRefused(missing);
-    await recordRecordChanges(tx, records, 'update', actor);
-    return { ids };
+    return recordedBulk(tx, ids, rows, 'update', actor);
   });
 }
 

@@ -19,7 +19,7 @@ import {
   toggleRoleUser,
 } from './roles.service';
 import { actorOf } from '../../lib/audit';
-import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
+import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -45,11 +45,7 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, columns, q } = request.query;
       const exported = exportRoles(app.db, { q });
-      return sendExport(reply, {
-        ...exported,
-        format,
-        columns: chosenColumns(exported.columns, columns),
-      });
+      return sendExport(reply, exported, { format, columns });
     },
   );
 

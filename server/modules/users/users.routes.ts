@@ -19,7 +19,7 @@ import {
 } from './users.service';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
-import { chosenColumns, exportCompression, exportResponse, sendExport } from '../../lib/exports';
+import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
@@ -45,11 +45,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { format, columns, ...query } = request.query;
       const exported = exportUsers(app.db, query);
-      return sendExport(reply, {
-        ...exported,
-        format,
-        columns: chosenColumns(exported.columns, columns),
-      });
+      return sendExport(reply, exported, { format, columns });
     },
   );
 
