@@ -47,6 +47,13 @@ export const API_ROUTES = [
   ['GET', '/api/LIMS/jobs'],
   ['GET', '/api/LIMS/jobs/:id'],
   ['GET', '/api/audit'],
+  ['GET', '/api/views'],
+  ['POST', '/api/views'],
+  ['PUT', '/api/views/:id'],
+  ['DELETE', '/api/views/:id'],
+  ['POST', '/api/role-views'],
+  ['PUT', '/api/role-views/:id'],
+  ['DELETE', '/api/role-views/:id'],
 ] as const;
 
 /** A route of the routes table: `readonly ['PUT', '/api/books/:id']`. */
@@ -70,7 +77,8 @@ export const routeEntityOf = (path: string) => path.split('/')[2] ?? '';
 /**
  * The roles a route starts with (DESIGN's default grants): viewers may call every GET but
  * those of users, roles, routes and the audit log; contributors also create, update and
- * delete books and entity records; admins may call everything. The server seeds new routes
+ * delete books and entity records; everyone keeps their own saved views; admins may call
+ * everything (views for a role among it). The server seeds new routes
  * with it; the client tests answer the permissions call by it.
  */
 export function defaultAllowedRoles({ verb, path }: { verb: string; path: string }): string[] {
@@ -79,5 +87,7 @@ export function defaultAllowedRoles({ verb, path }: { verb: string; path: string
     return [ADMIN_ROLE, 'contributor', 'viewer'];
   }
   if (['books', 'entity-records'].includes(entity)) return [ADMIN_ROLE, 'contributor'];
+  // Everyone keeps views of their own lists; views for a role are the admins'.
+  if (entity === 'views') return [ADMIN_ROLE, 'contributor', 'viewer'];
   return [ADMIN_ROLE];
 }

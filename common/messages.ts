@@ -67,6 +67,12 @@ export const messages = {
     detailsContext: 'Error fetching job details:',
     noData: 'No job data available',
   },
+  views: {
+    saveContext: 'Error saving the view',
+    saved: (name: string) => `Saved the view ${name}`,
+    deleted: (name: string) => `Deleted the view ${name}`,
+  },
+
   users: {
     cannotDeleteAdmin: 'Cannot delete admin. Good try.',
     fetchContext: 'Error fetching users',
@@ -135,6 +141,9 @@ export const messages = {
     adminKeepsRoutes: 'The admin role must keep access to the routes screen',
     usernameTaken: 'This username is taken',
     roleNameTaken: 'A role with this name exists',
+    viewNameTaken: 'You have a view of this name on this list',
+    roleViewNameTaken: 'This role has a view of this name on this list',
+    tooManyViews: (max: number) => `A list keeps at most ${max} saved views; delete one first`,
     entityNameTaken: 'An entity with this name exists',
     recordIdTaken: 'A record with this id exists',
     notUnique: (label: string) => `Another record has this ${label}`,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './accounts';
 import { expect, expectUsable, signIn, test } from './fixtures';
+import { secondPerson } from './people';
 
 /** Exports the list in `format` and answers the downloaded file's name and text. */
 async function exportAs(page: Page, format: 'CSV' | 'JSON') {
@@ -132,4 +133,62 @@ test('records: select all matching, set a field on them, delete them and Undo', 
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(codes.first()).toHaveText('B-01');
   await expect(page.getByText(/of 60$/)).toBeVisible();
+});
+
+test('a saved view keeps the columns and follows the user to another browser', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, 'viewer', 'viewer123');
+  await page.goto('/lims/jobs?filter=J-00002');
+  const grid = page.getByRole('grid', { name: 'Jobs' });
+  const headers = grid.getByRole('columnheader');
+  await expect(headers.filter({ hasText: 'Conclusion' })).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Columns' }).click();
+  const chooser = page.getByRole('dialog', { name: 'Columns' });
+  // The box is the URL's: it changes once the URL has (not at once, as `uncheck` expects).
+  await chooser.getByRole('checkbox', { name: 'Conclusion' }).click();
+  await expect(chooser.getByRole('checkbox', { name: 'Conclusion' })).not.toBeChecked();
+  await chooser.getByRole('button', { name: 'Move Description left' }).click();
+  await expectUsable(page, 'jobs with the column chooser open');
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/columns=friendlyNumber%2Cdescription%2Cstatus/);
+  await expect(headers.filter({ hasText: 'Conclusion' })).toHaveCount(0);
+  // What an export writes is what the grid shows, in its order.
+  expect((await exportAs(page, 'CSV')).text.split('\r\n')[0]).toBe('\uFEFFJob,Description,Status');
+
+  await page.getByRole('button', { name: 'Save view' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save view' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Hundreds, no conclusion');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  const chip = page
+    .getByRole('navigation', { name: 'Saved views' })
+    .getByRole('button', { name: 'Hundreds, no conclusion' });
+  await expect(chip).toHaveAttribute('aria-current', 'true');
+
+  // Coming back from elsewhere, the list is as it was left.
+  await page.goto('/');
+  await page.goto('/lims/jobs');
+  await expect(page).toHaveURL(/filter=J-00002.*columns=/);
+  await expect(headers.filter({ hasText: 'Conclusion' })).toHaveCount(0);
+
+  // Another browser: signed in there, the saved view is offered, and shows the same list.
+  const other = await secondPerson(browser, 'viewer');
+  await other.goto('/lims/jobs');
+  const otherGrid = other.getByRole('grid', { name: 'Jobs' });
+  await expect(otherGrid.getByRole('columnheader').filter({ hasText: 'Conclusion' })).toHaveCount(
+    1,
+  );
+  await other
+    .getByRole('navigation', { name: 'Saved views' })
+    .getByRole('button', { name: 'Hundreds, no conclusion' })
+    .click();
+  await expect(otherGrid.getByRole('columnheader').filter({ hasText: 'Conclusion' })).toHaveCount(
+    0,
+  );
+  await expect(
+    otherGrid.locator('[data-field="friendlyNumber"][role="gridcell"]').first(),
+  ).toHaveText('J-0000200');
+  await other.context().close();
 });

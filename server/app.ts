@@ -23,6 +23,7 @@ import { rolesRoutes } from './modules/roles/roles.routes';
 import { tagVersionedItem } from './lib/concurrency';
 import { logSerializers } from './lib/logSerializers';
 import { usersRoutes } from './modules/users/users.routes';
+import { viewsRoutes } from './modules/views/views.routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { answerClientError, answerFrameworkError, errorsPlugin } from './plugins/errors';
@@ -111,6 +112,7 @@ export async function buildApp(
   await app.register(recordsRoutes, { prefix: '/api' });
   await app.register(jobsRoutes, { prefix: '/api' });
   await app.register(auditRoutes, { prefix: '/api' });
+  await app.register(viewsRoutes, { prefix: '/api' });
   await app.register(eventsRoutes, { prefix: '/api', config });
 
   // Last: the event-loop delay it samples from here on is that of serving, not of opening,

@@ -13,6 +13,7 @@ export const auditResourceSchema = z.enum([
   'user',
   'role',
   'route',
+  'view',
 ]);
 
 const VERSIONED = ['create', 'update', 'delete', 'restore'] as const;
@@ -36,6 +37,9 @@ export const AUDIT_ACTIONS = [
   'role.assign',
   'role.unassign',
   'route.update',
+  'view.create',
+  'view.update',
+  'view.delete',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

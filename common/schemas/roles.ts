@@ -39,4 +39,5 @@ export const roleExportQuerySchema = exportOptionsSchema.extend({ q: quickSearch
 
 export type Role = z.infer<typeof roleSchema>;
 export type CreateRoleInput = z.infer<typeof createRoleSchema>;
+export type RoleRef = z.infer<typeof roleRefSchema>;
 export type RoleUser = z.infer<typeof roleUserSchema>;

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import { USERS_EMAIL_UNIQUE } from '../db/schema/users';
+import { VIEWS_OWNER_NAME_UNIQUE, VIEWS_ROLE_NAME_UNIQUE } from '../db/schema/views';
 import { AppError, conflict } from './errors';
 
 /**
@@ -53,6 +54,8 @@ const takenByConstraint: Record<string, { code: ErrorCode; message: string }> = 
   [USERS_EMAIL_UNIQUE]: { code: 'EMAIL_TAKEN', message: messages.server.emailTaken },
   roles_name_unique: { code: 'NAME_TAKEN', message: messages.server.roleNameTaken },
   entities_name_unique: { code: 'NAME_TAKEN', message: messages.server.entityNameTaken },
+  [VIEWS_OWNER_NAME_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.viewNameTaken },
+  [VIEWS_ROLE_NAME_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.roleViewNameTaken },
 };
 
 /**

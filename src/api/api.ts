@@ -18,6 +18,7 @@ const TAG_TYPES = [
   'Route',
   'Job',
   'Permissions',
+  'View',
 ] as const;
 /** What the cache's tags are of. */
 export type TagType = (typeof TAG_TYPES)[number];

@@ -10,7 +10,8 @@ export const SEARCH_MAX_LENGTH = 200;
 /**
  * A list's quick search, kept in the URL (`?q=`): what is typed, and the search applied once
  * typing pauses. A search that comes from the URL (Back, a link) replaces what was typed.
- * Typing replaces the history entry rather than adding one per key.
+ * Typing replaces the history entry rather than adding one per key, and another search
+ * starts at the first page.
  */
 export function useQuickSearch() {
   const [params, setParams] = useSearchParams();
@@ -31,6 +32,8 @@ export function useQuickSearch() {
             const updated = new URLSearchParams(current);
             if (next) updated.set('q', next);
             else updated.delete('q');
+            // Another search starts at the first page.
+            updated.delete('page');
             return updated;
           },
           { replace: true },

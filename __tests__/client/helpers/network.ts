@@ -108,8 +108,8 @@ export const eventStream = (ready: object = {}) =>
 
 /**
  * What every test gets unless it says otherwise: the navigation's entity list (empty),
- * the permissions of the token's roles under the default grants, logout, and an event
- * stream that carries what `liveEvents.send` pushes.
+ * the permissions of the token's roles under the default grants, logout, no saved views,
+ * and an event stream that carries what `liveEvents.send` pushes.
  */
 export const defaultHandlers: RequestHandler[] = [
   eventStream(),
@@ -120,6 +120,7 @@ export const defaultHandlers: RequestHandler[] = [
     return roles ? HttpResponse.json(permissionsFor(roles)) : apiError(401, 'UNAUTHENTICATED');
   }),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
+  http.get('/api/views', () => HttpResponse.json([])),
 ];
 
 /** `METHOD /path` of a request, as `calls()` matches it. */

@@ -1,4 +1,6 @@
 // jsdom lacks the web platform pieces that fetch-based code (and msw) need; lend it Node's.
+// Not Node's FormData: React builds one from a submitted <form> when the submit starts a
+// transition (a navigation), and only jsdom's own takes a jsdom form.
 // Not MessageChannel or Node's BroadcastChannel: React's scheduler would use a real
 // MessageChannel and keep jest alive, and a real BroadcastChannel is a handle too.
 const { TestEnvironment } = require('jest-environment-jsdom');
@@ -48,7 +50,6 @@ class JsdomWithFetchEnvironment extends TestEnvironment {
       'fetch',
       'Response',
       'Headers',
-      'FormData',
       'AbortController',
       'AbortSignal',
       'TextEncoder',

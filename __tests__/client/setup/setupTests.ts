@@ -4,3 +4,6 @@ import { configure } from '@testing-library/react';
 // A test's first screen loads its lazy chunks, each transformed by ts-jest on first import;
 // on a busy 2-core machine that takes more than the default second.
 configure({ asyncUtilTimeout: 5000 });
+
+// Each test is a fresh browser: nothing kept by the last one (tokens, a list's last view).
+afterEach(() => window.localStorage.clear());

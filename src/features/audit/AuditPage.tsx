@@ -6,6 +6,7 @@ import {
   useGridApiRef,
 } from '@mui/x-data-grid';
 import { type FormEvent, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { AUDIT_COUNT_LIMIT, AUDIT_PAGE_SIZE } from '@common/constants';
 import { messages } from '@common/messages';
 import {
@@ -21,7 +22,9 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { GridFrame } from '@/components/GridFrame';
 import { useQuickSearch } from '@/hooks/useQuickSearch';
+import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
+import { WithLastView } from '@/components/WithLastView';
 import { useListAuditEventsQuery } from './audit.api';
 
 /** The filter form's fields: texts as typed, dates as the date inputs give them. */
@@ -72,21 +75,75 @@ const columns: GridColDef<AuditEvent>[] = [
   { field: 'userAgent', headerName: 'Browser', width: 220, sortable: false },
 ];
 
-function AuditLog() {
-  const [form, setForm] = useState(NO_FILTER);
-  const [filter, setFilter] = useState<AuditFilter>({});
-  const gridApi = useGridApiRef();
-  const [paging, setPaging] = useState<GridPaginationModel>({
-    page: 0,
-    pageSize: AUDIT_PAGE_SIZE,
-  });
-  const search = useQuickSearch();
-  // Another search starts at the first page.
-  const [searched, setSearched] = useState(search.q);
-  if (searched !== search.q) {
-    setSearched(search.q);
-    setPaging((current) => ({ ...current, page: 0 }));
+/** The browser of each event is there to be shown, not shown at first. */
+const HIDDEN_BY_DEFAULT = ['userAgent'];
+
+/** The page sizes of the log. */
+const AUDIT_PAGE_SIZES = [AUDIT_PAGE_SIZE, 50, 100];
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The filter a URL holds, as the form shows it (`actor=ada&from=2026-11-24`): what is not
+ * a filter (a date that is no day, an unknown resource) is dropped.
+ */
+const formOf = (params: URLSearchParams): FilterForm => {
+  const day = (key: string) => (DAY.test(params.get(key) ?? '') ? params.get(key)! : '');
+  return {
+    actor: params.get('actor')?.trim() ?? '',
+    action: params.get('action')?.trim() ?? '',
+    resource: auditResourceSchema.safeParse(params.get('resource')).data ?? '',
+    from: day('from'),
+    to: day('to'),
+  };
+};
+
+/** The page and its size a URL holds (`page` from 1, `perPage` one of the sizes). */
+const pagingOf = (params: URLSearchParams): GridPaginationModel => {
+  const page = Number(params.get('page'));
+  const perPage = Number(params.get('perPage'));
+  return {
+    page: Number.isInteger(page) && page >= 1 ? page - 1 : 0,
+    pageSize: AUDIT_PAGE_SIZES.includes(perPage) ? perPage : AUDIT_PAGE_SIZE,
+  };
+};
+
+/** `params` with the filter of `form` (at the first page); an empty field is left out. */
+function withFilter(params: URLSearchParams, form: FilterForm): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(form)) {
+    if (value.trim()) next.set(key, value.trim());
+    else next.delete(key);
   }
+  next.delete('page');
+  return next;
+}
+
+/**
+ * The audit log, newest first: its filter, search, page and page size live in the URL (a
+ * link, a reload or a saved view shows the same events); the form applies what is typed.
+ */
+function AuditLog() {
+  const [params, setParams] = useSearchParams();
+  const applied = useMemo(() => formOf(params), [params]);
+  const appliedKey = JSON.stringify(applied);
+  const [form, setForm] = useState(applied);
+  // A filter from elsewhere (a saved view, Back) replaces what the form holds.
+  const [formFor, setFormFor] = useState(appliedKey);
+  if (formFor !== appliedKey) {
+    setFormFor(appliedKey);
+    setForm(applied);
+  }
+  const filter = useMemo(() => toFilter(applied), [applied]);
+  const pageParam = params.get('page');
+  const perPageParam = params.get('perPage');
+  const paging = useMemo(
+    () => pagingOf(new URLSearchParams({ page: pageParam ?? '', perPage: perPageParam ?? '' })),
+    [pageParam, perPageParam],
+  );
+  const gridApi = useGridApiRef();
+  const search = useQuickSearch();
+  const layout = useGridLayout(columns, { hiddenByDefault: HIDDEN_BY_DEFAULT });
   const query = useListAuditEventsQuery({
     ...filter,
     q: search.q || undefined,
@@ -99,19 +156,29 @@ function AuditLog() {
   );
   useReportedError(messages.audit.fetchContext, query.error);
 
+  /** Another page, or another size (from the first page): a step Back returns from. */
+  const showPage = ({ page, pageSize }: GridPaginationModel) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      const first = pageSize !== paging.pageSize || page === 0;
+      if (first) next.delete('page');
+      else next.set('page', String(page + 1));
+      if (pageSize === AUDIT_PAGE_SIZE) next.delete('perPage');
+      else next.set('perPage', String(pageSize));
+      return next;
+    });
+
   const edit = (field: keyof FilterForm) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [field]: event.target.value }));
 
   function apply(event: FormEvent) {
     event.preventDefault();
-    setFilter(toFilter(form));
-    setPaging((current) => ({ ...current, page: 0 }));
+    setParams((current) => withFilter(current, form));
   }
 
   function clear() {
     setForm(NO_FILTER);
-    setFilter({});
-    setPaging((current) => ({ ...current, page: 0 }));
+    setParams((current) => withFilter(current, NO_FILTER));
   }
 
   const slotProps = useMemo(() => ({ pagination: { labelRowsPerPage: 'Events per page' } }), []);
@@ -173,6 +240,8 @@ function AuditLog() {
           onChange: search.type,
           placeholder: 'Words in who, action, what, address or browser',
         }}
+        grid="audit"
+        chooser={layout.chooser}
       >
         <ExportMenu
           path="/api/audit/export"
@@ -197,14 +266,14 @@ function AuditLog() {
                 aria-label="Audit events"
                 rows={loaded.events}
                 getRowId={(event) => event._id}
-                columns={columns}
+                {...layout.gridProps}
+                columns={layout.columns}
                 paginationMode="server"
                 rowCount={loaded.total}
-                pageSizeOptions={[AUDIT_PAGE_SIZE, 50, 100]}
+                pageSizeOptions={AUDIT_PAGE_SIZES}
                 paginationModel={paging}
-                onPaginationModelChange={setPaging}
+                onPaginationModelChange={showPage}
                 loading={query.isFetching}
-                initialState={{ columns: { columnVisibilityModel: { userAgent: false } } }}
                 slotProps={slotProps}
                 disableColumnFilter
                 disableRowSelectionOnClick
@@ -223,7 +292,9 @@ export function AuditPage() {
     <Box>
       <PageHeader title="Audit log" />
       <PermissionGate verb="GET" path="/api/audit" what="reading the audit log">
-        <AuditLog />
+        <WithLastView grid="audit">
+          <AuditLog />
+        </WithLastView>
       </PermissionGate>
     </Box>
   );

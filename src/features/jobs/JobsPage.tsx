@@ -11,7 +11,6 @@ import {
   useGridApiRef,
 } from '@mui/x-data-grid';
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { JOB_FILTER_MAX_LENGTH, JOB_PAGE_SIZES } from '@common/constants';
 import { messages } from '@common/messages';
 import { JOB_SORT_COLUMNS, type JobListQuery, type JobSummary } from '@common/schemas/jobs';
@@ -21,7 +20,13 @@ import { ExportMenu, shownColumnsOf } from '@/components/ExportMenu';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { GridFrame } from '@/components/GridFrame';
+import { useGridLayout } from '@/hooks/useGridLayout';
+import { useListParams } from '@/hooks/useListParams';
 import { useReportedError } from '@/hooks/useReportedError';
+import { withLayoutOf } from '@/lib/gridLayout';
+import { SavedViews } from '@/components/SavedViews';
+import { ColumnChooser } from '@/components/ColumnChooser';
+import { WithLastView } from '@/components/WithLastView';
 import { JobDetails } from './JobDetails';
 import {
   cleanFilter,
@@ -51,7 +56,7 @@ export const FILTER_DELAY_MS = 300;
 
 /** The job list, paged, sorted and filtered on the server, with expandable details. */
 function JobList() {
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useListParams();
   const view = useMemo(() => viewFromParams(params), [params]);
   // A page, size or sort the user picks is a step Back returns from; typing is not.
   const show = (next: JobListQuery) => setParams(paramsFromView(next));
@@ -70,9 +75,10 @@ function JobList() {
   useReportedError(messages.jobs.fetchContext, error);
 
   // The URL shows the view as it is read: values it could not use are not left in it.
-  const canonical = paramsFromView(view).toString();
+  const canonical = withLayoutOf(params, paramsFromView(view)).toString();
   useEffect(() => {
-    if (params.toString() !== canonical) setParams(canonical, { replace: true });
+    if (params.toString() !== canonical)
+      setParams(new URLSearchParams(canonical), { replace: true });
   }, [params, canonical, setParams]);
 
   // A page past the last (an estimated total's end, an old link) is answered with the last
@@ -121,6 +127,7 @@ function JobList() {
         ),
         width: 56,
         sortable: false,
+        hideable: false,
         disableColumnMenu: true,
         colSpan: (_value, row) => (row.detailOf ? 5 : 1),
         renderCell: (params) => {
@@ -156,6 +163,7 @@ function JobList() {
       { field: 'description', headerName: 'Description', flex: 1, minWidth: 240 },
     ];
   }, [expanded, mayOpen]);
+  const layout = useGridLayout(columns);
 
   // The same objects while the view stands: the grid takes a new sort model for a change
   // of sort, and goes back to the first page.
@@ -193,6 +201,7 @@ function JobList() {
         <Button startIcon={<RefreshIcon />} onClick={() => void refetch()}>
           Refresh
         </Button>
+        <ColumnChooser chooser={layout.chooser} />
         <ExportMenu
           path="/api/LIMS/jobs/export"
           what="jobs"
@@ -200,6 +209,7 @@ function JobList() {
           columns={shownColumns}
         />
       </Stack>
+      <SavedViews grid="jobs" />
       {/* The first load and a failure show the shared states; later pages load under the
           grid's own overlay, with the last page still in view. */}
       <QueryState
@@ -215,7 +225,8 @@ function JobList() {
               apiRef={gridApi}
               aria-label="Jobs"
               rows={rows}
-              columns={columns}
+              {...layout.gridProps}
+              columns={layout.columns}
               getRowId={(row) => row._id}
               getRowHeight={({ model }) => ((model as JobRow).detailOf ? 'auto' : null)}
               loading={isFetching}
@@ -263,7 +274,9 @@ export function JobsPage() {
     <Box>
       <PageHeader title="Jobs" />
       <PermissionGate verb="GET" path="/api/LIMS/jobs" what="reading the jobs">
-        <JobList />
+        <WithLastView grid="jobs">
+          <JobList />
+        </WithLastView>
       </PermissionGate>
     </Box>
   );

@@ -16,6 +16,8 @@ import { ListToolbar } from '@/components/ListToolbar';
 import { ItemHistory, RecentlyDeleted } from '@/components/ItemHistory';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
+import { WithLastView } from '@/components/WithLastView';
+import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { BulkSetDialog } from './BulkSetDialog';
@@ -60,7 +62,7 @@ function RecordGrid({
   const { may, edit, apiRef, history } = grid;
   const bulk = useRecordBulk(entity, list, page, grid.displayOf);
   const pending = grid.removal.pending;
-  const columns = useGridColumns(useRecordColumns(grid));
+  const layout = useGridLayout(useGridColumns(useRecordColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
   const shownColumns = useMemo(
     () => shownColumnsOf(apiRef, (field) => /^value:(.+)$/.exec(field)?.[1]),
@@ -91,6 +93,8 @@ function RecordGrid({
           onChange: list.search.type,
           placeholder: 'Words in any text field',
         }}
+        grid={`records/${entity.name}`}
+        chooser={layout.chooser}
       >
         <ExportMenu
           path={`/api/entity-records/${encodeURIComponent(entity.name)}/export`}
@@ -130,11 +134,12 @@ function RecordGrid({
           {...list.gridProps}
           {...edit.gridProps}
           {...(bulk.mayAct ? bulk.selection.gridProps : {})}
+          {...layout.gridProps}
           localeText={{
             paginationDisplayedRows: ({ from, to, count }) =>
               `${from.toLocaleString()}–${to.toLocaleString()} of ${page.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
           }}
-          columns={columns}
+          columns={layout.columns}
           isCellEditable={(params) => grid.mayEditRow(params.row)}
           slots={list.view.q || list.view.filter ? filtered : unfiltered}
           slotProps={rowEditHint.slotProps}
@@ -181,6 +186,15 @@ function RecordGrid({
  * by the server, and edited inline.
  */
 export function RecordsPage({ entity, targets }: { entity: Entity; targets: Entity[] }) {
+  return (
+    <WithLastView key={entity.name} grid={`records/${entity.name}`}>
+      <RecordList entity={entity} targets={targets} />
+    </WithLastView>
+  );
+}
+
+/** The records through the shared loading and error states. */
+function RecordList({ entity, targets }: { entity: Entity; targets: Entity[] }) {
   const list = useRecordList(entity);
   const { data, error, isLoading, refetch } = list.pageQuery;
   useReportedError(messages.records.fetchContext, error);

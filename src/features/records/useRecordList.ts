@@ -1,8 +1,9 @@
 import type { GridFilterModel, GridSortModel } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useListParams } from '@/hooks/useListParams';
 import { RECORD_PAGE_SIZE } from '@common/constants';
 import type { Entity } from '@common/schemas/entities';
+import { withLayoutOf } from '@/lib/gridLayout';
 import { useListRecordPageQuery } from './records.api';
 import {
   RECORD_PAGE_SIZES,
@@ -37,7 +38,7 @@ const modelOf = (filter?: RecordFilter): GridFilterModel => ({
  */
 export function useRecordList(entity: Entity) {
   const { fields } = entity;
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useListParams();
   const view = useMemo(() => viewFromParams(fields, params), [fields, params]);
   const request = paramsFromView(fields, view, true).toString();
   const pageQuery = useListRecordPageQuery({ entityName: entity.name, query: request });
@@ -47,9 +48,10 @@ export function useRecordList(entity: Entity) {
     setParams(paramsFromView(fields, next), { replace });
 
   // The URL shows the view as it is read: what it could not use is not left in it.
-  const canonical = paramsFromView(fields, view).toString();
+  const canonical = withLayoutOf(params, paramsFromView(fields, view)).toString();
   useEffect(() => {
-    if (params.toString() !== canonical) setParams(canonical, { replace: true });
+    if (params.toString() !== canonical)
+      setParams(new URLSearchParams(canonical), { replace: true });
   }, [params, canonical, setParams]);
 
   /** A filter as the request words it: incomplete ones ask for nothing. */

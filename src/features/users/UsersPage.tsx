@@ -9,6 +9,8 @@ import { ExportMenu } from '@/components/ExportMenu';
 import { ListPage } from '@/components/ListPage';
 import { ListToolbar } from '@/components/ListToolbar';
 import { QueryState } from '@/components/QueryState';
+import { WithLastView } from '@/components/WithLastView';
+import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { SetPasswordDialog } from './SetPasswordDialog';
@@ -23,11 +25,15 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
   const grid = useUserGrid(users);
   const { may, edit, apiRef, list } = grid;
   const pending = grid.removal.pending;
-  const columns = useGridColumns(useUserColumns(grid));
+  const layout = useGridLayout(useGridColumns(useUserColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
   return (
     <>
-      <ListToolbar search={{ value: list.search.typed, onChange: list.search.type }}>
+      <ListToolbar
+        search={{ value: list.search.typed, onChange: list.search.type }}
+        grid="users"
+        chooser={layout.chooser}
+      >
         <ExportMenu
           path="/api/users/export"
           what="users"
@@ -44,7 +50,8 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
           aria-label="Users"
           {...edit.gridProps}
           {...list.gridProps}
-          columns={columns}
+          {...layout.gridProps}
+          columns={layout.columns}
           loading={isFetching}
           isCellEditable={() => may.mayEdit}
           slotProps={rowEditHint.slotProps}
@@ -73,7 +80,11 @@ export function UsersPage() {
       read={{ path: '/api/users', what: 'reading the users' }}
       add={{ label: 'Add User', to: '/users/add', path: '/api/users' }}
     >
-      {(mayAdd) => <UserList mayAdd={mayAdd} />}
+      {(mayAdd) => (
+        <WithLastView grid="users">
+          <UserList mayAdd={mayAdd} />
+        </WithLastView>
+      )}
     </ListPage>
   );
 }

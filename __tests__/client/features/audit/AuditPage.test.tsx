@@ -111,4 +111,27 @@ describe('/audit', () => {
     await userEvent.click(await within(nav).findByRole('link', { name: 'Audit' }));
     expect(await screen.findByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
   });
+
+  it('reads its filter, page and size from the URL, and shows them in the form', async () => {
+    const { router } = renderApp(
+      '/audit?actor=ada&action=book.create&from=2026-11-01&from2=x&resource=nope&page=2&perPage=50',
+      asAdmin,
+    );
+    const grid = await screen.findByRole('grid', { name: 'Audit events' });
+    await within(grid).findByText('Added the book "Book 2"');
+    const [first] = auditCalls();
+    expect(Object.fromEntries(first!)).toEqual({
+      actor: 'ada',
+      action: 'book.create',
+      from: new Date('2026-11-01T00:00').toISOString(),
+      page: '2',
+      perPage: '50',
+    });
+    expect(screen.getByRole('textbox', { name: 'Who (username)' })).toHaveValue('ada');
+    expect(screen.getByLabelText('From')).toHaveValue('2026-11-01');
+    // Clear starts again from the whole log, at its first page.
+    await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?from2=x&perPage=50'));
+    expect(Object.fromEntries(auditCalls().at(-1)!)).toEqual({ page: '1', perPage: '50' });
+  });
 });

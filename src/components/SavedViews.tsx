@@ -1,0 +1,223 @@
+import SaveIcon from '@mui/icons-material/Save';
+import {
+  Alert,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useId, useState } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
+import { useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
+import { messages } from '@common/messages';
+import { type SavedView, createViewSchema } from '@common/schemas/views';
+import {
+  useCreateViewMutation,
+  useDeleteViewMutation,
+  useListViewRolesQuery,
+  useListViewsQuery,
+  useUpdateViewMutation,
+} from '@/api/views.api';
+import { useCan } from '@/auth/useCan';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { viewKeyOf } from '@/lib/gridLayout';
+import { useAppDispatch } from '@/lib/store';
+import { toastQueued } from '@/ui/ui.slice';
+import { ConfirmDialog } from './ConfirmDialog';
+import { FormTextField } from './FormTextField';
+
+/** The view on screen as it is saved: the list's URL query, less its page. */
+function currentQuery(params: URLSearchParams): string {
+  const query = new URLSearchParams(params);
+  query.delete('page');
+  return query.toString();
+}
+
+const saveFormSchema = z.object({ name: createViewSchema.shape.name, roleId: z.string() });
+
+/** "Save view": under a name, for me or (with the right) for a role; a taken name is replaced. */
+function SaveViewDialog({
+  grid,
+  views,
+  mayShare,
+  shown,
+  onClose,
+}: {
+  grid: string;
+  views: SavedView[];
+  mayShare: boolean;
+  /** The saved view on screen, if any: saving again replaces it by default. */
+  shown?: SavedView;
+  onClose(): void;
+}) {
+  const titleId = useId();
+  const [params] = useSearchParams();
+  const dispatch = useAppDispatch();
+  const roles = useListViewRolesQuery(undefined, { skip: !mayShare });
+  const [createView, created] = useCreateViewMutation();
+  const [updateView, updated] = useUpdateViewMutation();
+  const form = useSchemaForm(saveFormSchema, {
+    defaultValues: {
+      name: shown?.name ?? '',
+      roleId: (mayShare && shown?.role?._id) || '',
+    },
+    errorContext: messages.views.saveContext,
+    codes: { NAME_TAKEN: { field: 'name' } },
+  });
+  const [name = '', roleId = ''] = useWatch({ control: form.control, name: ['name', 'roleId'] });
+  const sameName = (view: SavedView, wanted: string, role: string) =>
+    view.name === wanted.trim() && (role ? view.role?._id === role : view.mine && !view.role);
+  const replaced = views.find((view) => sameName(view, name, roleId));
+
+  const save = form.submit(async (values) => {
+    const query = currentQuery(params);
+    const existing = views.find((view) => sameName(view, values.name, values.roleId));
+    const saved = existing
+      ? await updateView({ view: existing, change: { query } }).unwrap()
+      : await createView(
+          values.roleId
+            ? { grid, name: values.name, query, roleId: values.roleId }
+            : { grid, name: values.name, query },
+        ).unwrap();
+    dispatch(toastQueued(messages.views.saved(saved.name), 'success'));
+    onClose();
+  });
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+      <Stack component="form" onSubmit={save} noValidate aria-labelledby={titleId}>
+        <DialogTitle id={titleId}>Save view</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {form.failure && <Alert severity="error">{form.failure}</Alert>}
+            <FormTextField
+              control={form.control}
+              name="name"
+              label="Name"
+              required
+              autoFocus
+              hint={
+                replaced
+                  ? 'A view of this name exists: it will show this view instead'
+                  : 'The search, filter, sort, page size and columns on screen'
+              }
+            />
+            {mayShare && (
+              <Controller
+                control={form.control}
+                name="roleId"
+                render={({ field }) => (
+                  <TextField select label="For" {...field}>
+                    <MenuItem value="">Only me</MenuItem>
+                    {(roles.data ?? []).map((role) => (
+                      <MenuItem key={role._id} value={role._id}>
+                        Everyone in {role.name}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
+              />
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={created.isLoading || updated.isLoading}
+          >
+            {replaced ? 'Replace' : 'Save'}
+          </Button>
+        </DialogActions>
+      </Stack>
+    </Dialog>
+  );
+}
+
+/**
+ * The saved views of a list, as chips above its grid: a click shows the view (a step Back
+ * returns from); the one on screen is marked; one's own views (and, with the right, a
+ * role's) can be deleted. "Save view" keeps the view on screen.
+ */
+export function SavedViews({ grid }: { grid: string }) {
+  const mayRead = useCan('GET', '/api/views');
+  const mayKeep = useCan('POST', '/api/views');
+  const mayShare = useCan('POST', '/api/role-views');
+  const mayDeleteShared = useCan('DELETE', '/api/role-views/:id');
+  const mayDeleteOwn = useCan('DELETE', '/api/views/:id');
+  const { data: views = [] } = useListViewsQuery(grid, { skip: !mayRead });
+  const [deleteView] = useDeleteViewMutation();
+  const [params, setParams] = useSearchParams();
+  const dispatch = useAppDispatch();
+  const [saving, setSaving] = useState(false);
+  const [deleting, setDeleting] = useState<SavedView>();
+  if (!mayRead) return null;
+
+  const onScreen = viewKeyOf(params.toString());
+  const shown = views.find((view) => viewKeyOf(view.query) === onScreen);
+  const mayDelete = (view: SavedView) => (view.role ? mayDeleteShared : view.mine && mayDeleteOwn);
+
+  async function remove(view: SavedView) {
+    setDeleting(undefined);
+    try {
+      await deleteView(view).unwrap();
+      dispatch(toastQueued(messages.views.deleted(view.name), 'success'));
+    } catch {
+      // The shared handler has said why (a toast).
+    }
+  }
+
+  return (
+    <Stack
+      component="nav"
+      aria-label="Saved views"
+      direction="row"
+      useFlexGap
+      sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 1 }}
+    >
+      {views.map((view) => {
+        const current = view === shown;
+        return (
+          <Chip
+            key={view._id}
+            label={view.role ? `${view.name} · ${view.role.name}` : view.name}
+            title={view.role ? `Saved for everyone in ${view.role.name}` : 'Your view'}
+            color={current ? 'primary' : 'default'}
+            variant={current ? 'filled' : 'outlined'}
+            aria-current={current ? 'true' : undefined}
+            onClick={() => setParams(view.query)}
+            onDelete={mayDelete(view) ? () => setDeleting(view) : undefined}
+          />
+        );
+      })}
+      {(mayKeep || mayShare) && (
+        <Button size="small" startIcon={<SaveIcon />} onClick={() => setSaving(true)}>
+          Save view
+        </Button>
+      )}
+      {saving && (
+        <SaveViewDialog
+          grid={grid}
+          views={views}
+          mayShare={mayShare}
+          shown={shown}
+          onClose={() => setSaving(false)}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete view"
+        message={`Delete the view ${deleting?.name ?? ''}${deleting?.role ? ` of everyone in ${deleting.role.name}` : ''}? The list stays as it is.`}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(undefined)}
+      />
+    </Stack>
+  );
+}
