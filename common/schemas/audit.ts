@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   ...VERSIONED.map((what) => `book.${what}` as const),
   ...VERSIONED.map((what) => `entity.${what}` as const),
   ...VERSIONED.map((what) => `record.${what}` as const),
+  'record.import',
   'user.create',
   'user.update',
   'user.delete',

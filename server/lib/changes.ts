@@ -122,7 +122,8 @@ export async function recordChanges(
  * (begin, the change, what it did, commit), on a connection held for all of them.
  * `change` (named `name`, planned once per connection) is one data-modifying statement
  * whose RETURNING answers the changed items' rows as ITEM_COLUMNS; `values` are its
- * parameters. Answers the changed items' ids: none when it changed nothing.
+ * parameters. Answers the changed items' ids: none when it changed nothing. `audited`:
+ * false when a larger change's own events tell it (an import), as recordChanges.
  */
 export async function changeAndRecord(
   session: Session,
@@ -131,12 +132,13 @@ export async function changeAndRecord(
   actor: Actor,
   resource: VersionedResource,
   action: VersionAction,
+  { audited = true }: { audited?: boolean } = {},
 ): Promise<string[]> {
   const rows = await namedQuery<{ id: string }>(
     session,
     name,
     writingChanges(change.text, change.values.length),
-    [...change.values, ...changeValues(actor, resource, action, true)],
+    [...change.values, ...changeValues(actor, resource, action, audited)],
   );
   return rows.map((row) => row.id);
 }

@@ -75,7 +75,7 @@ const knownError = (error: FastifyError) =>
  * Retry-After) and the framework's own refusals (fixed messages). Anything else is a 500
  * with a generic message.
  */
-function toApiError(error: FastifyError, known = knownError(error)): ApiError {
+export function toApiError(error: FastifyError, known = knownError(error)): ApiError {
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields = error.validation.map((issue) => fieldError(error.validationContext, issue));
     return body(

@@ -35,12 +35,57 @@ import {
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
+import { forbidden } from '../../lib/errors';
+import { sendImport } from '../../lib/imports';
+import { importRecords } from './recordsImport';
+import { importQuerySchema } from '@common/schemas/imports';
+import { messages } from '@common/messages';
 import { exportOptionsSchema } from '@common/schemas/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 
 /** The records of dynamic entities. */
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+  // An import's body is a CSV file, read as a stream (lib/imports.ts spools it).
+  app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+
+  app.post(
+    '/entity-records/:entityName/import',
+    {
+      // Adding records: allowed to whoever may add one (and, for a file with ids, change one).
+      compress: false,
+      config: { checkedAs: { verb: 'POST', path: '/api/entity-records/:entityName' } },
+      schema: {
+        params: entityRecordsParamsSchema,
+        querystring: importQuerySchema,
+        consumes: ['text/csv'],
+        response: {
+          200: z
+            .string()
+            .describe(
+              'Newline-delimited JSON: {type: progress, rows} per batch, then {type: report} or {type: error}',
+            ),
+          ...errors,
+          403: apiErrorSchema,
+          413: apiErrorSchema,
+          415: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const mayUpdate = app.mayCall(request.user!, 'PUT', '/api/entity-records/:entityName/:id');
+      return sendImport(request, reply, (file, progress) =>
+        importRecords(app.db, request.params.entityName, file, request.query, actorOf(request), {
+          started(columns) {
+            // A column of ids changes the records it names: the right to change them too.
+            if (columns.includes('_id') && !mayUpdate) throw forbidden(messages.server.forbidden);
+            progress.started(columns);
+          },
+          progress: progress.progress,
+        }),
+      );
+    },
+  );
   app.post(
     '/entity-records/:entityName/bulk-delete',
     {

@@ -56,7 +56,7 @@ import {
  * entity. `lock`: held (key share) until the transaction ends, so that the definition, and
  * the table it describes, cannot change under a write.
  */
-async function definitionOf(
+export async function definitionOf(
   session: Session,
   entityName: string,
   { lock = false } = {},
@@ -72,11 +72,11 @@ async function definitionOf(
 }
 
 /** A statement of an entity's records, named by its text: planned once per connection. */
-const recordsQuery = <Row>(session: Session, text: string, values: unknown[]) =>
+export const recordsQuery = <Row>(session: Session, text: string, values: unknown[]) =>
   namedQuery<Row>(session, statementName(text), text, values);
 
 /** A prepared statement's name for a text made from a definition: one name, one text. */
-const statementName = (text: string) =>
+export const statementName = (text: string) =>
   `records_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 
 /** The id is a record's of another entity (the 409 the primary key gives a create). */
@@ -94,7 +94,7 @@ const FALSE_WORDS = ['false', 'f', 'no', 'n', 'off', '0'];
  * records then (`conversionOf`): a number or a yes/no read from its text, anything as text.
  * What does not convert is left as it was, and refused by the field's schema, by name.
  */
-function asTypeOf(field: EntityField, value: unknown): unknown {
+export function asTypeOf(field: EntityField, value: unknown): unknown {
   const type = typeOf(field);
   if (typeof value === 'string' && (type === 'number' || type === 'integer')) {
     const number = value.trim() === '' ? NaN : Number(value.trim());
@@ -142,7 +142,7 @@ const valueParameters = (definition: RecordsDefinition, values: Record<string, u
  * NOT_UNIQUE naming it), an id taken, a relation to no record (400 naming the field).
  * Anything else is rethrown.
  */
-function refusalOf(error: unknown, definition: RecordsDefinition): never {
+export function refusalOf(error: unknown, definition: RecordsDefinition): never {
   const facts = pgErrorFacts(error);
   const fieldWith = (name: (field: EntityField) => string) =>
     definition.fields.find((field) => facts?.constraint === name(field));
@@ -179,10 +179,10 @@ async function writing<T>(definition: RecordsDefinition, write: () => Promise<T>
 }
 
 /** How the audit log names a record of `entityName`. */
-const aRecordOf = (entityName: string) => `a record of ${entityName}`;
+export const aRecordOf = (entityName: string) => `a record of ${entityName}`;
 
 /** What a write of a record answers: its row as a changed item (lib/changes.ts). */
-const returningItem = (definition: RecordsDefinition, summary: string) => `returning id::text as id,
+export const returningItem = (definition: RecordsDefinition, summary: string) => `returning id::text as id,
   ${documentOf(definition)} as document, version, ${literal(definition.name)}::text as entity_name,
   ${summary}::text as summary`;
 
@@ -248,7 +248,7 @@ export async function openRecordList(
 }
 
 /** The entities `definition`'s relations point at, by name, as a page shows their records. */
-async function relatedOf(session: Session, definition: RecordsDefinition) {
+export async function relatedOf(session: Session, definition: RecordsDefinition) {
   const targets = definition.fields.flatMap((field) => (field.target ? [field.target] : []));
   const related = new Map<string, RelatedEntity>();
   if (!targets.length) return related;

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditPage } from '@common/schemas/audit';
+import type { Entity, EntityRecord } from '@common/schemas/entities';
+import type { ImportLine, ImportReport } from '@common/schemas/imports';
+import type { Version } from '@common/schemas/versions';
+import { IMPORT_BATCH } from '@server/modules/records/recordsImport';
+import { bearer, login } from '../../helpers/auth';
+import { type TestApp, startTestApp } from '../../helpers/testApp';
+import { testDbKinds } from '../../helpers/testDatabase';
+
+describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let contributor: Record<string, string>;
+  let viewer: Record<string, string>;
+  let site: Entity;
+  let tube: Entity;
+
+  const post = (url: string, payload: object, headers = admin) =>
+    t.app.inject({ method: 'POST', url, payload, headers });
+  const recordsOf = async (name = tube.name): Promise<EntityRecord[]> =>
+    (await t.app.inject({ url: `/api/entity-records/${name}`, headers: admin })).json();
+  const importCsv = (csv: string, query: Record<string, string> = {}, headers = contributor) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/entity-records/${tube.name}/import`,
+      query,
+      headers: { ...headers, 'content-type': 'text/csv' },
+      payload: csv,
+    });
+  /** The answer's lines, and its report (the last line). */
+  const linesOf = (body: string): ImportLine[] =>
+    body
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as ImportLine);
+  const reportOf = (body: string): ImportReport => {
+    const last = linesOf(body).at(-1)!;
+    if (last.type !== 'report') throw new Error(`no report: ${body}`);
+    return last.report;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    admin = bearer((await login(t.app, 'admin')).jwt);
+    contributor = bearer((await login(t.app, 'contributor')).jwt);
+    viewer = bearer((await login(t.app, 'viewer')).jwt);
+    site = (
+      await post('/api/entities', {
+        name: `Site_${randomUUID().slice(0, 8)}`,
+        fields: [{ name: 'city' }],
+      })
+    ).json();
+    for (const city of ['Lyon', 'Paris', 'Paris'])
+      await post(`/api/entity-records/${site.name}`, { fields: { city } });
+    await post(`/api/entity-records/${site.name}`, { fields: { city: 'Nice' } });
+  });
+  beforeEach(async () => {
+    tube = (
+      await post('/api/entities', {
+        name: `Tube_${randomUUID().slice(0, 8)}`,
+        fields: [
+          { name: 'code', label: 'Tube code', required: true, unique: true },
+          { name: 'volume', type: 'number' },
+          { name: 'sealed', type: 'boolean' },
+          { name: 'site', type: 'relation', target: site.name },
+        ],
+      })
+    ).json();
+  });
+  afterAll(() => t.close());
+
+  const GOOD =
+    'Tube code,volume,sealed,site\r\nT1,1.5,yes,Lyon\r\nT2,,no,\r\n"T,3",2,true,Nice\r\n';
+
+  it('adds the rows as typed records, matching columns by name or label, each with its version', async () => {
+    const res = await importCsv(GOOD, { dryRun: 'false' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    expect(reportOf(res.body)).toEqual({
+      dryRun: false,
+      mode: 'all',
+      columns: ['code', 'volume', 'sealed', 'site'],
+      rows: 3,
+      created: 3,
+      updated: 0,
+      refused: 0,
+      committed: true,
+      problems: [],
+      problemsTruncated: false,
+    });
+    const records = await recordsOf();
+    const lyon = (await recordsOf(site.name)).find((r) => r.fields.city === 'Lyon')!;
+    expect(records.map((r) => r.fields)).toEqual([
+      { code: 'T1', volume: 1.5, sealed: true, site: lyon._id },
+      { code: 'T2', sealed: false },
+      { code: 'T,3', volume: 2, sealed: true, site: expect.any(String) },
+    ]);
+    const versions: Version[] = (
+      await t.app.inject({
+        url: `/api/entity-records/${tube.name}/${records[0]!._id}/versions`,
+        headers: admin,
+      })
+    ).json();
+    expect(versions.map((v) => v.action)).toEqual(['create']);
+    // One audit event for the import, none per record.
+    const audit: AuditPage = (
+      await t.app.inject({ url: '/api/audit', query: { q: tube.name }, headers: admin })
+    ).json();
+    const aboutRecords = audit.events.filter((e) => e.resource === 'record');
+    expect(aboutRecords.map((e) => [e.action, e.summary])).toEqual([
+      ['record.import', `Imported records of ${tube.name}: 3 added, 0 changed, 0 rows refused`],
+    ]);
+  });
+
+  const BAD =
+    'code,volume,sealed,site\n' +
+    'A,1,yes,Lyon\n' +
+    'B,lots,yes,Lyon\n' + // line 3: not a number
+    ',2,no,Lyon\n' + // line 4: required
+    'C,3,maybe,Paris\n' + // line 5: not a yes/no, and two sites are Paris
+    'D,4,no,Rome\n'; // line 6: no such site
+
+  it('reports every refused row by line and field in a dry run, and writes nothing', async () => {
+    const res = await importCsv(BAD);
+    const report = reportOf(res.body);
+    expect(report).toMatchObject({
+      dryRun: true,
+      rows: 5,
+      created: 1,
+      refused: 4,
+      committed: false,
+    });
+    expect(report.problems).toEqual([
+      { line: 3, field: 'volume', message: expect.any(String) },
+      { line: 4, field: 'code', message: expect.stringMatching(/required/) },
+      { line: 5, field: 'site', message: `2 records of ${site.name} are shown as "Paris"` },
+      { line: 5, field: 'sealed', message: expect.any(String) },
+      { line: 6, field: 'site', message: `no record of ${site.name} is shown as "Rome"` },
+    ]);
+    expect(await recordsOf()).toEqual([]);
+  });
+
+  it('writes nothing when all-or-nothing is refused, and the valid rows when asked', async () => {
+    const all = reportOf((await importCsv(BAD, { dryRun: 'false' })).body);
+    expect(all).toMatchObject({ committed: false, created: 0, refused: 4 });
+    expect(await recordsOf()).toEqual([]);
+
+    const valid = reportOf((await importCsv(BAD, { dryRun: 'false', mode: 'valid' })).body);
+    expect(valid).toMatchObject({ committed: true, created: 1, refused: 4 });
+    expect((await recordsOf()).map((r) => r.fields.code)).toEqual(['A']);
+  });
+
+  it('finds the rows a unique value refuses, in the file and against the records', async () => {
+    await importCsv('code\nTAKEN\n', { dryRun: 'false' });
+    const csv = 'code,volume\nX1,1\nTAKEN,2\nX2,3\nX2,4\n';
+    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    expect(report).toMatchObject({ created: 2, refused: 2, committed: true });
+    expect(report.problems).toEqual([
+      { line: 3, field: 'code', message: 'is taken by another record' },
+      { line: 5, field: 'code', message: 'is taken by another record' },
+    ]);
+    expect((await recordsOf()).map((r) => r.fields.code)).toEqual(['TAKEN', 'X1', 'X2']);
+  });
+
+  it('changes the records whose _id the file gives (its columns only), and adds the others', async () => {
+    await importCsv('code,volume,sealed\nA,1,yes\n', { dryRun: 'false' });
+    const [a] = await recordsOf();
+    const fresh = randomUUID();
+    const csv = `_id,volume\n${a!._id},9\n${fresh},5\n`;
+    // A new record needs its required code: that row is refused, the change goes through.
+    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    expect(report).toMatchObject({ updated: 1, created: 0, refused: 1 });
+    expect((await recordsOf())[0]).toMatchObject({
+      _id: a!._id,
+      _version: 2,
+      fields: { code: 'A', volume: 9, sealed: true },
+    });
+    const withCode = reportOf(
+      (await importCsv(`_id,code\n${fresh},NEW\n`, { dryRun: 'false' })).body,
+    );
+    expect(withCode).toMatchObject({ created: 1 });
+    expect((await recordsOf()).map((r) => r._id)).toContain(fresh);
+  });
+
+  it('maps the columns as the client says, skipping those mapped to nothing', async () => {
+    const csv = 'Name,Ignored,Size\nM1,whatever,7\n';
+    const res = await importCsv(csv, { dryRun: 'false', columns: 'code,,volume' });
+    expect(reportOf(res.body)).toMatchObject({ columns: ['code', '', 'volume'], created: 1 });
+    expect((await recordsOf())[0]!.fields).toEqual({ code: 'M1', volume: 7 });
+  });
+
+  it.each([
+    ['a mapping naming an unknown field', 'code,nope', 'names no field'],
+    ['a field mapped twice', 'code,code', 'two columns'],
+    ['no column matched', ',', 'matches no field'],
+  ])('answers 400 for %s, before any progress', async (_what, columns, message) => {
+    const res = await importCsv('a,b\n1,2\n', { columns });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain(message);
+  });
+
+  it('answers 400 for an empty file, and an error line (nothing written) for broken CSV', async () => {
+    expect((await importCsv('')).statusCode).toBe(400);
+    const broken = await importCsv('code\nA\n"B\n', { dryRun: 'false' });
+    // Told as an error answer, or, once the rows were being read, as the last line.
+    const error = broken.statusCode === 400 ? broken.json() : linesOf(broken.body).at(-1);
+    expect(JSON.stringify(error)).toContain('The file is not valid CSV at line 3');
+    expect(await recordsOf()).toEqual([]);
+  });
+
+  it('is refused to a viewer (403), and a file with ids to whoever may not change records', async () => {
+    expect((await importCsv(GOOD, {}, viewer)).statusCode).toBe(403);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/routes/' + (await routeId('PUT', '/api/entity-records/:entityName/:id')),
+      headers: admin,
+      payload: { allowedRoles: ['admin'] },
+    });
+    expect(res.statusCode).toBe(200);
+    try {
+      expect((await importCsv(`_id,code\n${randomUUID()},Z\n`)).statusCode).toBe(403);
+      expect((await importCsv('code\nZ\n')).statusCode).toBe(200);
+    } finally {
+      await t.app.inject({
+        method: 'PUT',
+        url: '/api/routes/' + (await routeId('PUT', '/api/entity-records/:entityName/:id')),
+        headers: admin,
+        payload: { allowedRoles: ['admin', 'contributor'] },
+      });
+    }
+  });
+
+  const routeId = async (verb: string, path: string) =>
+    (
+      (await t.app.inject({ url: '/api/routes', headers: admin })).json() as {
+        _id: string;
+        routeVerb: string;
+        routePath: string;
+      }[]
+    ).find((route) => route.routeVerb === verb && route.routePath === path)!._id;
+
+  it('answers 415 for a body that is not CSV, and 404 for an unknown entity', async () => {
+    const json = await t.app.inject({
+      method: 'POST',
+      url: `/api/entity-records/${tube.name}/import`,
+      headers: contributor,
+      payload: { code: 'x' },
+    });
+    expect(json.statusCode).toBe(415);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/entity-records/Nope_nope/import',
+      headers: { ...contributor, 'content-type': 'text/csv' },
+      payload: 'code\nx\n',
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('tells its progress batch by batch, and imports many rows', async () => {
+    const rows = IMPORT_BATCH * 2 + 5;
+    const csv = ['code,volume', ...Array.from({ length: rows }, (_, i) => `R${i},${i}`)].join('\n');
+    const res = await importCsv(csv, { dryRun: 'false' });
+    const lines = linesOf(res.body);
+    expect(lines.filter((l) => l.type === 'progress')).toEqual([
+      { type: 'progress', rows: IMPORT_BATCH },
+      { type: 'progress', rows: IMPORT_BATCH * 2 },
+      { type: 'progress', rows },
+    ]);
+    expect(reportOf(res.body)).toMatchObject({ created: rows, committed: true });
+    expect(await recordsOf()).toHaveLength(rows);
+  });
+});

@@ -1,0 +1,471 @@
+import { createReadStream } from 'node:fs';
+import { parse } from 'csv-parse';
+import type { EntityField } from '@common/schemas/entities';
+import { isEmptyValue, parseRecordValues } from '@common/schemas/fieldValues';
+import {
+  IMPORT_PROBLEMS_MAX,
+  type ImportProblem,
+  type ImportQuery,
+  type ImportReport,
+} from '@common/schemas/imports';
+import { type Db, type Session, sessionOf } from '../../db/client';
+import { type Actor, recordAudit } from '../../lib/audit';
+import { changeAndRecord, changeSummary } from '../../lib/changes';
+import { AppError, badRequest } from '../../lib/errors';
+import { looksLikeUuid } from '../../lib/uuid';
+import {
+  SQL_TYPES,
+  type RecordsDefinition,
+  columnOf,
+  quoted,
+  tableOf,
+  typeOf,
+  TEXT_TYPES,
+} from './recordTable';
+import {
+  aRecordOf,
+  asTypeOf,
+  definitionOf,
+  recordsQuery,
+  refusalOf,
+  relatedOf,
+  returningItem,
+  statementName,
+} from './records.service';
+import type { RelatedEntity } from './recordsPage';
+
+/** How many rows each step of an import reads, checks and writes together. */
+export const IMPORT_BATCH = 1000;
+
+/** The column that holds a record's id (an upsert: a known id changes its record). */
+const ID_COLUMN = '_id';
+
+/** A row of the file as the import reads it: its line, and its cells. */
+interface Row {
+  line: number;
+  cells: string[];
+}
+
+/** A row ready to write: its line, its id (if the file gives one), its checked values. */
+interface CheckedRow {
+  line: number;
+  id: string | null;
+  /** Its id is a record's already: the row changes it. */
+  updating: boolean;
+  values: Record<string, unknown>;
+}
+
+/** A field's column as an import's rows name it (see BatchWriter). */
+const incoming = (field: EntityField) => quoted(`in_${columnOf(field.name)}`);
+
+/** Splits `items` into those `test` holds for and the others. */
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
+}
+
+/**
+ * What a write's refusal by the database says of a row (a unique value taken, an id of
+ * another record, a related record gone), or undefined for a fault.
+ */
+function refused(error: unknown, definition: RecordsDefinition) {
+  try {
+    refusalOf(error, definition);
+  } catch (told) {
+    if (told instanceof AppError) {
+      const [first] = told.fields ?? [];
+      return {
+        field: first?.field.replace(/^body\.fields\./, '') ?? ID_COLUMN,
+        message: first?.message ?? told.message,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Thrown to undo an import's transaction (a dry run, or an all-or-nothing one refused). */
+class Undone extends Error {}
+
+const normalised = (text: string) => text.trim().toLowerCase();
+
+/**
+ * What each column of the file holds: `columns` as the client mapped them (a field's name,
+ * `_id`, or empty to skip), else the headers matched to fields by name or label.
+ * @throws 400 for a mapping that names no field, an unknown one, or one twice.
+ */
+export function columnsOf(
+  definition: RecordsDefinition,
+  headers: string[],
+  columns: string | undefined,
+): string[] {
+  const names = new Set([ID_COLUMN, ...definition.fields.map((field) => field.name)]);
+  const mapped =
+    columns !== undefined
+      ? columns.split(',').map((name) => name.trim())
+      : headers.map((header) => {
+          const wanted = normalised(header);
+          if (wanted === ID_COLUMN) return ID_COLUMN;
+          const field = definition.fields.find(
+            (f) => normalised(f.name) === wanted || normalised(f.label) === wanted,
+          );
+          return field?.name ?? '';
+        });
+  const refuse = (message: string) =>
+    badRequest(message, [{ field: 'querystring.columns', message }]);
+  const unknown = mapped.filter((name) => name && !names.has(name));
+  if (unknown.length) throw refuse(`names no field of ${definition.name}: ${unknown.join(', ')}`);
+  const chosen = mapped.filter(Boolean);
+  if (chosen.length === 0)
+    throw refuse('matches no field: name the columns by field name or label, or map them');
+  if (new Set(chosen).size !== chosen.length) throw refuse('maps a field to two columns');
+  if (mapped.length > headers.length) throw refuse('maps more columns than the file has');
+  return mapped;
+}
+
+/** The ids of related records by their display value, looked up as rows need them. */
+class RelationLookup {
+  private readonly known = new Map<string, Map<string, string[]>>();
+  constructor(
+    private readonly session: Session,
+    private readonly related: Map<string, RelatedEntity>,
+  ) {}
+
+  /** Looks up the display values not seen yet, of one relation's target, at once. */
+  async load(target: string, texts: Iterable<string>) {
+    const byText = this.known.get(target) ?? new Map<string, string[]>();
+    this.known.set(target, byText);
+    const wanted = [...new Set(texts)].filter((text) => !byText.has(text));
+    const entity = this.related.get(target);
+    if (!wanted.length || !entity) return;
+    const column = quoted(columnOf(entity.displayField.name));
+    // A text display column is compared as it is (its index serves); others as text.
+    const shown = TEXT_TYPES.includes(typeOf(entity.displayField)) ? column : `${column}::text`;
+    const rows = await recordsQuery<{ id: string; shown: string }>(
+      this.session,
+      `select id::text as id, ${shown} as shown from ${quoted(tableOf(entity.id))}
+       where ${shown} = any($1::text[])`,
+      [wanted],
+    );
+    for (const text of wanted) byText.set(text, []);
+    for (const row of rows) byText.get(row.shown)?.push(row.id);
+    // Bounded: a file naming millions of distinct records does not keep them all.
+    if (byText.size > 100_000) this.known.delete(target);
+  }
+
+  idsOf(target: string, text: string): string[] {
+    return this.known.get(target)?.get(text) ?? [];
+  }
+}
+
+/**
+ * Imports records of `entityName` from a CSV file (its first row the headers), in one
+ * transaction: each row read, its cells parsed by their field's type (a relation's by the
+ * related record's display value), checked by the API's own rules, then written in
+ * batches (a known `_id` changes its record, the columns given only), each record with its
+ * version; one audit event for the import. A row the database refuses (a unique value
+ * taken) is found and named. `dryRun` writes nothing (it undoes what it did); mode `all`
+ * writes nothing when a row is refused, `valid` writes the others. `progress` is told how
+ * many rows were read, after each batch.
+ * @throws 404 for an unknown entity; 400 for a file without headers or a bad mapping (before
+ * `started` is called); after it, a file that is not CSV (400), and database faults.
+ */
+export async function importRecords(
+  db: Db,
+  entityName: string,
+  file: string,
+  options: ImportQuery,
+  actor: Actor,
+  { started, progress }: { started(columns: string[]): void; progress(rows: number): void },
+): Promise<ImportReport> {
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+  );
+  // Its errors reach the reading below (nextRecord), whenever the parser meets them.
+  parser.on('error', () => {});
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{
+    record: string[];
+    info: { lines: number };
+  }>;
+  const report: ImportReport = {
+    dryRun: options.dryRun,
+    mode: options.mode,
+    columns: [],
+    rows: 0,
+    created: 0,
+    updated: 0,
+    refused: 0,
+    committed: false,
+    problems: [],
+    problemsTruncated: false,
+  };
+  const refusedLines = new Set<number>();
+  const refuse = (problem: ImportProblem) => {
+    refusedLines.add(problem.line);
+    if (report.problems.length < IMPORT_PROBLEMS_MAX) report.problems.push(problem);
+    else report.problemsTruncated = true;
+  };
+
+  try {
+    await db.transaction(async (tx) => {
+      const session = sessionOf(tx);
+      const definition = await definitionOf(session, entityName, { lock: true });
+      const first = await nextRecord(records);
+      if (!first) throw badRequest('The file is empty: its first row must name the columns');
+      const columns = columnsOf(definition, first.record, options.columns);
+      report.columns = columns;
+      started(columns);
+      const lookup = new RelationLookup(session, await relatedOf(session, definition));
+      const writer = new BatchWriter(session, definition, columns, actor);
+      let batch: Row[] = [];
+      const flush = async () => {
+        const checked = await checkRows(session, definition, columns, batch, lookup, refuse);
+        // Once an all-or-nothing import is refused, the rest is only checked.
+        if (options.dryRun || options.mode === 'valid' || refusedLines.size === 0) {
+          const written = await writer.write(checked, refuse);
+          report.created += written.created;
+          report.updated += written.updated;
+        }
+        report.rows += batch.length;
+        batch = [];
+        progress(report.rows);
+      };
+      for (let next = await nextRecord(records); next; next = await nextRecord(records)) {
+        batch.push({ line: next.info.lines, cells: next.record });
+        if (batch.length === IMPORT_BATCH) await flush();
+      }
+      if (batch.length > 0) await flush();
+      report.refused = refusedLines.size;
+      if (options.dryRun || (options.mode === 'all' && report.refused > 0)) throw new Undone();
+      await recordAudit(tx, actor, {
+        action: 'record.import',
+        resourceId: definition.id,
+        summary: `Imported records of ${entityName}: ${report.created} added, ${report.updated} changed, ${report.refused} rows refused`,
+      });
+      report.committed = true;
+    });
+  } catch (error) {
+    if (!(error instanceof Undone)) throw error;
+  } finally {
+    parser.destroy();
+  }
+  if (!report.committed) {
+    report.refused = refusedLines.size;
+    // Nothing was written: an all-or-nothing import refused says what would have been.
+    if (!options.dryRun) Object.assign(report, { created: 0, updated: 0 });
+  }
+  return report;
+}
+
+/** The next record of the file. @throws 400 naming the line where the CSV breaks. */
+async function nextRecord<T>(records: AsyncIterator<T>): Promise<T | undefined> {
+  try {
+    const next = await records.next();
+    return next.done ? undefined : next.value;
+  } catch (error) {
+    const { lines, message } = error as { lines?: number; message?: string; code?: string };
+    if (typeof (error as { code?: unknown }).code === 'string' && lines !== undefined)
+      throw badRequest(`The file is not valid CSV at line ${lines}: ${message ?? ''}`.trim());
+    throw error;
+  }
+}
+
+/**
+ * A batch's rows as values to write: each cell parsed by its field's type, relations
+ * looked up by display value, then the API's own checks (a new record's in full; a known
+ * id's on the columns given). Refused rows are told to `refuse` and left out.
+ */
+async function checkRows(
+  session: Session,
+  definition: RecordsDefinition,
+  columns: string[],
+  rows: Row[],
+  lookup: RelationLookup,
+  refuse: (problem: ImportProblem) => void,
+): Promise<CheckedRow[]> {
+  const fieldOf = new Map(definition.fields.map((field) => [field.name, field]));
+  const mapped = columns.flatMap((name, index) => {
+    const field = fieldOf.get(name);
+    return field ? [{ field, index }] : [];
+  });
+  const idIndex = columns.indexOf(ID_COLUMN);
+  for (const { field, index } of mapped) {
+    if (field.target)
+      await lookup.load(
+        field.target,
+        rows.map((row) => row.cells[index]?.trim() ?? '').filter(Boolean),
+      );
+  }
+  const ids = rows.flatMap((row) => {
+    const id = row.cells[idIndex]?.trim();
+    return idIndex >= 0 && id && looksLikeUuid(id) ? [id] : [];
+  });
+  const existing = new Set(
+    ids.length === 0
+      ? []
+      : (
+          await recordsQuery<{ id: string }>(
+            session,
+            `select id::text as id from ${quoted(tableOf(definition.id))} where id = any($1::uuid[])`,
+            [ids],
+          )
+        ).map((row) => row.id),
+  );
+
+  const checked: CheckedRow[] = [];
+  for (const { line, cells } of rows) {
+    const problems: ImportProblem[] = [];
+    const id = idIndex >= 0 ? cells[idIndex]?.trim() || null : null;
+    if (id && !looksLikeUuid(id))
+      problems.push({ line, field: ID_COLUMN, message: 'must be a record id (a UUID)' });
+    const input: Record<string, unknown> = {};
+    for (const { field, index } of mapped) {
+      const cell = cells[index] ?? '';
+      input[field.name] = field.target
+        ? relationValue(field, cell.trim(), lookup, (message) =>
+            problems.push({ line, field: field.name, message }),
+          )
+        : cellValue(field, cell);
+    }
+    const updating = id !== null && existing.has(id);
+    const fields = updating ? mapped.map(({ field }) => field) : definition.fields;
+    const result = parseRecordValues(fields, input, { creating: !updating });
+    if ('problems' in result)
+      for (const { field, message } of result.problems) problems.push({ line, field, message });
+    if (problems.length) problems.forEach(refuse);
+    else checked.push({ line, id, updating, values: 'values' in result ? result.values : {} });
+  }
+  return checked;
+}
+
+/** A cell as its field's value: empty is none; a number or yes/no read from its text. */
+function cellValue(field: EntityField, cell: string): unknown {
+  if (isEmptyValue(cell.trim())) return null;
+  return TEXT_TYPES.includes(typeOf(field)) ? cell : asTypeOf(field, cell.trim());
+}
+
+/** A relation's cell (the related record's display value) as its id, if one record has it. */
+function relationValue(
+  field: EntityField,
+  text: string,
+  lookup: RelationLookup,
+  problem: (message: string) => void,
+): string | null {
+  if (text === '') return null;
+  const ids = lookup.idsOf(field.target!, text);
+  if (ids.length === 1) return ids[0]!;
+  problem(
+    ids.length === 0
+      ? `no record of ${field.target} is shown as "${text}"`
+      : `${ids.length} records of ${field.target} are shown as "${text}"`,
+  );
+  return null;
+}
+
+/**
+ * Writes checked rows in one statement each for the new records and the changed ones,
+ * each record with its version (no audit line or live event each: the import has its own).
+ * A batch the database refuses is undone (a savepoint) and written row by row, to name the
+ * rows at fault and write the others.
+ */
+class BatchWriter {
+  private readonly insertText: string;
+  private readonly updateText: string;
+  constructor(
+    private readonly session: Session,
+    private readonly definition: RecordsDefinition,
+    columns: string[],
+    private readonly actor: Actor,
+  ) {
+    const { fields } = definition;
+    // The rows come as JSON, their keys the columns' names with `in_` before them: in an
+    // update, the table's own names stay unambiguous (its RETURNING names them bare).
+    const recordset = (chosen: EntityField[]) =>
+      `jsonb_to_recordset($1::jsonb) as r(in_id uuid, in_line int${chosen
+        .map((field) => `, ${incoming(field)} ${SQL_TYPES[typeOf(field)]}`)
+        .join('')})`;
+    const table = quoted(tableOf(definition.id));
+    // Each row its own creation time, a microsecond a line, so that the list (oldest first)
+    // shows them in the file's order.
+    this.insertText = `insert into ${table} (id, created_at, ${fields.map((f) => quoted(columnOf(f.name))).join(', ')})
+      select coalesce(r.in_id, gen_random_uuid()), now() + r.in_line * interval '1 microsecond', ${fields.map((f) => `r.${incoming(f)}`).join(', ')}
+      from ${recordset(fields)} ${returningItem(definition, '$2')}`;
+    const given = fields.filter((field) => columns.includes(field.name));
+    const assignments = given.map((f) => `${quoted(columnOf(f.name))} = r.${incoming(f)}`);
+    this.updateText = `update ${table}
+      set ${[...assignments, 'version = version + 1', 'updated_at = now()'].join(', ')}
+      from ${recordset(given)} where id = r.in_id ${returningItem(definition, '$2')}`;
+  }
+
+  /** Writes `rows`; those the database refuses are told to `refuse`. */
+  async write(rows: CheckedRow[], refuse: (problem: ImportProblem) => void) {
+    const written = { created: 0, updated: 0 };
+    if (rows.length === 0) return written;
+    try {
+      await this.inSavepoint(() => this.writeAll(rows, written));
+      return written;
+    } catch (error) {
+      if (!refused(error, this.definition)) throw error;
+    }
+    written.created = written.updated = 0;
+    for (const row of rows) {
+      try {
+        await this.inSavepoint(() => this.writeAll([row], written));
+      } catch (error) {
+        const reason = refused(error, this.definition);
+        if (!reason) throw error;
+        refuse({ line: row.line, ...reason });
+      }
+    }
+    return written;
+  }
+
+  private async writeAll(rows: CheckedRow[], written: { created: number; updated: number }) {
+    const [changing, adding] = partition(rows, (row) => row.updating);
+    if (adding.length) {
+      await this.run(this.insertText, adding, 'create');
+      written.created += adding.length;
+    }
+    if (changing.length) {
+      await this.run(this.updateText, changing, 'update');
+      written.updated += changing.length;
+    }
+  }
+
+  private run(text: string, rows: CheckedRow[], action: 'create' | 'update') {
+    const recordset = rows.map((row) => ({
+      in_id: row.id,
+      in_line: row.line,
+      ...Object.fromEntries(
+        Object.entries(row.values).map(([name, value]) => [`in_${columnOf(name)}`, value]),
+      ),
+    }));
+    return changeAndRecord(
+      this.session,
+      statementName(`import ${action} ${text}`),
+      {
+        text,
+        values: [JSON.stringify(recordset), changeSummary(action, aRecordOf(this.definition.name))],
+      },
+      this.actor,
+      'entity-records',
+      action,
+      { audited: false },
+    );
+  }
+
+  private async inSavepoint(write: () => Promise<void>) {
+    // A plain statement: both engines' clients take one as text alone.
+    const run = (text: string) =>
+      (this.session as { query(text: string): Promise<unknown> }).query(text);
+    await run('savepoint import_batch');
+    try {
+      await write();
+      await run('release savepoint import_batch');
+    } catch (error) {
+      await run('rollback to savepoint import_batch');
+      throw error;
+    }
+  }
+}
