@@ -61,6 +61,8 @@ export const messages = {
     restoreContext: 'Error restoring record',
     /** A new record is saved (it may sort onto another page). */
     added: 'Record added',
+    imported: (created: number, updated: number) =>
+      `Imported: ${created.toLocaleString('en')} added, ${updated.toLocaleString('en')} changed`,
   },
   jobs: {
     fetchContext: 'Error fetching jobs:',
@@ -106,6 +108,9 @@ export const messages = {
     retry: 'Retry',
     exportContext: (what: string) => `Error exporting the ${what}`,
     exportStarted: (what: string) => `Exporting the ${what}: your browser is saving the file`,
+    importCut:
+      'The connection was lost during the import; it may still finish: look at the list in a moment',
+    importContext: (what: string) => `Error importing the ${what}`,
     undo: 'Undo',
     undoContext: 'Error undoing the delete',
     undone: 'Undone: it is back',

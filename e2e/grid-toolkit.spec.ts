@@ -192,3 +192,63 @@ test('a saved view keeps the columns and follows the user to another browser', a
   ).toHaveText('J-0000200');
   await other.context().close();
 });
+
+test('records: import a CSV file with two bad rows, see why, then import the valid rows', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const headers = { authorization: `Bearer ${token}` };
+  const name = `Flask_${Date.now().toString(36)}`;
+  const defined = await page.request.post('/api/entities', {
+    headers,
+    data: {
+      name,
+      fields: [
+        { name: 'code', label: 'Code', required: true },
+        { name: 'volume', label: 'Volume', type: 'number' },
+      ],
+    },
+  });
+  expect(defined.ok()).toBe(true);
+  await signIn(page, 'contributor', 'contributor123');
+  await page.goto(`/entities/${name}`);
+  await page.getByRole('button', { name: 'Import' }).click();
+  const dialog = page.getByRole('dialog', { name: `Import ${name} records` });
+  const csv = 'Code,Volume,Note\nF-1,1.5,first\n,2,no code\nF-3,lots,not a number\nF-4,4,\n';
+  await dialog
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'flasks.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  // Matched by label; the column no field has is skipped.
+  await expect(dialog.getByRole('combobox', { name: 'Field for the column Code' })).toHaveText(
+    'Code',
+  );
+  await expect(dialog.getByRole('combobox', { name: 'Field for the column Note' })).toHaveText(
+    'Skip this column',
+  );
+  await dialog.getByRole('button', { name: 'Check' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Checked 4 rows: 2 would be added, 0 changed, 2 refused.',
+  );
+  const refused = dialog.getByRole('table', { name: 'Refused rows' });
+  await expect(refused.getByRole('row')).toHaveCount(3);
+  await expect(refused.getByRole('row').nth(1)).toContainText('3Code');
+  await expect(refused.getByRole('row').nth(2)).toContainText('4Volume');
+  await expectUsable(page, 'the import dialog with its report');
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Download the report' }).click();
+  const report = await readFile(await (await downloading).path(), 'utf8');
+  expect(report.split('\r\n')[0]).toBe('line,field,message');
+  expect(report.split('\r\n')).toHaveLength(4);
+
+  await dialog.getByRole('radio', { name: 'Import the valid rows' }).check();
+  await dialog.getByRole('button', { name: 'Import' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Imported 2 of 4 rows: 2 added, 0 changed, 2 refused.',
+  );
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const codes = page
+    .getByRole('grid', { name: `${name} records` })
+    .locator('[data-field="value:code"][role="gridcell"]');
+  await expect(codes).toHaveText(['F-1', 'F-4']);
+});

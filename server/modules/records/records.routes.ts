@@ -54,7 +54,11 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // Adding records: allowed to whoever may add one (and, for a file with ids, change one).
       compress: false,
-      config: { checkedAs: { verb: 'POST', path: '/api/entity-records/:entityName' } },
+      config: {
+        checkedAs: { verb: 'POST', path: '/api/entity-records/:entityName' },
+        // The browser posts the file itself, with a link's ticket (as an export's download).
+        ticketed: true,
+      },
       schema: {
         params: entityRecordsParamsSchema,
         querystring: importQuerySchema,

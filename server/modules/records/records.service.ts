@@ -182,7 +182,10 @@ async function writing<T>(definition: RecordsDefinition, write: () => Promise<T>
 export const aRecordOf = (entityName: string) => `a record of ${entityName}`;
 
 /** What a write of a record answers: its row as a changed item (lib/changes.ts). */
-export const returningItem = (definition: RecordsDefinition, summary: string) => `returning id::text as id,
+export const returningItem = (
+  definition: RecordsDefinition,
+  summary: string,
+) => `returning id::text as id,
   ${documentOf(definition)} as document, version, ${literal(definition.name)}::text as entity_name,
   ${summary}::text as summary`;
 

@@ -1,7 +1,8 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Alert, Box, Button, Typography } from '@mui/material';
 import { DataGrid } from '@mui/x-data-grid';
-import { useMemo } from 'react';
+import UploadIcon from '@mui/icons-material/Upload';
+import { useMemo, useState } from 'react';
 import { messages } from '@common/messages';
 import { isRequestCanceled } from '@/api/errors';
 import type { Entity, RecordPage } from '@common/schemas/entities';
@@ -21,6 +22,7 @@ import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { BulkSetDialog } from './BulkSetDialog';
+import { ImportDialog } from './ImportDialog';
 import { useRecordColumns } from './recordColumns';
 import { useRecordBulk } from './useRecordBulk';
 import { useRecordGrid } from './useRecordGrid';
@@ -64,6 +66,7 @@ function RecordGrid({
   const pending = grid.removal.pending;
   const layout = useGridLayout(useGridColumns(useRecordColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
+  const [importing, setImporting] = useState(false);
   const shownColumns = useMemo(
     () => shownColumnsOf(apiRef, (field) => /^value:(.+)$/.exec(field)?.[1]),
     [apiRef],
@@ -96,6 +99,11 @@ function RecordGrid({
         grid={`records/${entity.name}`}
         chooser={layout.chooser}
       >
+        {may.mayAdd && (
+          <Button startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
+            Import
+          </Button>
+        )}
         <ExportMenu
           path={`/api/entity-records/${encodeURIComponent(entity.name)}/export`}
           what={`${entity.name} records`}
@@ -147,6 +155,7 @@ function RecordGrid({
         />
       </GridFrame>
       {rowEditHint.hint}
+      {importing && <ImportDialog entity={entity} onClose={() => setImporting(false)} />}
       {history.of && (
         <ItemHistory
           endpoints={history.endpoints}

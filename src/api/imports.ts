@@ -1,0 +1,46 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { messages } from '@common/messages';
+import { type ImportLine, type ImportReport, importLineSchema } from '@common/schemas/imports';
+import { API_HOST } from './apiHost';
+
+/**
+ * Posts a CSV file to an import link (`createDownloadLink` of the import's path with its
+ * query) and reads the answer's lines as they come: `onProgress` hears the rows read so
+ * far; resolves with the report. A refusal rejects with the API's error, as the base query
+ * gives one (`{ status, data }`), so the shared error helpers read it.
+ */
+export async function importThrough(
+  url: string,
+  file: Blob,
+  onProgress: (rows: number) => void,
+): Promise<ImportReport> {
+  const answer = await fetch(`${API_HOST}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv' },
+    body: file,
+    credentials: 'include',
+  });
+  if (!answer.ok || !answer.body) {
+    const data: unknown = await answer.json().catch(() => undefined);
+    throw { status: answer.status, data } satisfies FetchBaseQueryError;
+  }
+  const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    pending += value ?? '';
+    const lines = pending.split('\n');
+    pending = done ? '' : lines.pop()!;
+    for (const text of lines.filter(Boolean)) {
+      const line: ImportLine = importLineSchema.parse(JSON.parse(text));
+      if (line.type === 'progress') onProgress(line.rows);
+      else if (line.type === 'report') return line.report;
+      else throw { status: line.error.statusCode, data: line.error } satisfies FetchBaseQueryError;
+    }
+    if (done) break;
+  }
+  throw {
+    status: 'FETCH_ERROR',
+    error: messages.client.importCut,
+  } satisfies FetchBaseQueryError;
+}

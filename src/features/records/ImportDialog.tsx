@@ -1,0 +1,223 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormLabel,
+  LinearProgress,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useId } from 'react';
+import type { Entity } from '@common/schemas/entities';
+import type { ImportMode, ImportReport } from '@common/schemas/imports';
+import { type RecordImport, useRecordImport } from './useRecordImport';
+
+/** How many of a report's problems the dialog lists (the downloaded report has them all). */
+const PROBLEMS_SHOWN = 50;
+
+const count = (n: number) => n.toLocaleString();
+
+/** A report's sentence: what a dry run would do, or what the import did. */
+function summaryOf(report: ImportReport): string {
+  const { rows, created, updated, refused } = report;
+  if (report.dryRun)
+    return `Checked ${count(rows)} rows: ${count(created)} would be added, ${count(updated)} changed, ${count(refused)} refused.`;
+  if (!report.committed)
+    return `Nothing was imported: ${count(refused)} of ${count(rows)} rows are refused.`;
+  return `Imported ${count(rows - refused)} of ${count(rows)} rows: ${count(created)} added, ${count(updated)} changed, ${count(refused)} refused.`;
+}
+
+/** The report's problems as a CSV file the browser saves (built here: it is small). */
+function downloadReport(report: ImportReport, entityName: string) {
+  const field = (text: string) =>
+    /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const lines = [
+    'line,field,message',
+    ...report.problems.map((p) => [String(p.line), p.field, p.message].map(field).join(',')),
+  ];
+  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `${entityName}-import-report.csv`;
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+function Mapping({ entity, importing }: { entity: Entity; importing: RecordImport }) {
+  return (
+    <Table size="small" aria-label="Columns of the file">
+      <TableHead>
+        <TableRow>
+          <TableCell>Column of the file</TableCell>
+          <TableCell>Imported as</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {importing.headings.map((heading, index) => (
+          <TableRow key={index}>
+            <TableCell>{heading || `(column ${index + 1})`}</TableCell>
+            <TableCell>
+              <TextField
+                select
+                size="small"
+                fullWidth
+                value={importing.columns[index] ?? ''}
+                onChange={(event) => importing.map(index, event.target.value)}
+                slotProps={{
+                  htmlInput: { 'aria-label': `Field for the column ${heading}` },
+                  // "Skip this column" shows as the choice it is, not as an empty box.
+                  select: { displayEmpty: true },
+                }}
+              >
+                <MenuItem value="">Skip this column</MenuItem>
+                <MenuItem value="_id">Record id (changes that record)</MenuItem>
+                {entity.fields.map((field) => (
+                  <MenuItem key={field.name} value={field.name}>
+                    {field.label}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+function Report({ report, entity }: { report: ImportReport; entity: Entity }) {
+  const labelOf = (name: string) => entity.fields.find((f) => f.name === name)?.label ?? name;
+  return (
+    <Stack spacing={1}>
+      <Alert severity={report.refused > 0 ? 'warning' : 'success'}>{summaryOf(report)}</Alert>
+      {report.problems.length > 0 && (
+        <>
+          <Table size="small" aria-label="Refused rows">
+            <TableHead>
+              <TableRow>
+                <TableCell>Line</TableCell>
+                <TableCell>Field</TableCell>
+                <TableCell>Why</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {report.problems.slice(0, PROBLEMS_SHOWN).map((problem, index) => (
+                <TableRow key={index}>
+                  <TableCell>{problem.line}</TableCell>
+                  <TableCell>{labelOf(problem.field)}</TableCell>
+                  <TableCell>{problem.message}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {(report.problems.length > PROBLEMS_SHOWN || report.problemsTruncated) && (
+            <Typography variant="body2" color="text.secondary">
+              The first {count(Math.min(PROBLEMS_SHOWN, report.problems.length))} are shown; the
+              report has {report.problemsTruncated ? 'the first ' : ''}
+              {count(report.problems.length)}.
+            </Typography>
+          )}
+          <Box>
+            <Button onClick={() => downloadReport(report, entity.name)}>Download the report</Button>
+          </Box>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Import records from a CSV file: choose it, say what each of its columns is, check it (a
+ * dry run: every row checked, nothing written), then import it, all or nothing or the
+ * valid rows only. The rows read show while it runs; the report, with the rows refused
+ * and why, after.
+ */
+export function ImportDialog({ entity, onClose }: { entity: Entity; onClose(): void }) {
+  const importing = useRecordImport(entity);
+  const titleId = useId();
+  const modeId = useId();
+  const { running, report } = importing;
+  const busy = running !== undefined;
+  return (
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="md"
+    >
+      <DialogTitle id={titleId}>Import {entity.name} records</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2}>
+          <Typography variant="body2">
+            A CSV file whose first row names its columns. A column of record ids changes those
+            records; a relation is given by the related record as the grid shows it.
+          </Typography>
+          <input
+            type="file"
+            accept=".csv,text/csv"
+            aria-label="CSV file"
+            disabled={busy}
+            onChange={(event) => void importing.choose(event.target.files?.[0])}
+          />
+          {importing.file && <Mapping entity={entity} importing={importing} />}
+          {importing.file && (
+            <Box>
+              <FormLabel id={modeId}>If some rows are refused</FormLabel>
+              <RadioGroup
+                aria-labelledby={modeId}
+                value={importing.mode}
+                onChange={(event) => importing.setMode(event.target.value as ImportMode)}
+              >
+                <FormControlLabel value="all" control={<Radio />} label="Import nothing" />
+                <FormControlLabel value="valid" control={<Radio />} label="Import the valid rows" />
+              </RadioGroup>
+            </Box>
+          )}
+          {running && (
+            <Box role="status">
+              <LinearProgress />
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                {running.dryRun ? 'Checking' : 'Importing'}: {count(running.rows)} rows read…
+              </Typography>
+            </Box>
+          )}
+          {importing.failure && <Alert severity="error">{importing.failure}</Alert>}
+          {report && <Report report={report} entity={entity} />}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          {report?.committed ? 'Close' : 'Cancel'}
+        </Button>
+        <Button
+          onClick={() => void importing.check()}
+          disabled={busy || !importing.file || !importing.mapsSomething}
+        >
+          Check
+        </Button>
+        <Button
+          variant="contained"
+          onClick={() => void importing.start()}
+          disabled={busy || !importing.file || !importing.mapsSomething || report?.committed}
+        >
+          Import
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
