@@ -132,6 +132,7 @@ export const messages = {
     tooManyForBulk: (max: number) =>
       `More than ${max.toLocaleString('en')} records match; narrow the search or filter`,
     recordGone: 'This record is gone (deleted meanwhile)',
+    userGone: 'This user is gone (deleted meanwhile)',
     linkedMeanwhile: 'A record was linked to one of these meanwhile; try again',
     noHistory: 'This item has no history here',
     notDeleted: 'This item is not deleted (restored meanwhile?)',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BULK_MAX_ITEMS } from '../constants';
 import { passwordSchema } from './auth';
 import { exportOptionsSchema, quickSearchSchema, sortParamSchema } from './exports';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
@@ -49,6 +50,14 @@ export const updateUserSchema = z.object({
 export const setPasswordSchema = z.object({ password: passwordSchema });
 
 export const userIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
+
+/** `POST /api/users/bulk-delete`: the users to delete, by id. */
+export const bulkDeleteUsersSchema = z.object({
+  ids: z
+    .array(z.uuid('must be user ids'))
+    .min(1, 'must name at least one user')
+    .max(BULK_MAX_ITEMS, `must name at most ${BULK_MAX_ITEMS} users`),
+});
 
 /** `GET /api/users/export`: the list's search and sort (as the grid has them), and the export's options. */
 export const userExportQuerySchema = exportOptionsSchema.extend({

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@common/errorCodes';
+import { messages } from '@common/messages';
 import type { FieldError } from '@common/schemas/apiError';
 
 interface AppErrorOptions extends ErrorOptions {
@@ -49,3 +50,16 @@ export const badRequest = (message: string, fields?: FieldError[]) =>
   new AppError(400, 'VALIDATION_FAILED', message, { fields });
 /** The admin user, the admin role and the admins' hold on the routes screen stay. */
 export const adminProtected = (message: string) => new AppError(400, 'ADMIN_PROTECTED', message);
+
+/** An item a bulk action refused, and why. */
+export interface RefusedItem {
+  id: string;
+  code: ErrorCode;
+  message: string;
+}
+
+/** 409 BULK_REFUSED: nothing changed, and `report.items` says which items and why. */
+export const bulkRefused = (items: RefusedItem[]) =>
+  new AppError(409, 'BULK_REFUSED', messages.server.bulkRefused(items.length), {
+    report: { items },
+  });

@@ -1,6 +1,6 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Button, Menu, MenuItem } from '@mui/material';
-import type { GridApi } from '@mui/x-data-grid';
+import { GRID_CHECKBOX_SELECTION_FIELD, type GridApi } from '@mui/x-data-grid';
 import { type RefObject, useId, useState } from 'react';
 import { messages } from '@common/messages';
 import { EXPORT_FORMATS, type ExportFormat } from '@common/schemas/exports';
@@ -79,6 +79,8 @@ export function ExportMenu({ path, what, params, columns }: ExportMenuProps) {
 export const shownColumnsOf =
   (apiRef: RefObject<GridApi | null>, nameOf: (field: string) => string | undefined) => () =>
     (apiRef.current?.getVisibleColumns() ?? []).flatMap((column) => {
-      const name = nameOf(column.field);
+      // The selection's checkboxes are the grid's, not a column of the list.
+      const name =
+        column.field === GRID_CHECKBOX_SELECTION_FIELD ? undefined : nameOf(column.field);
       return name === undefined ? [] : [name];
     });

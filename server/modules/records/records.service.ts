@@ -21,7 +21,14 @@ import { type Db, type Session, type Tx, namedQuery, sessionOf } from '../../db/
 import type { Actor } from '../../lib/audit';
 import { changeAndRecord, changeSummary, recordChanges } from '../../lib/changes';
 import { checkVersion } from '../../lib/concurrency';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import {
+  AppError,
+  type RefusedItem,
+  badRequest,
+  bulkRefused,
+  conflict,
+  notFound,
+} from '../../lib/errors';
 import type { ExportColumn } from '../../lib/exports';
 import { inBatches, mapBatches } from '../../lib/keyset';
 import { pgErrorFacts } from '../../lib/pgErrors';
@@ -753,18 +760,6 @@ export async function listDeletedRecords(db: Db, entityName: string): Promise<De
 }
 
 /** A bulk action's item that was refused, and why. */
-interface RefusedItem {
-  id: string;
-  code: ErrorCode;
-  message: string;
-}
-
-/** 409 BULK_REFUSED: nothing changed, and `report.items` says which items and why. */
-const bulkRefused = (items: RefusedItem[]) =>
-  new AppError(409, 'BULK_REFUSED', messages.server.bulkRefused(items.length), {
-    report: { items },
-  });
-
 /**
  * The ids of the records a bulk action names: those chosen, or every record the list's
  * search and filter match. @throws 400 for a filter the list refuses, or when more than

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
+  bulkDeleteUsersSchema,
   createUserSchema,
   setPasswordSchema,
   updateUserSchema,
@@ -10,6 +11,7 @@ import {
   userSchema,
 } from '@common/schemas/users';
 import {
+  bulkDeleteUsers,
   createUser,
   deleteUser,
   exportUsers,
@@ -17,6 +19,7 @@ import {
   setUserPassword,
   updateUser,
 } from './users.service';
+import { bulkResultSchema } from '@common/schemas/entities';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
@@ -71,6 +74,16 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       updateUser(app.db, request.params.id, request.body, actorOf(request), baseVersions(request)),
+  );
+
+  app.post(
+    '/users/bulk-delete',
+    {
+      // Deleting many: allowed to whoever may delete one, never granted apart.
+      config: { changesIdentities: true, checkedAs: { verb: 'DELETE', path: '/api/users/:id' } },
+      schema: { body: bulkDeleteUsersSchema, response: { 200: bulkResultSchema, ...errors } },
+    },
+    async (request) => bulkDeleteUsers(app.db, request.body.ids, actorOf(request)),
   );
 
   app.delete(

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
+import type { BulkResult } from '@common/schemas/entities';
 import type { SetPasswordInput, User, UserExportQuery } from '@common/schemas/users';
 import { type Db, type Tx, perDatabase, sessionOf } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
@@ -9,7 +10,14 @@ import { userRoles, users } from '../../db/schema/users';
 import { type Actor, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
 import { checkVersion } from '../../lib/concurrency';
-import { adminProtected, badRequest, conflict, notFound } from '../../lib/errors';
+import {
+  type RefusedItem,
+  adminProtected,
+  badRequest,
+  bulkRefused,
+  conflict,
+  notFound,
+} from '../../lib/errors';
 import type { ExportColumn } from '../../lib/exports';
 import { type OrderKey, batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
 import { hashPassword } from '../../lib/password';
@@ -223,6 +231,54 @@ export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void
     await publishChanges(tx, actor, [
       { resource: 'users', id, action: 'delete', version: user._version },
     ]);
+  });
+}
+
+/**
+ * Deletes the chosen users in one transaction, each with its audit line and live event.
+ * Refused whole (409 BULK_REFUSED, per user) when one is gone, is the admin user, or when
+ * the deletion would leave no user with the admin role (each admin chosen is named).
+ */
+export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Promise<BulkResult> {
+  const chosen = [...new Set(ids)];
+  return db.transaction(async (tx) => {
+    // As deleteUser: admin-count checks run one at a time.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
+    const found = withRoles(await userRows(tx).where(inArray(users.id, chosen)));
+    const byId = new Map(found.map((user) => [user._id, user]));
+    const admins = found.filter((user) => user.roles.some((role) => role.name === ADMIN_ROLE));
+    const leavesNoAdmin = admins.length > 0 && (await countAdmins(tx)) <= admins.length;
+    const refused = chosen.flatMap((id): RefusedItem[] => {
+      const user = byId.get(id);
+      if (!user) return [{ id, code: 'NOT_FOUND', message: messages.server.userGone }];
+      if (user.username === ADMIN_USERNAME)
+        return [{ id, code: 'ADMIN_PROTECTED', message: messages.server.adminUserProtected }];
+      if (leavesNoAdmin && admins.includes(user))
+        return [{ id, code: 'LAST_ADMIN', message: messages.server.lastAdmin }];
+      return [];
+    });
+    if (refused.length) throw bulkRefused(refused);
+    await tx.delete(users).where(inArray(users.id, chosen));
+    await recordAudit(
+      tx,
+      actor,
+      ...found.map((user) => ({
+        action: 'user.delete' as const,
+        resourceId: user._id,
+        summary: `Deleted the user ${user.username}`,
+      })),
+    );
+    await publishChanges(
+      tx,
+      actor,
+      found.map((user) => ({
+        resource: 'users' as const,
+        id: user._id,
+        action: 'delete' as const,
+        version: user._version,
+      })),
+    );
+    return { ids: chosen };
   });
 }
 

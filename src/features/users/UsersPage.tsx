@@ -1,6 +1,8 @@
+import { Button } from '@mui/material';
 import { DataGrid } from '@mui/x-data-grid';
 import { messages } from '@common/messages';
 import type { User } from '@common/schemas/users';
+import { BulkBar } from '@/components/BulkBar';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
 import { Editors } from '@/components/Editors';
@@ -42,6 +44,13 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
         />
       </ListToolbar>
       {grid.refusal.alert}
+      {grid.bulk.mayDelete && (
+        <BulkBar selection={grid.bulk.selection} total={grid.bulk.selection.count} what="users">
+          <Button color="error" onClick={grid.bulk.ask}>
+            Delete
+          </Button>
+        </BulkBar>
+      )}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={(field) => LABELS[field] ?? field} />
       <GridFrame apiRef={apiRef} label="Users" height={560}>
@@ -51,6 +60,8 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
           {...edit.gridProps}
           {...list.gridProps}
           {...layout.gridProps}
+          {...(grid.bulk.mayDelete ? grid.bulk.selection.gridProps : {})}
+          isRowSelectable={({ row }) => grid.bulk.isSelectable(row)}
           columns={layout.columns}
           loading={isFetching}
           isCellEditable={() => may.mayEdit}
@@ -64,6 +75,13 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
         title="Delete user"
         message={`Delete ${pending?.username ?? ''}? This cannot be undone.`}
         editors={pending && edit.editors[pending._id]}
+      />
+      <ConfirmDialog
+        open={grid.bulk.asking}
+        title="Delete users"
+        message={grid.bulk.question}
+        onConfirm={() => void grid.bulk.remove()}
+        onCancel={grid.bulk.cancel}
       />
       {grid.password.for && (
         <SetPasswordDialog user={grid.password.for} onClose={grid.password.close} />

@@ -14,11 +14,17 @@ import { selectCurrentUser } from '@/auth/auth.slice';
 import { shownColumnsOf } from '@/components/ExportMenu';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useQuickSearch, wordsOf } from '@/hooks/useQuickSearch';
+import { useRowSelection } from '@/hooks/useRowSelection';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
+import { reportError } from '@/api/errors';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
-import { useDeleteUserMutation, useUpdateUserMutation } from './users.api';
+import {
+  useBulkDeleteUsersMutation,
+  useDeleteUserMutation,
+  useUpdateUserMutation,
+} from './users.api';
 
 /** What a row's edit changes. */
 type UserValues = Pick<User, 'username' | 'email'>;
@@ -81,6 +87,66 @@ function useUserList(apiRef: RefObject<GridApi | null>) {
       // The quick search is the users' filter: what an export of them takes.
       disableColumnFilter: true,
     },
+  };
+}
+
+/** Whether a user is one the quick search keeps, by the grid's rule (username, email, roles). */
+const matches = (user: User, words: string[]) => {
+  const text = [user.username, user.email ?? '', ...user.roles.map((r) => r.name)]
+    .join('\n')
+    .toLowerCase();
+  return words.every((word) => text.includes(word.toLowerCase()));
+};
+
+/**
+ * Deleting many users at once: the rows ticked (among those the search keeps; another
+ * search clears them), one request, refused whole with a reason per user.
+ */
+function useUserBulk(users: User[], q: string, refusal: ReturnType<typeof useRuleRefusal>) {
+  const mayDelete = useCan('DELETE', '/api/users/:id');
+  const dispatch = useAppDispatch();
+  const [bulkDelete] = useBulkDeleteUsersMutation();
+  const [asking, setAsking] = useState(false);
+  const shown = useMemo(() => {
+    const words = wordsOf(q);
+    // The user named admin is never deleted: not offered for selection either.
+    return users
+      .filter((user) => user.username !== ADMIN_USERNAME && matches(user, words))
+      .map((user) => user._id);
+  }, [users, q]);
+  const selection = useRowSelection({
+    viewKey: q,
+    total: shown.length,
+    pageIds: shown,
+    mayWidenToAll: false,
+  });
+  const nameOf = (id: string) =>
+    `the user ${users.find((user) => user._id === id)?.username ?? id}`;
+
+  async function remove() {
+    setAsking(false);
+    refusal.clear();
+    try {
+      const { ids } = await bulkDelete(selection.ids).unwrap();
+      selection.clear();
+      dispatch(
+        toastQueued(`Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`, 'success'),
+      );
+    } catch (error) {
+      refusal.explain(error, nameOf);
+      reportError(messages.users.deleteContext, error);
+    }
+  }
+
+  return {
+    mayDelete,
+    selection,
+    isSelectable: (user: User) => user.username !== ADMIN_USERNAME,
+    asking,
+    ask: () => setAsking(true),
+    cancel: () => setAsking(false),
+    remove,
+    question: `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}? This cannot be undone.`,
   };
 }
 
@@ -151,10 +217,14 @@ export function useUserGrid(users: User[]) {
     [ask, dispatch],
   );
 
+  const list = useUserList(apiRef);
+  const bulk = useUserBulk(users, list.search.q, refusal);
+
   return {
     may,
     apiRef,
-    list: useUserList(apiRef),
+    list,
+    bulk,
     edit,
     myId,
     nameOf,

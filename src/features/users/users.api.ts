@@ -6,6 +6,7 @@ import {
   type User,
   userSchema,
 } from '@common/schemas/users';
+import { type BulkResult, bulkResultSchema } from '@common/schemas/entities';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 
@@ -50,6 +51,25 @@ export const usersApi = api.injectEndpoints({
         );
       },
     }),
+    /** Deletes the users in one request; the list drops them once the server has. */
+    bulkDeleteUsers: build.mutation<BulkResult, string[]>({
+      query: (ids) => ({ url: '/api/users/bulk-delete', method: 'POST', body: { ids } }),
+      invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
+      ...responseSchema(bulkResultSchema),
+      async onQueryStarted(ids, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+        const gone = new Set(ids);
+        dispatch(
+          usersApi.util.updateQueryData('listUsers', undefined, (draft) =>
+            draft.filter((user) => !gone.has(user._id)),
+          ),
+        );
+      },
+    }),
     deleteUser: build.mutation<void, string>({
       query: (id) => ({ url: `/api/users/${id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
@@ -82,5 +102,6 @@ export const {
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
+  useBulkDeleteUsersMutation,
   useSetUserPasswordMutation,
 } = usersApi;

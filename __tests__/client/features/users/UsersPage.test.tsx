@@ -582,4 +582,33 @@ describe('/users search and export', () => {
     });
     click.mockRestore();
   });
+
+  it('deletes the ticked users in one request, after confirmation; the admin user cannot be ticked', async () => {
+    network.use(
+      http.post('/api/users/bulk-delete', async ({ request }) =>
+        HttpResponse.json(await request.json()),
+      ),
+    );
+    const { grid } = await openUsers();
+    const rowOf = (name: string) =>
+      within(grid)
+        .getAllByRole('row')
+        .find((row) => within(row).queryByText(name, { selector: '[data-field="username"]' }))!;
+    expect(within(rowOf('admin')).getByRole('checkbox')).toBeDisabled();
+    await userEvent.click(within(rowOf('ada')).getByRole('checkbox'));
+    const bar = screen.getByRole('region', { name: 'Selected users' });
+    expect(bar).toHaveTextContent('1 selected');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete users' });
+    expect(dialog).toHaveTextContent('Delete 1 user? This cannot be undone.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(network.calls('POST /api/users/bulk-delete')).toHaveLength(1));
+    expect(await network.calls('POST /api/users/bulk-delete')[0]!.json()).toEqual({
+      ids: ['u-ada'],
+    });
+    await waitFor(() =>
+      expect(within(grid).queryByText('ada@example.com')).not.toBeInTheDocument(),
+    );
+    expect(await screen.findByText('Deleted 1 user')).toBeInTheDocument();
+  });
 });

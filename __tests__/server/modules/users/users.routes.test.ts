@@ -260,6 +260,84 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       });
     });
   });
+  describe('POST /api/users/bulk-delete', () => {
+    const bulkDelete = (ids: string[], headers = admin) =>
+      t.app.inject({ method: 'POST', url: '/api/users/bulk-delete', headers, payload: { ids } });
+    const made = async (username: string, roles: string[] = []): Promise<User> =>
+      (await createUser({ username, password: 'long-enough', roles })).json();
+
+    it('deletes the chosen users in one request, each with its audit line', async () => {
+      const [a, b] = [await made('bulk-a'), await made('bulk-b')];
+      const res = await bulkDelete([a!._id, b!._id]);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ids: [a!._id, b!._id] });
+      const left = (await listUsers()).map((u) => u._id);
+      expect(left).not.toContain(a!._id);
+      expect(left).not.toContain(b!._id);
+      const audit = (
+        await t.app.inject({ url: '/api/audit', query: { action: 'user.delete' }, headers: admin })
+      ).json();
+      expect(audit.events.map((e: { summary: string }) => e.summary)).toEqual(
+        expect.arrayContaining(['Deleted the user bulk-a', 'Deleted the user bulk-b']),
+      );
+    });
+
+    it('refuses the whole when one is the admin user or gone, naming each, and deletes none', async () => {
+      const kept = await made('bulk-kept');
+      const adminUser = (await listUsers()).find((u) => u.username === 'admin')!;
+      const gone = randomUUID();
+      const res = await bulkDelete([kept._id, adminUser._id, gone]);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        code: 'BULK_REFUSED',
+        report: {
+          items: [
+            { id: adminUser._id, code: 'ADMIN_PROTECTED' },
+            { id: gone, code: 'NOT_FOUND', message: messages.server.userGone },
+          ],
+        },
+      });
+      expect((await listUsers()).some((u) => u._id === kept._id)).toBe(true);
+    });
+
+    it('refuses to delete every user holding the admin role', async () => {
+      const [x, y] = [
+        await made('bulk-admin-x', [roleIds.admin!]),
+        await made('bulk-admin-y', [roleIds.admin!]),
+      ];
+      const adminUser = (await listUsers()).find((u) => u.username === 'admin')!;
+      // The user named admin loses the role: x and y are the only admins left.
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/roles/${roleIds.admin}/users/${adminUser._id}`,
+        headers: admin,
+      });
+      const asX = bearer((await login(t.app, 'bulk-admin-x', 'long-enough')).jwt);
+      try {
+        const res = await bulkDelete([x!._id, y!._id], asX);
+        expect(res.statusCode).toBe(409);
+        expect(res.json().report.items.map((item: { code: string }) => item.code)).toEqual([
+          'LAST_ADMIN',
+          'LAST_ADMIN',
+        ]);
+        // One of them may go: another admin stays.
+        expect((await bulkDelete([y!._id], asX)).statusCode).toBe(200);
+      } finally {
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/roles/${roleIds.admin}/users/${adminUser._id}`,
+          headers: asX,
+        });
+      }
+    });
+
+    it('is allowed to whoever may delete one user, and answers 400 for no ids', async () => {
+      const viewer = bearer((await login(t.app, 'viewer')).jwt);
+      expect((await bulkDelete([randomUUID()], viewer)).statusCode).toBe(403);
+      expect((await bulkDelete([])).statusCode).toBe(400);
+    });
+  });
+
   describe('PUT /api/users/:id/password', () => {
     const setPassword = (id: string, payload: object, headers = admin) =>
       t.app.inject({ method: 'PUT', url: `/api/users/${id}/password`, headers, payload });
