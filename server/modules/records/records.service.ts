@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { BULK_MAX_ITEMS, RECORD_EXACT_TOTAL } from '@common/constants';
-import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
 import type {
   BulkResult,
