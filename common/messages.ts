@@ -61,8 +61,6 @@ export const messages = {
     restoreContext: 'Error restoring record',
     /** A new record is saved (it may sort onto another page). */
     added: 'Record added',
-    imported: (created: number, updated: number) =>
-      `Imported: ${created.toLocaleString('en')} added, ${updated.toLocaleString('en')} changed`,
   },
   jobs: {
     fetchContext: 'Error fetching jobs:',
@@ -111,6 +109,8 @@ export const messages = {
     importCut:
       'The connection was lost during the import; it may still finish: look at the list in a moment',
     importContext: (what: string) => `Error importing the ${what}`,
+    imported: (created: number, updated: number) =>
+      `Imported: ${created.toLocaleString('en')} added, ${updated.toLocaleString('en')} changed`,
     undo: 'Undo',
     undoContext: 'Error undoing the delete',
     undone: 'Undone: it is back',

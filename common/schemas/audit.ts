@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'user.update',
   'user.delete',
   'user.password_reset',
+  'user.import',
   'role.create',
   'role.delete',
   'role.assign',

@@ -70,3 +70,11 @@ export type User = z.infer<typeof userSchema>;
 export type CreateUserInput = z.input<typeof createUserSchema>;
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
+
+/** The fields a users file's columns can be imported as (`POST /api/users/import`). */
+export const USER_IMPORT_FIELDS = [
+  { name: 'username', label: 'Username' },
+  { name: 'email', label: 'Email' },
+  { name: 'password', label: 'Password' },
+  { name: 'roles', label: 'Roles' },
+];

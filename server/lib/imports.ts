@@ -1,15 +1,211 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { z } from 'zod';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '@common/messages';
-import { IMPORT_MAX_BYTES, type ImportLine, type ImportReport } from '@common/schemas/imports';
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_PROBLEMS_MAX,
+  type ImportLine,
+  type ImportProblem,
+  type ImportQuery,
+  type ImportReport,
+} from '@common/schemas/imports';
+import type { Db, Tx } from '../db/client';
 import { toApiError } from '../plugins/errors';
-import { AppError } from './errors';
+import { AppError, badRequest } from './errors';
+
+/** An import's 200 answer, as the OpenAPI document describes it. */
+export const importAnswerSchema = z
+  .string()
+  .describe(
+    'Newline-delimited JSON: {type: progress, rows} per batch, then {type: report} or {type: error}',
+  );
+
+/** How many rows each step of an import reads, checks and writes together. */
+export const IMPORT_BATCH = 1000;
+
+/** The column that names an item by its id (an upsert: a known id changes its item). */
+export const ID_COLUMN = '_id';
+
+/** A row of the file as an import reads it: its line, and its cells. */
+export interface CsvRow {
+  line: number;
+  cells: string[];
+}
+
+/** Told of each refused row: its line, the field (or column) and why. */
+export type Refuse = (problem: ImportProblem) => void;
+
+/** What one kind of item's import does with the file, within the import's transaction. */
+export interface Importer {
+  /** The file's columns as fields (ID_COLUMN, a field's name, or '' to skip each). */
+  columns: string[];
+  /**
+   * Checks a batch of rows, refusing those at fault, and writes the others when `write`
+   * (an all-or-nothing import already refused only checks); answers what it wrote.
+   */
+  batch(
+    rows: CsvRow[],
+    refuse: Refuse,
+    write: boolean,
+  ): Promise<{ created: number; updated: number }>;
+  /** The import's one audit event, once it is to be kept. */
+  audit(report: ImportReport): Promise<void>;
+}
+
+/** Thrown to undo an import's transaction (a dry run, or an all-or-nothing one refused). */
+class Undone extends Error {}
+
+const normalised = (text: string) => text.trim().toLowerCase();
+
+/**
+ * What each column of the file holds: `columns` as the client mapped them (a field's name,
+ * `_id`, or empty to skip), else the headers matched to fields by name or label.
+ * @throws 400 for a mapping that names no field, an unknown one, or one twice.
+ */
+export function mapColumns(
+  fields: readonly { name: string; label: string }[],
+  headers: string[],
+  columns: string | undefined,
+  what: string,
+): string[] {
+  const names = new Set([ID_COLUMN, ...fields.map((field) => field.name)]);
+  const mapped =
+    columns !== undefined
+      ? columns.split(',').map((name) => name.trim())
+      : headers.map((header) => {
+          const wanted = normalised(header);
+          if (wanted === ID_COLUMN) return ID_COLUMN;
+          const field = fields.find(
+            (f) => normalised(f.name) === wanted || normalised(f.label) === wanted,
+          );
+          return field?.name ?? '';
+        });
+  const refuse = (message: string) =>
+    badRequest(message, [{ field: 'querystring.columns', message }]);
+  const unknown = mapped.filter((name) => name && !names.has(name));
+  if (unknown.length) throw refuse(`names no field of ${what}: ${unknown.join(', ')}`);
+  const chosen = mapped.filter(Boolean);
+  if (chosen.length === 0)
+    throw refuse('matches no field: name the columns by field name or label, or map them');
+  if (new Set(chosen).size !== chosen.length) throw refuse('maps a field to two columns');
+  if (mapped.length > headers.length) throw refuse('maps more columns than the file has');
+  return mapped;
+}
+
+/** A CSV file read a record at a time (RFC 4180, a byte-order mark dropped). */
+function openCsv(file: string) {
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+  );
+  // Its errors reach `next` below, whenever the parser meets them.
+  parser.on('error', () => {});
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{
+    record: string[];
+    info: { lines: number };
+  }>;
+  return {
+    /** The next row. @throws 400 naming the line where the CSV breaks. */
+    async next(): Promise<CsvRow | undefined> {
+      try {
+        const next = await records.next();
+        return next.done ? undefined : { line: next.value.info.lines, cells: next.value.record };
+      } catch (error) {
+        const { lines, message, code } = error as {
+          lines?: number;
+          message?: string;
+          code?: unknown;
+        };
+        if (typeof code === 'string' && lines !== undefined)
+          throw badRequest(`The file is not valid CSV at line ${lines}: ${message ?? ''}`.trim());
+        throw error;
+      }
+    },
+    close: () => parser.destroy(),
+  };
+}
+
+/**
+ * Runs an import of a CSV file (its first row the headers) in one transaction: `open`
+ * reads what it needs and maps the headers (its refusals come before `started`), then the
+ * rows go to its `batch` IMPORT_BATCH at a time, and `progress` hears how many were read.
+ * A dry run, and an all-or-nothing import (`mode` all) with a refused row, are undone;
+ * otherwise the import's audit event is written and it commits.
+ * @throws 400 for an empty file, what `open` throws, a file that is not CSV; database faults.
+ */
+export async function runImport(
+  db: Db,
+  file: string,
+  options: ImportQuery,
+  { started, progress }: ImportProgress,
+  open: (tx: Tx, headers: string[]) => Promise<Importer>,
+): Promise<ImportReport> {
+  const csv = openCsv(file);
+  const report: ImportReport = {
+    dryRun: options.dryRun,
+    mode: options.mode,
+    columns: [],
+    rows: 0,
+    created: 0,
+    updated: 0,
+    refused: 0,
+    committed: false,
+    problems: [],
+    problemsTruncated: false,
+  };
+  const refusedLines = new Set<number>();
+  const refuse: Refuse = (problem) => {
+    refusedLines.add(problem.line);
+    if (report.problems.length < IMPORT_PROBLEMS_MAX) report.problems.push(problem);
+    else report.problemsTruncated = true;
+  };
+  try {
+    await db.transaction(async (tx) => {
+      const first = await csv.next();
+      if (!first) throw badRequest('The file is empty: its first row must name the columns');
+      const importer = await open(tx, first.cells);
+      report.columns = importer.columns;
+      started(importer.columns);
+      let batch: CsvRow[] = [];
+      const flush = async () => {
+        // Once an all-or-nothing import is refused, the rest is only checked.
+        const write = options.dryRun || options.mode === 'valid' || refusedLines.size === 0;
+        const written = await importer.batch(batch, refuse, write);
+        report.created += written.created;
+        report.updated += written.updated;
+        report.rows += batch.length;
+        batch = [];
+        progress(report.rows);
+      };
+      for (let row = await csv.next(); row; row = await csv.next()) {
+        batch.push(row);
+        if (batch.length === IMPORT_BATCH) await flush();
+      }
+      if (batch.length > 0) await flush();
+      report.refused = refusedLines.size;
+      if (options.dryRun || (options.mode === 'all' && report.refused > 0)) throw new Undone();
+      await importer.audit(report);
+      report.committed = true;
+    });
+  } catch (error) {
+    if (!(error instanceof Undone)) throw error;
+  } finally {
+    csv.close();
+  }
+  if (!report.committed) {
+    report.refused = refusedLines.size;
+    // Nothing was written: an all-or-nothing import refused says what would have been.
+    if (!options.dryRun) Object.assign(report, { created: 0, updated: 0 });
+  }
+  return report;
+}
 
 /** What an import tells as it goes: the file's columns once read, then rows read so far. */
 export interface ImportProgress {

@@ -36,7 +36,7 @@ import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 import { forbidden } from '../../lib/errors';
-import { sendImport } from '../../lib/imports';
+import { importAnswerSchema, sendImport } from '../../lib/imports';
 import { importRecords } from './recordsImport';
 import { importQuerySchema } from '@common/schemas/imports';
 import { messages } from '@common/messages';
@@ -64,11 +64,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: importQuerySchema,
         consumes: ['text/csv'],
         response: {
-          200: z
-            .string()
-            .describe(
-              'Newline-delimited JSON: {type: progress, rows} per batch, then {type: report} or {type: error}',
-            ),
+          200: importAnswerSchema,
           ...errors,
           403: apiErrorSchema,
           413: apiErrorSchema,

@@ -1,17 +1,18 @@
-import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
 import type { EntityField } from '@common/schemas/entities';
 import { isEmptyValue, parseRecordValues } from '@common/schemas/fieldValues';
-import {
-  IMPORT_PROBLEMS_MAX,
-  type ImportProblem,
-  type ImportQuery,
-  type ImportReport,
-} from '@common/schemas/imports';
+import type { ImportProblem, ImportQuery, ImportReport } from '@common/schemas/imports';
 import { type Db, type Session, sessionOf } from '../../db/client';
 import { type Actor, recordAudit } from '../../lib/audit';
 import { changeAndRecord, changeSummary } from '../../lib/changes';
-import { AppError, badRequest } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
+import {
+  type CsvRow,
+  ID_COLUMN,
+  type ImportProgress,
+  type Refuse,
+  mapColumns,
+  runImport,
+} from '../../lib/imports';
 import { looksLikeUuid } from '../../lib/uuid';
 import {
   SQL_TYPES,
@@ -33,18 +34,6 @@ import {
   statementName,
 } from './records.service';
 import type { RelatedEntity } from './recordsPage';
-
-/** How many rows each step of an import reads, checks and writes together. */
-export const IMPORT_BATCH = 1000;
-
-/** The column that holds a record's id (an upsert: a known id changes its record). */
-const ID_COLUMN = '_id';
-
-/** A row of the file as the import reads it: its line, and its cells. */
-interface Row {
-  line: number;
-  cells: string[];
-}
 
 /** A row ready to write: its line, its id (if the file gives one), its checked values. */
 interface CheckedRow {
@@ -85,45 +74,6 @@ function refused(error: unknown, definition: RecordsDefinition) {
   return undefined;
 }
 
-/** Thrown to undo an import's transaction (a dry run, or an all-or-nothing one refused). */
-class Undone extends Error {}
-
-const normalised = (text: string) => text.trim().toLowerCase();
-
-/**
- * What each column of the file holds: `columns` as the client mapped them (a field's name,
- * `_id`, or empty to skip), else the headers matched to fields by name or label.
- * @throws 400 for a mapping that names no field, an unknown one, or one twice.
- */
-export function columnsOf(
-  definition: RecordsDefinition,
-  headers: string[],
-  columns: string | undefined,
-): string[] {
-  const names = new Set([ID_COLUMN, ...definition.fields.map((field) => field.name)]);
-  const mapped =
-    columns !== undefined
-      ? columns.split(',').map((name) => name.trim())
-      : headers.map((header) => {
-          const wanted = normalised(header);
-          if (wanted === ID_COLUMN) return ID_COLUMN;
-          const field = definition.fields.find(
-            (f) => normalised(f.name) === wanted || normalised(f.label) === wanted,
-          );
-          return field?.name ?? '';
-        });
-  const refuse = (message: string) =>
-    badRequest(message, [{ field: 'querystring.columns', message }]);
-  const unknown = mapped.filter((name) => name && !names.has(name));
-  if (unknown.length) throw refuse(`names no field of ${definition.name}: ${unknown.join(', ')}`);
-  const chosen = mapped.filter(Boolean);
-  if (chosen.length === 0)
-    throw refuse('matches no field: name the columns by field name or label, or map them');
-  if (new Set(chosen).size !== chosen.length) throw refuse('maps a field to two columns');
-  if (mapped.length > headers.length) throw refuse('maps more columns than the file has');
-  return mapped;
-}
-
 /** The ids of related records by their display value, looked up as rows need them. */
 class RelationLookup {
   private readonly known = new Map<string, Map<string, string[]>>();
@@ -160,115 +110,42 @@ class RelationLookup {
 }
 
 /**
- * Imports records of `entityName` from a CSV file (its first row the headers), in one
- * transaction: each row read, its cells parsed by their field's type (a relation's by the
- * related record's display value), checked by the API's own rules, then written in
- * batches (a known `_id` changes its record, the columns given only), each record with its
- * version; one audit event for the import. A row the database refuses (a unique value
- * taken) is found and named. `dryRun` writes nothing (it undoes what it did); mode `all`
- * writes nothing when a row is refused, `valid` writes the others. `progress` is told how
- * many rows were read, after each batch.
- * @throws 404 for an unknown entity; 400 for a file without headers or a bad mapping (before
- * `started` is called); after it, a file that is not CSV (400), and database faults.
+ * Imports records of `entityName` from a CSV file (lib/imports.ts runs it): each row's
+ * cells parsed by their field's type (a relation's by the related record's display value),
+ * checked by the API's own rules, then written in batches (a known `_id` changes its
+ * record, the columns given only), each record with its version; one audit event for the
+ * import, none per record. A row the database refuses (a unique value taken) is found and
+ * named. The entity's definition is locked until the import ends.
+ * @throws 404 for an unknown entity, and what runImport throws.
  */
-export async function importRecords(
+export function importRecords(
   db: Db,
   entityName: string,
   file: string,
   options: ImportQuery,
   actor: Actor,
-  { started, progress }: { started(columns: string[]): void; progress(rows: number): void },
+  progress: ImportProgress,
 ): Promise<ImportReport> {
-  const parser = createReadStream(file).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
-  );
-  // Its errors reach the reading below (nextRecord), whenever the parser meets them.
-  parser.on('error', () => {});
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<{
-    record: string[];
-    info: { lines: number };
-  }>;
-  const report: ImportReport = {
-    dryRun: options.dryRun,
-    mode: options.mode,
-    columns: [],
-    rows: 0,
-    created: 0,
-    updated: 0,
-    refused: 0,
-    committed: false,
-    problems: [],
-    problemsTruncated: false,
-  };
-  const refusedLines = new Set<number>();
-  const refuse = (problem: ImportProblem) => {
-    refusedLines.add(problem.line);
-    if (report.problems.length < IMPORT_PROBLEMS_MAX) report.problems.push(problem);
-    else report.problemsTruncated = true;
-  };
-
-  try {
-    await db.transaction(async (tx) => {
-      const session = sessionOf(tx);
-      const definition = await definitionOf(session, entityName, { lock: true });
-      const first = await nextRecord(records);
-      if (!first) throw badRequest('The file is empty: its first row must name the columns');
-      const columns = columnsOf(definition, first.record, options.columns);
-      report.columns = columns;
-      started(columns);
-      const lookup = new RelationLookup(session, await relatedOf(session, definition));
-      const writer = new BatchWriter(session, definition, columns, actor);
-      let batch: Row[] = [];
-      const flush = async () => {
-        const checked = await checkRows(session, definition, columns, batch, lookup, refuse);
-        // Once an all-or-nothing import is refused, the rest is only checked.
-        if (options.dryRun || options.mode === 'valid' || refusedLines.size === 0) {
-          const written = await writer.write(checked, refuse);
-          report.created += written.created;
-          report.updated += written.updated;
-        }
-        report.rows += batch.length;
-        batch = [];
-        progress(report.rows);
-      };
-      for (let next = await nextRecord(records); next; next = await nextRecord(records)) {
-        batch.push({ line: next.info.lines, cells: next.record });
-        if (batch.length === IMPORT_BATCH) await flush();
-      }
-      if (batch.length > 0) await flush();
-      report.refused = refusedLines.size;
-      if (options.dryRun || (options.mode === 'all' && report.refused > 0)) throw new Undone();
-      await recordAudit(tx, actor, {
-        action: 'record.import',
-        resourceId: definition.id,
-        summary: `Imported records of ${entityName}: ${report.created} added, ${report.updated} changed, ${report.refused} rows refused`,
-      });
-      report.committed = true;
-    });
-  } catch (error) {
-    if (!(error instanceof Undone)) throw error;
-  } finally {
-    parser.destroy();
-  }
-  if (!report.committed) {
-    report.refused = refusedLines.size;
-    // Nothing was written: an all-or-nothing import refused says what would have been.
-    if (!options.dryRun) Object.assign(report, { created: 0, updated: 0 });
-  }
-  return report;
-}
-
-/** The next record of the file. @throws 400 naming the line where the CSV breaks. */
-async function nextRecord<T>(records: AsyncIterator<T>): Promise<T | undefined> {
-  try {
-    const next = await records.next();
-    return next.done ? undefined : next.value;
-  } catch (error) {
-    const { lines, message } = error as { lines?: number; message?: string; code?: string };
-    if (typeof (error as { code?: unknown }).code === 'string' && lines !== undefined)
-      throw badRequest(`The file is not valid CSV at line ${lines}: ${message ?? ''}`.trim());
-    throw error;
-  }
+  return runImport(db, file, options, progress, async (tx, headers) => {
+    const session = sessionOf(tx);
+    const definition = await definitionOf(session, entityName, { lock: true });
+    const columns = mapColumns(definition.fields, headers, options.columns, entityName);
+    const lookup = new RelationLookup(session, await relatedOf(session, definition));
+    const writer = new BatchWriter(session, definition, columns, actor);
+    return {
+      columns,
+      async batch(rows, refuse, write) {
+        const checked = await checkRows(session, definition, columns, rows, lookup, refuse);
+        return write ? writer.write(checked, refuse) : { created: 0, updated: 0 };
+      },
+      audit: (report) =>
+        recordAudit(tx, actor, {
+          action: 'record.import',
+          resourceId: definition.id,
+          summary: `Imported records of ${entityName}: ${report.created} added, ${report.updated} changed, ${report.refused} rows refused`,
+        }),
+    };
+  });
 }
 
 /**
@@ -280,9 +157,9 @@ async function checkRows(
   session: Session,
   definition: RecordsDefinition,
   columns: string[],
-  rows: Row[],
+  rows: CsvRow[],
   lookup: RelationLookup,
-  refuse: (problem: ImportProblem) => void,
+  refuse: Refuse,
 ): Promise<CheckedRow[]> {
   const fieldOf = new Map(definition.fields.map((field) => [field.name, field]));
   const mapped = columns.flatMap((name, index) => {
@@ -399,7 +276,7 @@ class BatchWriter {
   }
 
   /** Writes `rows`; those the database refuses are told to `refuse`. */
-  async write(rows: CheckedRow[], refuse: (problem: ImportProblem) => void) {
+  async write(rows: CheckedRow[], refuse: Refuse) {
     const written = { created: 0, updated: 0 };
     if (rows.length === 0) return written;
     try {

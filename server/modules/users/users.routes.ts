@@ -21,6 +21,11 @@ import {
 } from './users.service';
 import { bulkResultSchema } from '@common/schemas/entities';
 import { actorOf } from '../../lib/audit';
+import { forbidden } from '../../lib/errors';
+import { importAnswerSchema, sendImport } from '../../lib/imports';
+import { importUsers } from './usersImport';
+import { importQuerySchema } from '@common/schemas/imports';
+import { messages } from '@common/messages';
 import { baseVersions } from '../../lib/concurrency';
 import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
@@ -74,6 +79,46 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       updateUser(app.db, request.params.id, request.body, actorOf(request), baseVersions(request)),
+  );
+
+  // An import's body is a CSV file, read as a stream (lib/imports.ts spools it).
+  app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+
+  app.post(
+    '/users/import',
+    {
+      compress: false,
+      config: {
+        // Adding users: allowed to whoever may add one (and, for a file with ids, change one).
+        checkedAs: { verb: 'POST', path: '/api/users' },
+        changesIdentities: true,
+        // The browser posts the file itself, with a link's ticket (as an export's download).
+        ticketed: true,
+      },
+      schema: {
+        querystring: importQuerySchema,
+        consumes: ['text/csv'],
+        response: {
+          200: importAnswerSchema,
+          ...errors,
+          403: apiErrorSchema,
+          413: apiErrorSchema,
+          415: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const mayUpdate = app.mayCall(request.user!, 'PUT', '/api/users/:id');
+      return sendImport(request, reply, (file, progress) =>
+        importUsers(app.db, file, request.query, actorOf(request), {
+          started(columns) {
+            if (columns.includes('_id') && !mayUpdate) throw forbidden(messages.server.forbidden);
+            progress.started(columns);
+          },
+          progress: progress.progress,
+        }),
+      );
+    },
   );
 
   app.post(

@@ -22,7 +22,10 @@ import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRowEditHint } from '@/hooks/useRowEditHint';
 import { BulkSetDialog } from './BulkSetDialog';
-import { ImportDialog } from './ImportDialog';
+import { ImportDialog } from '@/components/ImportDialog';
+import { api } from '@/api/api';
+import { recordListTag } from '@/api/tags';
+import { useAppDispatch } from '@/lib/store';
 import { useRecordColumns } from './recordColumns';
 import { useRecordBulk } from './useRecordBulk';
 import { useRecordGrid } from './useRecordGrid';
@@ -67,6 +70,13 @@ function RecordGrid({
   const layout = useGridLayout(useGridColumns(useRecordColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
   const [importing, setImporting] = useState(false);
+  const dispatch = useAppDispatch();
+  const importTarget = {
+    path: `/api/entity-records/${encodeURIComponent(entity.name)}/import`,
+    what: `${entity.name} records`,
+    fields: entity.fields,
+    onImported: () => dispatch(api.util.invalidateTags([recordListTag(entity.name)])),
+  };
   const shownColumns = useMemo(
     () => shownColumnsOf(apiRef, (field) => /^value:(.+)$/.exec(field)?.[1]),
     [apiRef],
@@ -155,7 +165,13 @@ function RecordGrid({
         />
       </GridFrame>
       {rowEditHint.hint}
-      {importing && <ImportDialog entity={entity} onClose={() => setImporting(false)} />}
+      {importing && (
+        <ImportDialog
+          target={importTarget}
+          explanation="A CSV file whose first row names its columns. A column of record ids changes those records; a relation is given by the related record as the grid shows it."
+          onClose={() => setImporting(false)}
+        />
+      )}
       {history.of && (
         <ItemHistory
           endpoints={history.endpoints}

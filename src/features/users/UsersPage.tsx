@@ -1,7 +1,13 @@
+import UploadIcon from '@mui/icons-material/Upload';
 import { Button } from '@mui/material';
+import { useState } from 'react';
+import { api } from '@/api/api';
+import { useCan } from '@/auth/useCan';
+import { ImportDialog } from '@/components/ImportDialog';
+import { useAppDispatch } from '@/lib/store';
 import { DataGrid } from '@mui/x-data-grid';
 import { messages } from '@common/messages';
-import type { User } from '@common/schemas/users';
+import { USER_IMPORT_FIELDS, type User } from '@common/schemas/users';
 import { BulkBar } from '@/components/BulkBar';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
@@ -29,6 +35,15 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
   const pending = grid.removal.pending;
   const layout = useGridLayout(useGridColumns(useUserColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
+  const mayImport = useCan('POST', '/api/users');
+  const [importing, setImporting] = useState(false);
+  const dispatch = useAppDispatch();
+  const usersImport = {
+    path: '/api/users/import',
+    what: 'users',
+    fields: USER_IMPORT_FIELDS,
+    onImported: () => dispatch(api.util.invalidateTags([{ type: 'User', id: 'LIST' }])),
+  };
   return (
     <>
       <ListToolbar
@@ -36,6 +51,11 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
         grid="users"
         chooser={layout.chooser}
       >
+        {mayImport && (
+          <Button startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
+            Import
+          </Button>
+        )}
         <ExportMenu
           path="/api/users/export"
           what="users"
@@ -83,6 +103,13 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
         onConfirm={() => void grid.bulk.remove()}
         onCancel={grid.bulk.cancel}
       />
+      {importing && (
+        <ImportDialog
+          target={usersImport}
+          explanation="A CSV file whose first row names its columns: Username, Email, Password (for new users) and Roles (names, separated by commas). A column _id changes the username and email of those users."
+          onClose={() => setImporting(false)}
+        />
+      )}
       {grid.password.for && (
         <SetPasswordDialog user={grid.password.for} onClose={grid.password.close} />
       )}

@@ -3,7 +3,7 @@ import type { AuditPage } from '@common/schemas/audit';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { ImportLine, ImportReport } from '@common/schemas/imports';
 import type { Version } from '@common/schemas/versions';
-import { IMPORT_BATCH } from '@server/modules/records/recordsImport';
+import { IMPORT_BATCH } from '@server/lib/imports';
 import { bearer, login } from '../../helpers/auth';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';

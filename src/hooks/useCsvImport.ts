@@ -1,36 +1,49 @@
 import { useState } from 'react';
 import { messages } from '@common/messages';
-import type { Entity } from '@common/schemas/entities';
 import type { ImportMode, ImportReport } from '@common/schemas/imports';
-import { api } from '@/api/api';
 import { useCreateDownloadLinkMutation } from '@/api/downloads';
 import { errorMessage, reportError } from '@/api/errors';
 import { importThrough } from '@/api/imports';
-import { recordListTag } from '@/api/tags';
 import { firstRecordOf } from '@/lib/csv';
 import { useAppDispatch } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 
+/** A field a file's column can be imported as. */
+export interface ImportField {
+  name: string;
+  label: string;
+}
+
+/** What an import is of: its route, its fields, and what to do once it wrote. */
+export interface ImportTarget {
+  /** The import's route, e.g. `/api/users/import`. */
+  path: string;
+  /** What it imports, in the plural, for the messages ("Flask records"). */
+  what: string;
+  fields: ImportField[];
+  /** Told once an import was written (to refresh the list). */
+  onImported(): void;
+}
 /** How many bytes of a file are read for its headings. */
 const HEADINGS_BYTES = 64 * 1024;
 
 /** What a column of the file is imported as: a field's name, `_id`, or '' (skipped). */
-const matchOf = (entity: Entity, heading: string) => {
+const matchOf = (fields: ImportField[], heading: string) => {
   const wanted = heading.trim().toLowerCase();
   if (wanted === '_id') return '_id';
-  const field = entity.fields.find(
+  const field = fields.find(
     (f) => f.name.toLowerCase() === wanted || f.label.toLowerCase() === wanted,
   );
   return field?.name ?? '';
 };
 
 /**
- * The import of an entity's records from a CSV file (ra-core style: the dialog only
- * renders this): the file and its headings, each heading's field (matched by name or
- * label, changeable), a dry run (`check`), then the import in the chosen mode, with the
- * rows read so far while either runs, and the last report.
+ * An import from a CSV file (ra-core style: `ImportDialog` only renders this): the file
+ * and its headings, each heading's field (matched by name or label, changeable), a dry run
+ * (`check`), then the import in the chosen mode, with the rows read so far while either
+ * runs, and the last report.
  */
-export function useRecordImport(entity: Entity) {
+export function useCsvImport(target: ImportTarget) {
   const dispatch = useAppDispatch();
   const [createLink] = useCreateDownloadLinkMutation();
   const [file, setFile] = useState<File>();
@@ -48,7 +61,7 @@ export function useRecordImport(entity: Entity) {
     if (!chosen) return;
     const found = firstRecordOf(await chosen.slice(0, HEADINGS_BYTES).text());
     setHeadings(found);
-    setColumns(found.map((heading) => matchOf(entity, heading)));
+    setColumns(found.map((heading) => matchOf(target.fields, heading)));
   }
 
   async function run(dryRun: boolean) {
@@ -57,17 +70,17 @@ export function useRecordImport(entity: Entity) {
     setReport(undefined);
     setRunning({ dryRun, rows: 0 });
     const query = new URLSearchParams({ dryRun: String(dryRun), mode, columns: columns.join(',') });
-    const path = `/api/entity-records/${encodeURIComponent(entity.name)}/import?${query}`;
+    const path = `${target.path}?${query}`;
     try {
       const { url } = await createLink(path).unwrap();
       const done = await importThrough(url, file, (rows) => setRunning({ dryRun, rows }));
       setReport(done);
       if (done.committed) {
-        dispatch(api.util.invalidateTags([recordListTag(entity.name)]));
-        dispatch(toastQueued(messages.records.imported(done.created, done.updated), 'success'));
+        target.onImported();
+        dispatch(toastQueued(messages.client.imported(done.created, done.updated), 'success'));
       }
     } catch (error) {
-      reportError(messages.client.importContext(`${entity.name} records`), error);
+      reportError(messages.client.importContext(target.what), error);
       setFailure(errorMessage(error));
     } finally {
       setRunning(undefined);
@@ -94,4 +107,4 @@ export function useRecordImport(entity: Entity) {
   };
 }
 
-export type RecordImport = ReturnType<typeof useRecordImport>;
+export type CsvImport = ReturnType<typeof useCsvImport>;

@@ -22,9 +22,13 @@ import {
   Typography,
 } from '@mui/material';
 import { useId } from 'react';
-import type { Entity } from '@common/schemas/entities';
 import type { ImportMode, ImportReport } from '@common/schemas/imports';
-import { type RecordImport, useRecordImport } from './useRecordImport';
+import {
+  type CsvImport,
+  type ImportField,
+  type ImportTarget,
+  useCsvImport,
+} from '@/hooks/useCsvImport';
 
 /** How many of a report's problems the dialog lists (the downloaded report has them all). */
 const PROBLEMS_SHOWN = 50;
@@ -42,7 +46,7 @@ function summaryOf(report: ImportReport): string {
 }
 
 /** The report's problems as a CSV file the browser saves (built here: it is small). */
-function downloadReport(report: ImportReport, entityName: string) {
+function downloadReport(report: ImportReport, what: string) {
   const field = (text: string) =>
     /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   const lines = [
@@ -52,12 +56,12 @@ function downloadReport(report: ImportReport, entityName: string) {
   const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${entityName}-import-report.csv`;
+  link.download = `${what.replaceAll(' ', '-')}-import-report.csv`;
   link.click();
   URL.revokeObjectURL(url);
 }
 
-function Mapping({ entity, importing }: { entity: Entity; importing: RecordImport }) {
+function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvImport }) {
   return (
     <Table size="small" aria-label="Columns of the file">
       <TableHead>
@@ -85,7 +89,7 @@ function Mapping({ entity, importing }: { entity: Entity; importing: RecordImpor
               >
                 <MenuItem value="">Skip this column</MenuItem>
                 <MenuItem value="_id">Record id (changes that record)</MenuItem>
-                {entity.fields.map((field) => (
+                {fields.map((field) => (
                   <MenuItem key={field.name} value={field.name}>
                     {field.label}
                   </MenuItem>
@@ -99,8 +103,8 @@ function Mapping({ entity, importing }: { entity: Entity; importing: RecordImpor
   );
 }
 
-function Report({ report, entity }: { report: ImportReport; entity: Entity }) {
-  const labelOf = (name: string) => entity.fields.find((f) => f.name === name)?.label ?? name;
+function Report({ report, target }: { report: ImportReport; target: ImportTarget }) {
+  const labelOf = (name: string) => target.fields.find((f) => f.name === name)?.label ?? name;
   return (
     <Stack spacing={1}>
       <Alert severity={report.refused > 0 ? 'warning' : 'success'}>{summaryOf(report)}</Alert>
@@ -132,7 +136,7 @@ function Report({ report, entity }: { report: ImportReport; entity: Entity }) {
             </Typography>
           )}
           <Box>
-            <Button onClick={() => downloadReport(report, entity.name)}>Download the report</Button>
+            <Button onClick={() => downloadReport(report, target.what)}>Download the report</Button>
           </Box>
         </>
       )}
@@ -141,13 +145,22 @@ function Report({ report, entity }: { report: ImportReport; entity: Entity }) {
 }
 
 /**
- * Import records from a CSV file: choose it, say what each of its columns is, check it (a
+ * Import from a CSV file (records, users): choose it, say what each of its columns is, check it (a
  * dry run: every row checked, nothing written), then import it, all or nothing or the
  * valid rows only. The rows read show while it runs; the report, with the rows refused
  * and why, after.
  */
-export function ImportDialog({ entity, onClose }: { entity: Entity; onClose(): void }) {
-  const importing = useRecordImport(entity);
+export function ImportDialog({
+  target,
+  explanation,
+  onClose,
+}: {
+  target: ImportTarget;
+  /** What the file holds, in a sentence or two. */
+  explanation: string;
+  onClose(): void;
+}) {
+  const importing = useCsvImport(target);
   const titleId = useId();
   const modeId = useId();
   const { running, report } = importing;
@@ -160,13 +173,10 @@ export function ImportDialog({ entity, onClose }: { entity: Entity; onClose(): v
       fullWidth
       maxWidth="md"
     >
-      <DialogTitle id={titleId}>Import {entity.name} records</DialogTitle>
+      <DialogTitle id={titleId}>Import {target.what}</DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
-          <Typography variant="body2">
-            A CSV file whose first row names its columns. A column of record ids changes those
-            records; a relation is given by the related record as the grid shows it.
-          </Typography>
+          <Typography variant="body2">{explanation}</Typography>
           <input
             type="file"
             accept=".csv,text/csv"
@@ -174,7 +184,7 @@ export function ImportDialog({ entity, onClose }: { entity: Entity; onClose(): v
             disabled={busy}
             onChange={(event) => void importing.choose(event.target.files?.[0])}
           />
-          {importing.file && <Mapping entity={entity} importing={importing} />}
+          {importing.file && <Mapping fields={target.fields} importing={importing} />}
           {importing.file && (
             <Box>
               <FormLabel id={modeId}>If some rows are refused</FormLabel>
@@ -197,7 +207,7 @@ export function ImportDialog({ entity, onClose }: { entity: Entity; onClose(): v
             </Box>
           )}
           {importing.failure && <Alert severity="error">{importing.failure}</Alert>}
-          {report && <Report report={report} entity={entity} />}
+          {report && <Report report={report} target={target} />}
         </Stack>
       </DialogContent>
       <DialogActions>
