@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from './text';
 
 /** The largest CSV file an import takes. */
 export const IMPORT_MAX_BYTES = 512 * 1024 * 1024;
@@ -18,7 +19,7 @@ export const IMPORT_MODES = ['all', 'valid'] as const;
 export const importQuerySchema = z.object({
   dryRun: z.stringbool({ error: 'must be true or false' }).default(true),
   mode: z.enum(IMPORT_MODES, { error: 'must be all or valid' }).default('all'),
-  columns: z.string().max(10_000, 'must be at most 10,000 characters').optional(),
+  columns: singleLineText().max(10_000, 'must be at most 10,000 characters').optional(),
   /** A link's ticket (`POST /api/auth/download-link`), in place of the access token. */
   ticket: z.string().max(4000).optional(),
 });

@@ -12,12 +12,10 @@ export const VIEW_QUERY_MAX_LENGTH = 2000;
  * The lists that have views: `users`, `jobs`, `audit`, and `records/<entity name>` (an
  * entity's records; the name as the entity form keeps it).
  */
-export const gridNameSchema = z
-  .string()
-  .regex(
-    /^(users|jobs|audit|records\/[A-Za-z0-9_]{1,50})$/,
-    'must name a list: users, jobs, audit or records/<entity name>',
-  );
+export const gridNameSchema = singleLineText().regex(
+  /^(users|jobs|audit|records\/[A-Za-z0-9_]{1,50})$/,
+  'must name a list: users, jobs, audit or records/<entity name>',
+);
 
 /** A view as the list's URL holds it: its query without the `?` (`q=ada&sort=email:desc`). */
 const viewQuerySchema = singleLineText()
