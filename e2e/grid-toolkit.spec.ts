@@ -130,6 +130,10 @@ test('records: select all matching, set a field on them, delete them and Undo', 
     .click();
   await expect(codes.first()).toHaveText('B-03');
   await expect(page.getByText(/of 58$/)).toBeVisible();
+  // The bar is gone with the selection: the keyboard is on the grid's headings, not lost.
+  await expect
+    .poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="columnheader"]')))
+    .toBe(true);
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(codes.first()).toHaveText('B-01');
   await expect(page.getByText(/of 60$/)).toBeVisible();

@@ -20,10 +20,7 @@ export const exportOptionsSchema = z.object({
 export const downloadLinkRequestSchema = z.object({
   path: singleLineText()
     .max(4000, 'must be at most 4000 characters')
-    .regex(
-      /^\/api\/[^?#]*\/(export|import)(\?[^#]*)?$/,
-      'must be an export or an import of the API',
-    ),
+    .regex(/^\/api\/[^?#]*\/export(\?[^#]*)?$/, 'must be an export of the API'),
 });
 
 /**

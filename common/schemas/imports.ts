@@ -20,8 +20,6 @@ export const importQuerySchema = z.object({
   dryRun: z.stringbool({ error: 'must be true or false' }).default(true),
   mode: z.enum(IMPORT_MODES, { error: 'must be all or valid' }).default('all'),
   columns: singleLineText().max(10_000, 'must be at most 10,000 characters').optional(),
-  /** A link's ticket (`POST /api/auth/download-link`), in place of the access token. */
-  ticket: z.string().max(4000).optional(),
 });
 
 /** A row the import refused: its line in the file, the field (or column) and why. */

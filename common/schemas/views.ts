@@ -13,7 +13,7 @@ export const VIEW_QUERY_MAX_LENGTH = 2000;
  * entity's records; the name as the entity form keeps it).
  */
 export const gridNameSchema = singleLineText().regex(
-  /^(users|jobs|audit|records\/[A-Za-z0-9_]{1,50})$/,
+  /^(users|jobs|audit|records\/[A-Za-z0-9_]{1,64})$/,
   'must name a list: users, jobs, audit or records/<entity name>',
 );
 

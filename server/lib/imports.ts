@@ -82,9 +82,11 @@ export function mapColumns(
       ? columns.split(',').map((name) => name.trim())
       : headers.map((header) => {
           const wanted = normalised(header);
+          // A column with no heading is no field's, whatever has no label.
+          if (wanted === '') return '';
           if (wanted === ID_COLUMN) return ID_COLUMN;
           const field = fields.find(
-            (f) => normalised(f.name) === wanted || normalised(f.label) === wanted,
+            (f) => normalised(f.name) === wanted || (f.label && normalised(f.label) === wanted),
           );
           return field?.name ?? '';
         });
@@ -93,42 +95,68 @@ export function mapColumns(
   const unknown = mapped.filter((name) => name && !names.has(name));
   if (unknown.length) throw refuse(`names no field of ${what}: ${unknown.join(', ')}`);
   const chosen = mapped.filter(Boolean);
-  if (chosen.length === 0)
+  if (chosen.every((name) => name === ID_COLUMN))
     throw refuse('matches no field: name the columns by field name or label, or map them');
   if (new Set(chosen).size !== chosen.length) throw refuse('maps a field to two columns');
   if (mapped.length > headers.length) throw refuse('maps more columns than the file has');
   return mapped;
 }
 
-/** A CSV file read a record at a time (RFC 4180, a byte-order mark dropped). */
+/** The longest row a file may have (a quote never closed would otherwise read it all). */
+const ROW_MAX_CHARACTERS = 1024 * 1024;
+
+/** Why a file is not CSV, by the parser's code (its own texts count lines differently). */
+const CSV_FAULTS: Record<string, string> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quote is never closed',
+  CSV_INVALID_CLOSING_QUOTE: 'a quote closes in the middle of a field',
+  CSV_MAX_RECORD_SIZE: 'a row is longer than 1 MB (a quote never closed?)',
+};
+
+/**
+ * A CSV file read a record at a time (RFC 4180, a byte-order mark dropped, blank lines
+ * skipped), each with the line it starts on: counted here from each record's raw text,
+ * since the parser's own count is where a record ends and counts a CRLF inside quotes twice.
+ */
 function openCsv(file: string) {
-  const parser = createReadStream(file).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
-  );
-  // Its errors reach `next` below, whenever the parser meets them.
-  parser.on('error', () => {});
+  const source = createReadStream(file);
+  const parser = parse({
+    bom: true,
+    relax_column_count: true,
+    raw: true,
+    max_record_size: ROW_MAX_CHARACTERS,
+  });
+  // A stop midway (a refusal, a fault) closes the file too; errors reach `next` below.
+  void pipeline(source, parser).catch(() => {});
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<{
     record: string[];
-    info: { lines: number };
+    raw: string;
   }>;
+  let line = 1;
   return {
     /** The next row. @throws 400 naming the line where the CSV breaks. */
     async next(): Promise<CsvRow | undefined> {
-      try {
-        const next = await records.next();
-        return next.done ? undefined : { line: next.value.info.lines, cells: next.value.record };
-      } catch (error) {
-        const { lines, message, code } = error as {
-          lines?: number;
-          message?: string;
-          code?: unknown;
-        };
-        if (typeof code === 'string' && lines !== undefined)
-          throw badRequest(`The file is not valid CSV at line ${lines}: ${message ?? ''}`.trim());
-        throw error;
+      for (;;) {
+        let next: IteratorResult<{ record: string[]; raw: string }>;
+        try {
+          next = await records.next();
+        } catch (error) {
+          const { code } = error as { code?: unknown };
+          if (typeof code !== 'string' || !code.startsWith('CSV_')) throw error;
+          const why = CSV_FAULTS[code] ?? 'it cannot be read as CSV';
+          throw badRequest(`The file is not valid CSV from line ${line}: ${why}`);
+        }
+        if (next.done) return undefined;
+        const { record, raw } = next.value;
+        const start = line;
+        line += raw.match(/\r\n|\r|\n/g)?.length ?? 0;
+        if (record.length === 1 && record[0] === '') continue;
+        return { line: start, cells: record };
       }
     },
-    close: () => parser.destroy(),
+    close: () => {
+      parser.destroy();
+      source.destroy();
+    },
   };
 }
 
@@ -160,9 +188,10 @@ export async function runImport(
     problems: [],
     problemsTruncated: false,
   };
-  const refusedLines = new Set<number>();
+  // Refusals come from the batch at hand: its refused lines are counted with it.
+  let refusedInBatch = new Set<number>();
   const refuse: Refuse = (problem) => {
-    refusedLines.add(problem.line);
+    refusedInBatch.add(problem.line);
     if (report.problems.length < IMPORT_PROBLEMS_MAX) report.problems.push(problem);
     else report.problemsTruncated = true;
   };
@@ -176,10 +205,12 @@ export async function runImport(
       let batch: CsvRow[] = [];
       const flush = async () => {
         // Once an all-or-nothing import is refused, the rest is only checked.
-        const write = options.dryRun || options.mode === 'valid' || refusedLines.size === 0;
+        const write = options.dryRun || options.mode === 'valid' || report.refused === 0;
         const written = await importer.batch(batch, refuse, write);
         report.created += written.created;
         report.updated += written.updated;
+        report.refused += refusedInBatch.size;
+        refusedInBatch = new Set();
         report.rows += batch.length;
         batch = [];
         progress(report.rows);
@@ -189,7 +220,6 @@ export async function runImport(
         if (batch.length === IMPORT_BATCH) await flush();
       }
       if (batch.length > 0) await flush();
-      report.refused = refusedLines.size;
       if (options.dryRun || (options.mode === 'all' && report.refused > 0)) throw new Undone();
       await importer.audit(report);
       report.committed = true;
@@ -199,11 +229,8 @@ export async function runImport(
   } finally {
     csv.close();
   }
-  if (!report.committed) {
-    report.refused = refusedLines.size;
-    // Nothing was written: an all-or-nothing import refused says what would have been.
-    if (!options.dryRun) Object.assign(report, { created: 0, updated: 0 });
-  }
+  // A refused all-or-nothing import wrote nothing (a dry run says what it would have).
+  if (!report.committed && !options.dryRun) Object.assign(report, { created: 0, updated: 0 });
   return report;
 }
 

@@ -35,8 +35,6 @@ declare module 'fastify' {
      * the table, so the two can never be granted apart.
      */
     checkedAs?: { verb: string; path: string };
-    /** The route takes a link's ticket in place of the access token (an import's upload). */
-    ticketed?: boolean;
   }
   interface FastifyInstance {
     /** Reloads this server's copy of the route-permission table. */
@@ -125,10 +123,9 @@ export const permissionsPlugin = fp(
       // Every change to identities or routes committed before this request, on any
       // server, has cleared the identity cache and started its permissions reload.
       await app.pgEvents.heard();
-      const user =
-        config.exportOf || config.ticketed
-          ? await app.authenticateDownload(request)
-          : await app.authenticate(request);
+      const user = config.exportOf
+        ? await app.authenticateDownload(request)
+        : await app.authenticate(request);
       if (pending) await pending;
       if (!config.signedIn) {
         const checked =

@@ -4,19 +4,24 @@ import { type ImportLine, type ImportReport, importLineSchema } from '@common/sc
 import { API_HOST } from './apiHost';
 
 /**
- * Posts a CSV file to an import link (`createDownloadLink` of the import's path with its
- * query) and reads the answer's lines as they come: `onProgress` hears the rows read so
- * far; resolves with the report. A refusal rejects with the API's error, as the base query
- * gives one (`{ status, data }`), so the shared error helpers read it.
+ * Posts a CSV file to an import (`path` with its query) and reads the answer's lines as
+ * they come: `onProgress` hears the rows read so far; resolves with the report. A refusal
+ * rejects with the API's error, as the base query gives one (`{ status, data }`), so the
+ * shared error helpers read it. Not through the base query: it would read the whole answer
+ * at once, and the progress is in it.
  */
 export async function importThrough(
-  url: string,
+  path: string,
   file: Blob,
+  accessToken: string | null,
   onProgress: (rows: number) => void,
 ): Promise<ImportReport> {
-  const answer = await fetch(`${API_HOST}${url}`, {
+  const answer = await fetch(`${API_HOST}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'text/csv' },
+    headers: {
+      'content-type': 'text/csv',
+      ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+    },
     body: file,
     credentials: 'include',
   });

@@ -43,8 +43,10 @@ export const authSlice = createSlice({
   selectors: {
     selectCurrentUser: (state) => state.user,
     selectIsAuthenticated: (state) => state.accessToken !== null,
+    /** The access token, for the one request the base query cannot send (an upload). */
+    selectAccessToken: (state) => state.accessToken,
   },
 });
 
 export const { loggedIn, tokenRefreshed, userIdentified, loggedOut } = authSlice.actions;
-export const { selectCurrentUser, selectIsAuthenticated } = authSlice.selectors;
+export const { selectCurrentUser, selectIsAuthenticated, selectAccessToken } = authSlice.selectors;

@@ -88,10 +88,10 @@ function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvI
                 }}
               >
                 <MenuItem value="">Skip this column</MenuItem>
-                <MenuItem value="_id">Record id (changes that record)</MenuItem>
+                <MenuItem value="_id">Id (changes the one it names)</MenuItem>
                 {fields.map((field) => (
                   <MenuItem key={field.name} value={field.name}>
-                    {field.label}
+                    {field.label || field.name}
                   </MenuItem>
                 ))}
               </TextField>
@@ -104,7 +104,7 @@ function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvI
 }
 
 function Report({ report, target }: { report: ImportReport; target: ImportTarget }) {
-  const labelOf = (name: string) => target.fields.find((f) => f.name === name)?.label ?? name;
+  const labelOf = (name: string) => target.fields.find((f) => f.name === name)?.label || name;
   return (
     <Stack spacing={1}>
       <Alert severity={report.refused > 0 ? 'warning' : 'success'}>{summaryOf(report)}</Alert>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { messages } from '@common/messages';
 import type { ImportMode, ImportReport } from '@common/schemas/imports';
-import { useCreateDownloadLinkMutation } from '@/api/downloads';
 import { errorMessage, reportError } from '@/api/errors';
 import { importThrough } from '@/api/imports';
 import { firstRecordOf } from '@/lib/csv';
-import { useAppDispatch } from '@/lib/store';
+import { selectAccessToken } from '@/auth/auth.slice';
+import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 
 /** A field a file's column can be imported as. */
@@ -30,9 +30,11 @@ const HEADINGS_BYTES = 64 * 1024;
 /** What a column of the file is imported as: a field's name, `_id`, or '' (skipped). */
 const matchOf = (fields: ImportField[], heading: string) => {
   const wanted = heading.trim().toLowerCase();
+  // A column with no heading is no field's (not even one without a label).
+  if (wanted === '') return '';
   if (wanted === '_id') return '_id';
   const field = fields.find(
-    (f) => f.name.toLowerCase() === wanted || f.label.toLowerCase() === wanted,
+    (f) => f.name.toLowerCase() === wanted || (f.label && f.label.toLowerCase() === wanted),
   );
   return field?.name ?? '';
 };
@@ -45,7 +47,7 @@ const matchOf = (fields: ImportField[], heading: string) => {
  */
 export function useCsvImport(target: ImportTarget) {
   const dispatch = useAppDispatch();
-  const [createLink] = useCreateDownloadLinkMutation();
+  const accessToken = useAppSelector(selectAccessToken);
   const [file, setFile] = useState<File>();
   const [headings, setHeadings] = useState<string[]>([]);
   const [columns, setColumns] = useState<string[]>([]);
@@ -72,8 +74,9 @@ export function useCsvImport(target: ImportTarget) {
     const query = new URLSearchParams({ dryRun: String(dryRun), mode, columns: columns.join(',') });
     const path = `${target.path}?${query}`;
     try {
-      const { url } = await createLink(path).unwrap();
-      const done = await importThrough(url, file, (rows) => setRunning({ dryRun, rows }));
+      const done = await importThrough(path, file, accessToken, (rows) =>
+        setRunning({ dryRun, rows }),
+      );
       setReport(done);
       if (done.committed) {
         target.onImported();

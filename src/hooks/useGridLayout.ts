@@ -38,11 +38,7 @@ export function useGridLayout<Row extends GridValidRowModel>(
   const columnsParam = params.get('columns');
   const widthsParam = params.get('widths');
   const layout = useMemo(
-    () =>
-      layoutFromParams(
-        columns,
-        new URLSearchParams({ columns: columnsParam ?? '', widths: widthsParam ?? '' }),
-      ),
+    () => layoutFromParams(columns, { columns: columnsParam, widths: widthsParam }),
     // The layout changes with its own parameters, not with every change of the URL.
     [columns, columnsParam, widthsParam],
   );

@@ -27,15 +27,18 @@ export interface GridLayout {
   widths: Record<string, number>;
 }
 
-/** The layout a URL holds for these columns: unknown names and widths out of range are dropped. */
+/**
+ * The layout a URL's `columns` and `widths` hold for these columns: unknown names and
+ * widths out of range are dropped.
+ */
 export function layoutFromParams(
   columns: readonly GridColDef[],
-  params: URLSearchParams,
+  params: { columns: string | null; widths: string | null },
 ): GridLayout {
   const byName = new Map(
     columns.filter(isChoosable).map((column) => [urlNameOf(column.field), column.field]),
   );
-  const listed = params.get('columns');
+  const listed = params.columns;
   const shown =
     listed === null
       ? undefined
@@ -44,7 +47,7 @@ export function layoutFromParams(
           return field ? [field] : [];
         });
   const widths: Record<string, number> = {};
-  for (const entry of (params.get('widths') ?? '').split(',')) {
+  for (const entry of (params.widths ?? '').split(',')) {
     const [name = '', px = ''] = entry.split(':');
     const field = byName.get(name);
     const width = Math.round(Number(px));

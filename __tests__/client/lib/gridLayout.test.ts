@@ -19,10 +19,10 @@ const fields = (list: GridColDef[]) => list.map((column) => column.field);
 
 describe('a grid layout in the URL', () => {
   it('reads the columns shown, in order, and widths by their short names', () => {
-    const layout = layoutFromParams(
-      columns,
-      new URLSearchParams('columns=price,name&widths=price:150,name:9999,nope:100'),
-    );
+    const layout = layoutFromParams(columns, {
+      columns: 'price,name',
+      widths: 'price:150,name:9999,nope:100',
+    });
     expect(layout).toEqual({
       shown: ['value:price', 'value:name'],
       widths: { 'value:price': 150 },
@@ -34,7 +34,7 @@ describe('a grid layout in the URL', () => {
   });
 
   it('ignores a list that names no known column (never an empty grid)', () => {
-    expect(layoutFromParams(columns, new URLSearchParams('columns=nope,expand'))).toEqual({
+    expect(layoutFromParams(columns, { columns: 'nope,expand', widths: null })).toEqual({
       shown: undefined,
       widths: {},
     });

@@ -56,8 +56,6 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       compress: false,
       config: {
         checkedAs: { verb: 'POST', path: '/api/entity-records/:entityName' },
-        // The browser posts the file itself, with a link's ticket (as an export's download).
-        ticketed: true,
       },
       schema: {
         params: entityRecordsParamsSchema,

@@ -44,8 +44,13 @@ interface CheckedRow {
   values: Record<string, unknown>;
 }
 
-/** A field's column as an import's rows name it (see BatchWriter). */
-const incoming = (field: EntityField) => quoted(`in_${columnOf(field.name)}`);
+/**
+ * A field's value as an import's rows name it: `v<index of the field>`, so that in an
+ * update the table's own column names stay unambiguous (its RETURNING names them bare),
+ * whatever their length (PostgreSQL would cut a longer derived name short).
+ */
+const incoming = (definition: RecordsDefinition, field: EntityField) =>
+  `v${definition.fields.indexOf(field)}`;
 
 /** Splits `items` into those `test` holds for and the others. */
 function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
@@ -84,7 +89,10 @@ class RelationLookup {
 
   /** Looks up the display values not seen yet, of one relation's target, at once. */
   async load(target: string, texts: Iterable<string>) {
-    const byText = this.known.get(target) ?? new Map<string, string[]>();
+    let byText = this.known.get(target) ?? new Map<string, string[]>();
+    // Bounded: a file naming millions of distinct records does not keep them all (it starts
+    // over before a load, so that what the batch at hand needs is kept).
+    if (byText.size > 100_000) byText = new Map();
     this.known.set(target, byText);
     const wanted = [...new Set(texts)].filter((text) => !byText.has(text));
     const entity = this.related.get(target);
@@ -100,8 +108,6 @@ class RelationLookup {
     );
     for (const text of wanted) byText.set(text, []);
     for (const row of rows) byText.get(row.shown)?.push(row.id);
-    // Bounded: a file naming millions of distinct records does not keep them all.
-    if (byText.size > 100_000) this.known.delete(target);
   }
 
   idsOf(target: string, text: string): string[] {
@@ -191,11 +197,21 @@ async function checkRows(
   );
 
   const checked: CheckedRow[] = [];
+  // A batch writes a record once: a row repeating the id of an earlier row of its batch is
+  // refused (one statement cannot change a record twice).
+  const idLines = new Map<string, number>();
   for (const { line, cells } of rows) {
     const problems: ImportProblem[] = [];
-    const id = idIndex >= 0 ? cells[idIndex]?.trim() || null : null;
+    const id = idIndex >= 0 ? cells[idIndex]?.trim().toLowerCase() || null : null;
     if (id && !looksLikeUuid(id))
       problems.push({ line, field: ID_COLUMN, message: 'must be a record id (a UUID)' });
+    if (id && idLines.has(id))
+      problems.push({
+        line,
+        field: ID_COLUMN,
+        message: `is the id of line ${idLines.get(id)} too`,
+      });
+    else if (id) idLines.set(id, line);
     const input: Record<string, unknown> = {};
     for (const { field, index } of mapped) {
       const cell = cells[index] ?? '';
@@ -256,20 +272,21 @@ class BatchWriter {
     private readonly actor: Actor,
   ) {
     const { fields } = definition;
-    // The rows come as JSON, their keys the columns' names with `in_` before them: in an
-    // update, the table's own names stay unambiguous (its RETURNING names them bare).
+    // The rows come as JSON (see `incoming` for their keys).
     const recordset = (chosen: EntityField[]) =>
       `jsonb_to_recordset($1::jsonb) as r(in_id uuid, in_line int${chosen
-        .map((field) => `, ${incoming(field)} ${SQL_TYPES[typeOf(field)]}`)
+        .map((field) => `, ${incoming(definition, field)} ${SQL_TYPES[typeOf(field)]}`)
         .join('')})`;
     const table = quoted(tableOf(definition.id));
     // Each row its own creation time, a microsecond a line, so that the list (oldest first)
     // shows them in the file's order.
     this.insertText = `insert into ${table} (id, created_at, ${fields.map((f) => quoted(columnOf(f.name))).join(', ')})
-      select coalesce(r.in_id, gen_random_uuid()), now() + r.in_line * interval '1 microsecond', ${fields.map((f) => `r.${incoming(f)}`).join(', ')}
+      select coalesce(r.in_id, gen_random_uuid()), now() + r.in_line * interval '1 microsecond', ${fields.map((f) => `r.${incoming(definition, f)}`).join(', ')}
       from ${recordset(fields)} ${returningItem(definition, '$2')}`;
     const given = fields.filter((field) => columns.includes(field.name));
-    const assignments = given.map((f) => `${quoted(columnOf(f.name))} = r.${incoming(f)}`);
+    const assignments = given.map(
+      (f) => `${quoted(columnOf(f.name))} = r.${incoming(definition, f)}`,
+    );
     this.updateText = `update ${table}
       set ${[...assignments, 'version = version + 1', 'updated_at = now()'].join(', ')}
       from ${recordset(given)} where id = r.in_id ${returningItem(definition, '$2')}`;
@@ -315,7 +332,11 @@ class BatchWriter {
       in_id: row.id,
       in_line: row.line,
       ...Object.fromEntries(
-        Object.entries(row.values).map(([name, value]) => [`in_${columnOf(name)}`, value]),
+        this.definition.fields.flatMap((field) =>
+          Object.hasOwn(row.values, field.name)
+            ? [[incoming(this.definition, field), row.values[field.name]]]
+            : [],
+        ),
       ),
     }));
     return changeAndRecord(

@@ -92,8 +92,6 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         // Adding users: allowed to whoever may add one (and, for a file with ids, change one).
         checkedAs: { verb: 'POST', path: '/api/users' },
         changesIdentities: true,
-        // The browser posts the file itself, with a link's ticket (as an export's download).
-        ticketed: true,
       },
       schema: {
         querystring: importQuerySchema,

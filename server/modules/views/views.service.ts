@@ -73,6 +73,9 @@ export async function listViews(
 
 /** Refuses a view past the most one owner keeps on a list. */
 async function checkRoom(tx: Tx, grid: string, owner: { ownerId: string } | { roleId: string }) {
+  // One save at a time per owner and list: two at once cannot both find room for one.
+  const key = `${'ownerId' in owner ? owner.ownerId : owner.roleId}/${grid}`;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`views/${key}`}))`);
   const [row] = await tx
     .select({ n: count() })
     .from(views)

@@ -65,7 +65,7 @@ function RecordGrid({
 }) {
   const grid = useRecordGrid(entity, page.records, targets);
   const { may, edit, apiRef, history } = grid;
-  const bulk = useRecordBulk(entity, list, page, grid.displayOf);
+  const bulk = useRecordBulk(entity, list, page, grid.displayOf, apiRef);
   const pending = grid.removal.pending;
   const layout = useGridLayout(useGridColumns(useRecordColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);

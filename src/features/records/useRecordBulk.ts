@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import type { GridApi } from '@mui/x-data-grid';
+import { type RefObject, useState } from 'react';
 import { BULK_MAX_ITEMS } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Entity, RecordPage, RecordSelection } from '@common/schemas/entities';
@@ -7,6 +8,7 @@ import { reportError } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
 import { useRowSelection } from '@/hooks/useRowSelection';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
+import { focusGridHeading } from '@/lib/gridFocus';
 import { useAppDispatch } from '@/lib/store';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { bulkSettable } from './BulkSetDialog';
@@ -30,6 +32,7 @@ export function useRecordBulk(
   list: RecordListController,
   page: RecordPage,
   displayOf: (id: string) => string,
+  apiRef: RefObject<GridApi | null>,
 ) {
   const mayDelete = useCan('DELETE', '/api/entity-records/:entityName/:id');
   const mayUpdate = useCan('PUT', '/api/entity-records/:entityName/:id');
@@ -71,6 +74,7 @@ export function useRecordBulk(
     try {
       await action();
       selection.clear();
+      focusGridHeading(apiRef);
     } catch (error) {
       refusal.explain(error, nameOf);
       reportError(context, error);

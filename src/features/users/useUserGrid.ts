@@ -18,6 +18,7 @@ import { useRowSelection } from '@/hooks/useRowSelection';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { reportError } from '@/api/errors';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
+import { focusGridHeading } from '@/lib/gridFocus';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 import {
@@ -102,7 +103,12 @@ const matches = (user: User, words: string[]) => {
  * Deleting many users at once: the rows ticked (among those the search keeps; another
  * search clears them), one request, refused whole with a reason per user.
  */
-function useUserBulk(users: User[], q: string, refusal: ReturnType<typeof useRuleRefusal>) {
+function useUserBulk(
+  users: User[],
+  q: string,
+  refusal: ReturnType<typeof useRuleRefusal>,
+  apiRef: RefObject<GridApi | null>,
+) {
   const mayDelete = useCan('DELETE', '/api/users/:id');
   const dispatch = useAppDispatch();
   const [bulkDelete] = useBulkDeleteUsersMutation();
@@ -129,6 +135,7 @@ function useUserBulk(users: User[], q: string, refusal: ReturnType<typeof useRul
     try {
       const { ids } = await bulkDelete(selection.ids).unwrap();
       selection.clear();
+      focusGridHeading(apiRef);
       dispatch(
         toastQueued(`Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`, 'success'),
       );
@@ -218,7 +225,7 @@ export function useUserGrid(users: User[]) {
   );
 
   const list = useUserList(apiRef);
-  const bulk = useUserBulk(users, list.search.q, refusal);
+  const bulk = useUserBulk(users, list.search.q, refusal, apiRef);
 
   return {
     may,

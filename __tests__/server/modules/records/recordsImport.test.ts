@@ -205,7 +205,9 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     const broken = await importCsv('code\nA\n"B\n', { dryRun: 'false' });
     // Told as an error answer, or, once the rows were being read, as the last line.
     const error = broken.statusCode === 400 ? broken.json() : linesOf(broken.body).at(-1);
-    expect(JSON.stringify(error)).toContain('The file is not valid CSV at line 3');
+    expect(JSON.stringify(error)).toContain(
+      'The file is not valid CSV from line 3: a quote is never closed',
+    );
     expect(await recordsOf()).toEqual([]);
   });
 
@@ -269,5 +271,54 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     ]);
     expect(reportOf(res.body)).toMatchObject({ created: rows, committed: true });
     expect(await recordsOf()).toHaveLength(rows);
+  });
+
+  it('names the line a row starts on, through quoted line breaks, CRLF and blank lines', async () => {
+    const csv = 'code,volume\r\n"A\r\nmulti",1\r\n\r\nB,lots\r\n';
+    const report = reportOf((await importCsv(csv)).body);
+    expect(report).toMatchObject({ rows: 2, refused: 1 });
+    expect(report.problems).toEqual([{ line: 5, field: 'volume', message: expect.any(String) }]);
+  });
+
+  it('skips a column with no heading, and writes a field whose name is long', async () => {
+    const long = `f${'x'.repeat(63)}`;
+    const wide: Entity = (
+      await post('/api/entities', {
+        name: `Wide_${randomUUID().slice(0, 8)}`,
+        fields: [{ name: 'code' }, { name: long, type: 'integer' }],
+      })
+    ).json();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/entity-records/${wide.name}/import`,
+      query: { dryRun: 'false' },
+      headers: { ...contributor, 'content-type': 'text/csv' },
+      payload: `code,,${long}\nW1,ignored,7\n`,
+    });
+    expect(reportOf(res.body)).toMatchObject({ columns: ['code', '', long], created: 1 });
+    expect((await recordsOf(wide.name))[0]!.fields).toEqual({ code: 'W1', [long]: 7 });
+  });
+
+  it('refuses a row repeating the id of an earlier row, and a file of ids only', async () => {
+    const id = randomUUID();
+    const report = reportOf(
+      (await importCsv(`_id,code\n${id},D1\n${id},D2\n`, { dryRun: 'false', mode: 'valid' })).body,
+    );
+    expect(report).toMatchObject({ created: 1, refused: 1 });
+    expect(report.problems).toEqual([
+      { line: 3, field: '_id', message: 'is the id of line 2 too' },
+    ]);
+    expect((await importCsv(`_id\n${id}\n`)).statusCode).toBe(400);
+  });
+
+  it('writes nothing all-or-nothing when a row of a later batch is refused', async () => {
+    const rows = Array.from({ length: IMPORT_BATCH + 10 }, (_, i) => `N${i},${i}`);
+    rows[IMPORT_BATCH + 5] = `N-bad,lots`;
+    const report = reportOf(
+      (await importCsv(['code,volume', ...rows].join('\n'), { dryRun: 'false' })).body,
+    );
+    expect(report).toMatchObject({ committed: false, created: 0, refused: 1 });
+    expect(report.problems[0]).toMatchObject({ line: IMPORT_BATCH + 7, field: 'volume' });
+    expect(await recordsOf()).toEqual([]);
   });
 });

@@ -153,11 +153,13 @@ describe.each(testDbKinds)('saved views on %s', (kind) => {
         role: { _id: roleIds.viewer, name: 'viewer' },
         mine: false,
       });
-      const seen = await list(viewer);
-      expect(seen.map((view) => [view.name, view.role?.name ?? null])).toEqual([
-        ['By email', null],
-        ['Team default', 'viewer'],
-      ]);
+      await save(viewer, { grid: 'users', name: 'Zed, my own', query: '' });
+      const seen = (await list(viewer)).map((view) => [view.name, view.role?.name ?? null]);
+      // The member's own views first (by name), then their roles'.
+      expect(seen.indexOf(seen.find(([name]) => name === 'Zed, my own')!)).toBeLessThan(
+        seen.findIndex(([name]) => name === 'Team default'),
+      );
+      expect(seen).toContainEqual(['Team default', 'viewer']);
       expect((await list(contributor)).some((view) => view.name === 'Team default')).toBe(false);
       // Who keeps views for roles sees every role's, theirs or not.
       expect((await list(admin)).find((view) => view.name === 'Team default')).toMatchObject({
