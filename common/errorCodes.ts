@@ -49,6 +49,8 @@ export const errorCodes = {
    * `_version`); `current` holds the item as it is now.
    */
   VERSION_CONFLICT: 'VERSION_CONFLICT',
+  /** 499: an import stopped by its client (the page left, Stop): nothing was written. */
+  IMPORT_STOPPED: 'IMPORT_STOPPED',
   /** 409: the change conflicts with other data (a database constraint refused it). */
   CONFLICT: 'CONFLICT',
   /** 413: the request body is too large. */

@@ -109,6 +109,8 @@ export const messages = {
     importCut:
       'The connection was lost during the import; it may still finish: look at the list in a moment',
     importContext: (what: string) => `Error importing the ${what}`,
+    importNoHeadings:
+      'This file has no headings: its first row must name its columns (a CSV file, separated by commas)',
     imported: (created: number, updated: number) =>
       `Imported: ${created.toLocaleString('en')} added, ${updated.toLocaleString('en')} changed`,
     undo: 'Undo',
@@ -132,7 +134,7 @@ export const messages = {
     tooManyForBulk: (max: number) =>
       `More than ${max.toLocaleString('en')} records match; narrow the search or filter`,
     recordGone: 'This record is gone (deleted meanwhile)',
-    userGone: 'This user is gone (deleted meanwhile)',
+    importStopped: 'The import was stopped before it finished: nothing was written',
     linkedMeanwhile: 'A record was linked to one of these meanwhile; try again',
     noHistory: 'This item has no history here',
     notDeleted: 'This item is not deleted (restored meanwhile?)',

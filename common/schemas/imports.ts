@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiErrorSchema } from './apiError';
 import { singleLineText } from './text';
 
 /** The largest CSV file an import takes. */
@@ -55,7 +56,7 @@ export const importLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('report'), report: importReportSchema }),
   z.object({
     type: z.literal('error'),
-    error: z.object({ statusCode: z.number(), code: z.string(), message: z.string() }),
+    error: apiErrorSchema,
   }),
 ]);
 

@@ -60,6 +60,9 @@ export interface Importer {
   audit(report: ImportReport): Promise<void>;
 }
 
+/** 400 MALFORMED_REQUEST: the file itself cannot be imported (not CSV, empty). */
+const unreadable = (message: string) => new AppError(400, 'MALFORMED_REQUEST', message);
+
 /** Thrown to undo an import's transaction (a dry run, or an all-or-nothing one refused). */
 class Undone extends Error {}
 
@@ -84,10 +87,11 @@ export function mapColumns(
           const wanted = normalised(header);
           // A column with no heading is no field's, whatever has no label.
           if (wanted === '') return '';
-          if (wanted === ID_COLUMN) return ID_COLUMN;
           const field = fields.find(
             (f) => normalised(f.name) === wanted || (f.label && normalised(f.label) === wanted),
           );
+          // `_id`, or the export's `ID` heading (unless a field is named so).
+          if (!field && (wanted === ID_COLUMN || wanted === 'id')) return ID_COLUMN;
           return field?.name ?? '';
         });
   const refuse = (message: string) =>
@@ -109,6 +113,7 @@ const ROW_MAX_CHARACTERS = 1024 * 1024;
 const CSV_FAULTS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quote is never closed',
   CSV_INVALID_CLOSING_QUOTE: 'a quote closes in the middle of a field',
+  INVALID_OPENING_QUOTE: 'a quote opens in the middle of a field',
   CSV_MAX_RECORD_SIZE: 'a row is longer than 1 MB (a quote never closed?)',
 };
 
@@ -119,11 +124,18 @@ const CSV_FAULTS: Record<string, string> = {
  */
 function openCsv(file: string) {
   const source = createReadStream(file);
+  // A fault is noted where the parser meets it (it reads ahead), and told once the rows
+  // before it are read: its line is then known.
+  let fault: { code: string; before: number } | undefined;
   const parser = parse({
     bom: true,
     relax_column_count: true,
     raw: true,
     max_record_size: ROW_MAX_CHARACTERS,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      fault ??= { code: String(error?.code ?? ''), before: Number(error?.records ?? 0) };
+    },
   });
   // A stop midway (a refusal, a fault) closes the file too; errors reach `next` below.
   void pipeline(source, parser).catch(() => {});
@@ -132,20 +144,29 @@ function openCsv(file: string) {
     raw: string;
   }>;
   let line = 1;
+  let read = 0;
+  const faulty = (code: string) =>
+    unreadable(
+      `The file is not valid CSV from line ${line}: ${CSV_FAULTS[code] ?? 'it cannot be read as CSV'}`,
+    );
   return {
     /** The next row. @throws 400 naming the line where the CSV breaks. */
     async next(): Promise<CsvRow | undefined> {
       for (;;) {
+        if (fault && read === fault.before) throw faulty(fault.code);
         let next: IteratorResult<{ record: string[]; raw: string }>;
         try {
           next = await records.next();
         } catch (error) {
           const { code } = error as { code?: unknown };
           if (typeof code !== 'string' || !code.startsWith('CSV_')) throw error;
-          const why = CSV_FAULTS[code] ?? 'it cannot be read as CSV';
-          throw badRequest(`The file is not valid CSV from line ${line}: ${why}`);
+          throw faulty(code);
         }
-        if (next.done) return undefined;
+        if (next.done) {
+          if (fault) throw faulty(fault.code);
+          return undefined;
+        }
+        read++;
         const { record, raw } = next.value;
         const start = line;
         line += raw.match(/\r\n|\r|\n/g)?.length ?? 0;
@@ -172,7 +193,7 @@ export async function runImport(
   db: Db,
   file: string,
   options: ImportQuery,
-  { started, progress }: ImportProgress,
+  { started, progress, stopped }: ImportProgress,
   open: (tx: Tx, headers: string[]) => Promise<Importer>,
 ): Promise<ImportReport> {
   const csv = openCsv(file);
@@ -198,12 +219,14 @@ export async function runImport(
   try {
     await db.transaction(async (tx) => {
       const first = await csv.next();
-      if (!first) throw badRequest('The file is empty: its first row must name the columns');
+      if (!first) throw unreadable('The file is empty: its first row must name the columns');
       const importer = await open(tx, first.cells);
       report.columns = importer.columns;
       started(importer.columns);
       let batch: CsvRow[] = [];
       const flush = async () => {
+        // The client gone (the page left, Stop): undone, as a refused import.
+        if (stopped?.()) throw new AppError(499, 'IMPORT_STOPPED', messages.server.importStopped);
         // Once an all-or-nothing import is refused, the rest is only checked.
         const write = options.dryRun || options.mode === 'valid' || report.refused === 0;
         const written = await importer.batch(batch, refuse, write);
@@ -220,6 +243,7 @@ export async function runImport(
         if (batch.length === IMPORT_BATCH) await flush();
       }
       if (batch.length > 0) await flush();
+      if (report.rows === 0) throw unreadable('The file has no rows under its headings');
       if (options.dryRun || (options.mode === 'all' && report.refused > 0)) throw new Undone();
       await importer.audit(report);
       report.committed = true;
@@ -234,10 +258,14 @@ export async function runImport(
   return report;
 }
 
-/** What an import tells as it goes: the file's columns once read, then rows read so far. */
+/**
+ * What an import tells as it goes (the file's columns once read, then rows read so far),
+ * and what it asks before each batch: whether whoever asked for it has gone.
+ */
 export interface ImportProgress {
   started(columns: string[]): void;
   progress(rows: number): void;
+  stopped?(): boolean;
 }
 
 /**
@@ -288,16 +316,22 @@ export async function sendImport(
     began = resolve;
     failed = reject;
   });
+  // Whoever asked has gone (the page left, Stop) once the connection closes unanswered.
+  let gone = false;
+  reply.raw.on('close', () => {
+    gone = !reply.raw.writableFinished;
+  });
   void run(file, {
     started: () => began(),
     progress: (rows) => out.write(line({ type: 'progress', rows })),
+    stopped: () => gone,
   })
     .then((report) => out.end(line({ type: 'report', report })))
     .catch((error: unknown) => {
       failed(error);
-      const { statusCode, code, message } = toApiError(error as FastifyError);
-      if (statusCode >= 500) request.log.error({ err: error }, 'import failed');
-      out.end(line({ type: 'error', error: { statusCode, code, message } }));
+      const body = toApiError(error as FastifyError);
+      if (body.statusCode >= 500) request.log.error({ err: error }, 'import failed');
+      out.end(line({ type: 'error', error: body }));
     })
     .finally(() => void rm(file, { force: true }));
   await started;

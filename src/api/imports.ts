@@ -14,10 +14,13 @@ export async function importThrough(
   path: string,
   file: Blob,
   accessToken: string | null,
+  signal: AbortSignal,
   onProgress: (rows: number) => void,
 ): Promise<ImportReport> {
   const answer = await fetch(`${API_HOST}${path}`, {
     method: 'POST',
+    // Stopped, the connection closes: the server undoes the import.
+    signal,
     headers: {
       'content-type': 'text/csv',
       ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),

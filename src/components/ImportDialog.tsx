@@ -21,7 +21,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { ImportMode, ImportReport } from '@common/schemas/imports';
 import {
   type CsvImport,
@@ -34,15 +34,16 @@ import {
 const PROBLEMS_SHOWN = 50;
 
 const count = (n: number) => n.toLocaleString();
+const rowsOf = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
 
 /** A report's sentence: what a dry run would do, or what the import did. */
 function summaryOf(report: ImportReport): string {
   const { rows, created, updated, refused } = report;
   if (report.dryRun)
-    return `Checked ${count(rows)} rows: ${count(created)} would be added, ${count(updated)} changed, ${count(refused)} refused.`;
+    return `Checked ${rowsOf(rows)}: ${count(created)} would be added, ${count(updated)} changed, ${count(refused)} refused.`;
   if (!report.committed)
-    return `Nothing was imported: ${count(refused)} of ${count(rows)} rows are refused.`;
-  return `Imported ${count(rows - refused)} of ${count(rows)} rows: ${count(created)} added, ${count(updated)} changed, ${count(refused)} refused.`;
+    return `Nothing was imported: ${count(refused)} of ${rowsOf(rows)} refused.`;
+  return `Imported ${count(rows - refused)} of ${rowsOf(rows)}: ${count(created)} added, ${count(updated)} changed, ${count(refused)} refused.`;
 }
 
 /** The report's problems as a CSV file the browser saves (built here: it is small). */
@@ -104,9 +105,12 @@ function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvI
 }
 
 function Report({ report, target }: { report: ImportReport; target: ImportTarget }) {
+  // The report comes below the mapping: brought into view (a long mapping hides it).
+  const shown = useRef<HTMLDivElement>(null);
+  useEffect(() => shown.current?.scrollIntoView?.({ block: 'nearest' }), [report]);
   const labelOf = (name: string) => target.fields.find((f) => f.name === name)?.label || name;
   return (
-    <Stack spacing={1}>
+    <Stack spacing={1} ref={shown}>
       <Alert severity={report.refused > 0 ? 'warning' : 'success'}>{summaryOf(report)}</Alert>
       {report.problems.length > 0 && (
         <>
@@ -199,7 +203,10 @@ export function ImportDialog({
             </Box>
           )}
           {running && (
-            <Box role="status">
+            <Box
+              role="status"
+              ref={(box: HTMLDivElement | null) => box?.scrollIntoView?.({ block: 'nearest' })}
+            >
               <LinearProgress />
               <Typography variant="body2" sx={{ mt: 1 }}>
                 {running.dryRun ? 'Checking' : 'Importing'}: {count(running.rows)} rows read…
@@ -211,9 +218,11 @@ export function ImportDialog({
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          {report?.committed ? 'Close' : 'Cancel'}
-        </Button>
+        {busy ? (
+          <Button onClick={importing.stop}>Stop</Button>
+        ) : (
+          <Button onClick={onClose}>{report?.committed ? 'Close' : 'Cancel'}</Button>
+        )}
         <Button
           onClick={() => void importing.check()}
           disabled={busy || !importing.file || !importing.mapsSomething}

@@ -113,7 +113,13 @@ function SaveViewDialog({
                 control={form.control}
                 name="roleId"
                 render={({ field }) => (
-                  <TextField select label="For" {...field}>
+                  <TextField
+                    select
+                    label="For"
+                    {...field}
+                    // "Only me" shows as the choice it is, not as an empty box.
+                    slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                  >
                     <MenuItem value="">Only me</MenuItem>
                     {(roles.data ?? []).map((role) => (
                       <MenuItem key={role._id} value={role._id}>

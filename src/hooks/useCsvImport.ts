@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { messages } from '@common/messages';
 import type { ImportMode, ImportReport } from '@common/schemas/imports';
 import { errorMessage, reportError } from '@/api/errors';
@@ -32,10 +32,11 @@ const matchOf = (fields: ImportField[], heading: string) => {
   const wanted = heading.trim().toLowerCase();
   // A column with no heading is no field's (not even one without a label).
   if (wanted === '') return '';
-  if (wanted === '_id') return '_id';
   const field = fields.find(
     (f) => f.name.toLowerCase() === wanted || (f.label && f.label.toLowerCase() === wanted),
   );
+  // `_id`, or the export's `ID` heading (unless a field is named so): the same as the server.
+  if (!field && (wanted === '_id' || wanted === 'id')) return '_id';
   return field?.name ?? '';
 };
 
@@ -55,15 +56,20 @@ export function useCsvImport(target: ImportTarget) {
   const [running, setRunning] = useState<{ dryRun: boolean; rows: number }>();
   const [report, setReport] = useState<ImportReport>();
   const [failure, setFailure] = useState<string>();
+  const stopping = useRef<AbortController>(undefined);
+  // Leaving the dialog (or the page) stops an import that runs: the server then undoes it.
+  useEffect(() => () => stopping.current?.abort(), []);
 
   async function choose(chosen: File | undefined) {
     setReport(undefined);
     setFailure(undefined);
-    setFile(chosen);
-    if (!chosen) return;
-    const found = firstRecordOf(await chosen.slice(0, HEADINGS_BYTES).text());
-    setHeadings(found);
-    setColumns(found.map((heading) => matchOf(target.fields, heading)));
+    const found = chosen ? firstRecordOf(await chosen.slice(0, HEADINGS_BYTES).text()) : [];
+    // A file without headings (empty, or not text) has nothing to map: it is not taken.
+    const usable = found.some((heading) => heading.trim() !== '');
+    if (chosen && !usable) setFailure(messages.client.importNoHeadings);
+    setFile(usable ? chosen : undefined);
+    setHeadings(usable ? found : []);
+    setColumns(usable ? found.map((heading) => matchOf(target.fields, heading)) : []);
   }
 
   async function run(dryRun: boolean) {
@@ -73,8 +79,10 @@ export function useCsvImport(target: ImportTarget) {
     setRunning({ dryRun, rows: 0 });
     const query = new URLSearchParams({ dryRun: String(dryRun), mode, columns: columns.join(',') });
     const path = `${target.path}?${query}`;
+    const controller = new AbortController();
+    stopping.current = controller;
     try {
-      const done = await importThrough(path, file, accessToken, (rows) =>
+      const done = await importThrough(path, file, accessToken, controller.signal, (rows) =>
         setRunning({ dryRun, rows }),
       );
       setReport(done);
@@ -83,9 +91,14 @@ export function useCsvImport(target: ImportTarget) {
         dispatch(toastQueued(messages.client.imported(done.created, done.updated), 'success'));
       }
     } catch (error) {
+      if (controller.signal.aborted) {
+        setFailure(messages.server.importStopped);
+        return;
+      }
       reportError(messages.client.importContext(target.what), error);
       setFailure(errorMessage(error));
     } finally {
+      stopping.current = undefined;
       setRunning(undefined);
     }
   }
@@ -102,6 +115,8 @@ export function useCsvImport(target: ImportTarget) {
     choose,
     check: () => run(true),
     start: () => run(false),
+    /** Stops the check or import that runs (the server undoes what it did). */
+    stop: () => stopping.current?.abort(),
     running,
     report,
     failure,

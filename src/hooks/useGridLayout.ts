@@ -69,6 +69,9 @@ export function useGridLayout<Row extends GridValidRowModel>(
   return {
     columns: arranged,
     gridProps: {
+      // The grid's own "Manage columns" would list the selection and actions columns too:
+      // the column chooser takes its place.
+      disableColumnSelector: true,
       columnVisibilityModel: visibility,
       onColumnVisibilityModelChange: (model: GridColumnVisibilityModel) => {
         const shown = choosable.filter((column) => model[column.field] !== false);

@@ -80,6 +80,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
             progress.started(columns);
           },
           progress: progress.progress,
+          stopped: progress.stopped,
         }),
       );
     },

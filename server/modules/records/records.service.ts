@@ -782,8 +782,9 @@ async function selectedIds(
 }
 
 /**
- * A bulk write's records, each with its version and audit line (within `tx`); refused whole
- * when the write did not find some of `ids` (deleted meanwhile, or never of this entity).
+ * A bulk write's records, each with its version and audit line (within `tx`). An update is
+ * refused whole when it did not find some of `ids` (deleted meanwhile, or never of this
+ * entity); a delete leaves those out (what was asked is so) and answers the ids it deleted.
  */
 async function recordedBulk(
   tx: Tx,
@@ -796,14 +797,14 @@ async function recordedBulk(
   const missing = ids
     .filter((id) => !seen.has(id))
     .map((id): RefusedItem => ({ id, code: 'NOT_FOUND', message: messages.server.recordGone }));
-  if (missing.length) throw bulkRefused(missing);
+  if (missing.length && action === 'update') throw bulkRefused(missing);
   await recordRecordChanges(
     tx,
     rows.map((row) => row.document),
     action,
     actor,
   );
-  return { ids };
+  return { ids: ids.filter((id) => seen.has(id)) };
 }
 
 /**

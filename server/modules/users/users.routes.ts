@@ -114,6 +114,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
             progress.started(columns);
           },
           progress: progress.progress,
+          stopped: progress.stopped,
         }),
       );
     },

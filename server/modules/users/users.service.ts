@@ -236,8 +236,9 @@ export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void
 
 /**
  * Deletes the chosen users in one transaction, each with its audit line and live event.
- * Refused whole (409 BULK_REFUSED, per user) when one is gone, is the admin user, or when
- * the deletion would leave no user with the admin role (each admin chosen is named).
+ * Refused whole (409 BULK_REFUSED, per user) when one is the admin user, or when the
+ * deletion would leave no user with the admin role (each admin chosen is named). Users
+ * deleted meanwhile are left out; the answer names those it deleted.
  */
 export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Promise<BulkResult> {
   const chosen = [...new Set(ids)];
@@ -250,7 +251,8 @@ export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Prom
     const leavesNoAdmin = admins.length > 0 && (await countAdmins(tx)) <= admins.length;
     const refused = chosen.flatMap((id): RefusedItem[] => {
       const user = byId.get(id);
-      if (!user) return [{ id, code: 'NOT_FOUND', message: messages.server.userGone }];
+      // Deleted meanwhile: what was asked is so.
+      if (!user) return [];
       if (user.username === ADMIN_USERNAME)
         return [{ id, code: 'ADMIN_PROTECTED', message: messages.server.adminUserProtected }];
       if (leavesNoAdmin && admins.includes(user))
@@ -258,7 +260,12 @@ export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Prom
       return [];
     });
     if (refused.length) throw bulkRefused(refused);
-    await tx.delete(users).where(inArray(users.id, chosen));
+    await tx.delete(users).where(
+      inArray(
+        users.id,
+        found.map((user) => user._id),
+      ),
+    );
     await recordAudit(
       tx,
       actor,
@@ -278,7 +285,7 @@ export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Prom
         version: user._version,
       })),
     );
-    return { ids: chosen };
+    return { ids: found.map((user) => user._id) };
   });
 }
 

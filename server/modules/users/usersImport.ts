@@ -3,7 +3,7 @@ import { USER_IMPORT_FIELDS, createUserSchema, updateUserSchema } from '@common/
 import type { ImportProblem, ImportQuery, ImportReport } from '@common/schemas/imports';
 import type { Db } from '../../db/client';
 import { roles } from '../../db/schema/roles';
-import { users } from '../../db/schema/users';
+import { userRoles, users } from '../../db/schema/users';
 import { type Actor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { ID_COLUMN, type ImportProgress, mapColumns, runImport } from '../../lib/imports';
@@ -24,7 +24,8 @@ const FIELD_OF_CODE: Record<string, string> = {
  * `_id` adds a user (a password is required; roles by name, separated by commas, as the
  * export writes them); a row with the `_id` of a user changes their username and email.
  * An existing user's password and roles are not changed by a file (an administrator sets
- * a password; roles are assigned on the roles screens). One more audit event for the
+ * a password; roles are assigned on the roles screens): their roles as they are (an
+ * export read back) are taken as no change. One more audit event for the
  * import.
  */
 export function importUsers(
@@ -69,7 +70,19 @@ export function importUsers(
               : [];
             if (!current) problem(ID_COLUMN, 'is not the id of a user');
             if (cell('password')) problem('password', 'is only set for new users');
-            if (roleNames.length)
+            // The roles as they are (an export read back) are no change; others are refused.
+            const held = current
+              ? (
+                  await tx
+                    .select({ name: roles.name })
+                    .from(userRoles)
+                    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+                    .where(eq(userRoles.userId, current.id))
+                ).map((role) => role.name.toLowerCase())
+              : [];
+            const asked = roleNames.map((name) => name.toLowerCase());
+            const same = asked.length === held.length && asked.every((name) => held.includes(name));
+            if (cell('roles') !== undefined && !same)
               problem('roles', 'of an existing user are set on the roles screens');
             const parsed = updateUserSchema.safeParse({
               username: cell('username') ?? current?.username,

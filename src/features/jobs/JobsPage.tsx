@@ -196,7 +196,8 @@ function JobList() {
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           slotProps={{ htmlInput: { maxLength: JOB_FILTER_MAX_LENGTH } }}
-          sx={{ flex: 1, maxWidth: 480 }}
+          // At least 240 px: on a phone the buttons wrap under it rather than squeeze it.
+          sx={{ flex: '1 1 240px', maxWidth: 480 }}
         />
         <Button startIcon={<RefreshIcon />} onClick={() => void refetch()}>
           Refresh

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import type { AuditPage } from '@common/schemas/audit';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
 import type { ImportLine, ImportReport } from '@common/schemas/imports';
@@ -320,5 +321,43 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     expect(report).toMatchObject({ committed: false, created: 0, refused: 1 });
     expect(report.problems[0]).toMatchObject({ line: IMPORT_BATCH + 7, field: 'volume' });
     expect(await recordsOf()).toEqual([]);
+  });
+
+  it('is undone when its client goes away before it ends (the page left, Stop)', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const rows = Array.from({ length: IMPORT_BATCH * 30 }, (_, i) => `S${i},${i}`);
+    const stop = new AbortController();
+    const answer = await fetch(
+      `http://127.0.0.1:${port}/api/entity-records/${tube.name}/import?dryRun=false`,
+      {
+        method: 'POST',
+        headers: { ...contributor, 'content-type': 'text/csv' },
+        body: ['code,volume', ...rows].join('\n'),
+        signal: stop.signal,
+      },
+    );
+    const reader = answer.body!.getReader();
+    // The first batch is read: the import runs; then its client goes.
+    await reader.read();
+    stop.abort();
+    await reader.cancel().catch(() => undefined);
+    // The same codes again: a unique code waits for the first import's transaction to end,
+    // and is free only if it was undone.
+    const again = await importCsv(['code,volume', ...rows.slice(0, 5)].join('\n'), {
+      dryRun: 'false',
+    });
+    expect(reportOf(again.body)).toMatchObject({ created: 5, refused: 0, committed: true });
+    expect(await recordsOf()).toHaveLength(5);
+    const audit = (
+      await t.app.inject({
+        url: '/api/audit',
+        query: { action: 'record.import', q: tube.name },
+        headers: admin,
+      })
+    ).json();
+    expect(audit.events).toHaveLength(1);
+    // Node's fetch keeps its socket after an abort; the server's close would wait for it.
+    t.app.server.closeAllConnections();
   });
 });
