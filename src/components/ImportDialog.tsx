@@ -107,7 +107,9 @@ function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvI
 function Report({ report, target }: { report: ImportReport; target: ImportTarget }) {
   // The report comes below the mapping: brought into view (a long mapping hides it).
   const shown = useRef<HTMLDivElement>(null);
-  useEffect(() => shown.current?.scrollIntoView?.({ block: 'nearest' }), [report]);
+  useEffect(() => {
+    shown.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [report]);
   const labelOf = (name: string) => target.fields.find((f) => f.name === name)?.label || name;
   return (
     <Stack spacing={1} ref={shown}>
@@ -205,7 +207,9 @@ export function ImportDialog({
           {running && (
             <Box
               role="status"
-              ref={(box: HTMLDivElement | null) => box?.scrollIntoView?.({ block: 'nearest' })}
+              ref={(box: HTMLDivElement | null) => {
+                box?.scrollIntoView?.({ block: 'nearest' });
+              }}
             >
               <LinearProgress />
               <Typography variant="body2" sx={{ mt: 1 }}>

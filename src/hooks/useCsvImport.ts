@@ -58,7 +58,12 @@ export function useCsvImport(target: ImportTarget) {
   const [failure, setFailure] = useState<string>();
   const stopping = useRef<AbortController>(undefined);
   // Leaving the dialog (or the page) stops an import that runs: the server then undoes it.
-  useEffect(() => () => stopping.current?.abort(), []);
+  useEffect(
+    () => () => {
+      stopping.current?.abort();
+    },
+    [],
+  );
 
   async function choose(chosen: File | undefined) {
     setReport(undefined);
