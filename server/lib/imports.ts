@@ -18,15 +18,19 @@ import {
   type ImportReport,
 } from '@common/schemas/imports';
 import type { Db, Tx } from '../db/client';
+import { apiErrorSchema } from '@common/schemas/apiError';
 import { toApiError } from '../plugins/errors';
-import { AppError, badRequest } from './errors';
+import { AppError, badRequest, forbidden } from './errors';
 
-/** An import's 200 answer, as the OpenAPI document describes it. */
-export const importAnswerSchema = z
-  .string()
-  .describe(
-    'Newline-delimited JSON: {type: progress, rows} per batch, then {type: report} or {type: error}',
-  );
+/** An import route's answers, as the OpenAPI document describes them. */
+export const importResponses = {
+  200: z
+    .string()
+    .describe(
+      'Newline-delimited JSON: {type: progress, rows} per batch, then {type: report} or {type: error}',
+    ),
+  ...Object.fromEntries([400, 403, 404, 409, 413, 415].map((status) => [status, apiErrorSchema])),
+};
 
 /** How many rows each step of an import reads, checks and writes together. */
 export const IMPORT_BATCH = 1000;
@@ -298,16 +302,20 @@ const line = (value: ImportLine) => `${JSON.stringify(value)}\n`;
 /**
  * Runs an import of the request's CSV body and answers it as newline-delimited JSON: a
  * `progress` line per batch, then the `report` (or an `error`, nothing written). What
- * stops the import before its columns are read (a bad mapping, an unknown entity) is an
- * ordinary error answer.
+ * stops the import before its columns are read (a bad mapping, an unknown entity, a column
+ * of ids from someone who may not call `changes` on one item) is an ordinary error answer.
+ * The import is told when its client has gone (the page left, Stop).
  */
 export async function sendImport(
   request: FastifyRequest,
   reply: FastifyReply,
+  changes: { verb: string; path: string },
   run: (file: string, progress: ImportProgress) => Promise<ImportReport>,
 ) {
   if (!(request.body instanceof Readable))
     throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', messages.server.unsupportedMediaType);
+  // A column of ids changes the items it names: the right to change one is needed too.
+  const mayChange = request.server.mayCall(request.user!, changes.verb, changes.path);
   const file = await spooled(request.body);
   const out = new PassThrough();
   let began!: () => void;
@@ -322,7 +330,10 @@ export async function sendImport(
     gone = !reply.raw.writableFinished;
   });
   void run(file, {
-    started: () => began(),
+    started: (columns) => {
+      if (columns.includes(ID_COLUMN) && !mayChange) throw forbidden(messages.server.forbidden);
+      began();
+    },
     progress: (rows) => out.write(line({ type: 'progress', rows })),
     stopped: () => gone,
   })

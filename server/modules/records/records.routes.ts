@@ -35,11 +35,9 @@ import {
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
-import { forbidden } from '../../lib/errors';
-import { importAnswerSchema, sendImport } from '../../lib/imports';
+import { importResponses, sendImport } from '../../lib/imports';
 import { importRecords } from './recordsImport';
 import { importQuerySchema } from '@common/schemas/imports';
-import { messages } from '@common/messages';
 import { exportOptionsSchema } from '@common/schemas/exports';
 
 const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -61,29 +59,24 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: entityRecordsParamsSchema,
         querystring: importQuerySchema,
         consumes: ['text/csv'],
-        response: {
-          200: importAnswerSchema,
-          ...errors,
-          403: apiErrorSchema,
-          413: apiErrorSchema,
-          415: apiErrorSchema,
-        },
+        response: importResponses,
       },
     },
-    async (request, reply) => {
-      const mayUpdate = app.mayCall(request.user!, 'PUT', '/api/entity-records/:entityName/:id');
-      return sendImport(request, reply, (file, progress) =>
-        importRecords(app.db, request.params.entityName, file, request.query, actorOf(request), {
-          started(columns) {
-            // A column of ids changes the records it names: the right to change them too.
-            if (columns.includes('_id') && !mayUpdate) throw forbidden(messages.server.forbidden);
-            progress.started(columns);
-          },
-          progress: progress.progress,
-          stopped: progress.stopped,
-        }),
-      );
-    },
+    async (request, reply) =>
+      sendImport(
+        request,
+        reply,
+        { verb: 'PUT', path: '/api/entity-records/:entityName/:id' },
+        (file, progress) =>
+          importRecords(
+            app.db,
+            request.params.entityName,
+            file,
+            request.query,
+            actorOf(request),
+            progress,
+          ),
+      ),
   );
   app.post(
     '/entity-records/:entityName/bulk-delete',

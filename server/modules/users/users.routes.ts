@@ -21,11 +21,9 @@ import {
 } from './users.service';
 import { bulkResultSchema } from '@common/schemas/entities';
 import { actorOf } from '../../lib/audit';
-import { forbidden } from '../../lib/errors';
-import { importAnswerSchema, sendImport } from '../../lib/imports';
+import { importResponses, sendImport } from '../../lib/imports';
 import { importUsers } from './usersImport';
 import { importQuerySchema } from '@common/schemas/imports';
-import { messages } from '@common/messages';
 import { baseVersions } from '../../lib/concurrency';
 import { exportCompression, exportResponse, sendExport } from '../../lib/exports';
 
@@ -96,28 +94,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         querystring: importQuerySchema,
         consumes: ['text/csv'],
-        response: {
-          200: importAnswerSchema,
-          ...errors,
-          403: apiErrorSchema,
-          413: apiErrorSchema,
-          415: apiErrorSchema,
-        },
+        response: importResponses,
       },
     },
-    async (request, reply) => {
-      const mayUpdate = app.mayCall(request.user!, 'PUT', '/api/users/:id');
-      return sendImport(request, reply, (file, progress) =>
-        importUsers(app.db, file, request.query, actorOf(request), {
-          started(columns) {
-            if (columns.includes('_id') && !mayUpdate) throw forbidden(messages.server.forbidden);
-            progress.started(columns);
-          },
-          progress: progress.progress,
-          stopped: progress.stopped,
-        }),
-      );
-    },
+    async (request, reply) =>
+      sendImport(request, reply, { verb: 'PUT', path: '/api/users/:id' }, (file, progress) =>
+        importUsers(app.db, file, request.query, actorOf(request), progress),
+      ),
   );
 
   app.post(
