@@ -134,7 +134,8 @@ test("by keyboard: the grid is one Tab stop, the arrows reach a job's toggle, En
   const grid = page.getByRole('grid', { name: 'Jobs' });
   const expand = grid.getByRole('button', { name: 'Expand J-0000001' });
   await expect(expand).toBeVisible();
-  await tabTo(page, page.getByRole('button', { name: 'Export' }));
+  // The last stop before the grid: the saved views' Save view.
+  await tabTo(page, page.getByRole('button', { name: 'Save view' }));
 
   // One Tab enters the grid, the next leaves it: no stop on each job's toggle.
   await page.keyboard.press('Tab');
@@ -163,7 +164,7 @@ test('typing a filter after moving in the grid by keyboard keeps the focus and e
   await page.goto('/lims/jobs');
   const grid = page.getByRole('grid', { name: 'Jobs' });
   await expect(grid.getByRole('button', { name: 'Expand J-0000001' })).toBeVisible();
-  await tabTo(page, page.getByRole('button', { name: 'Export' }));
+  await tabTo(page, page.getByRole('button', { name: 'Save view' }));
   await page.keyboard.press('Tab');
   await expect(grid.getByRole('columnheader', { name: 'Details' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
@@ -172,7 +173,8 @@ test('typing a filter after moving in the grid by keyboard keeps the focus and e
   // Back to the filter by keyboard: the grid had a cell in focus, and the new rows put it
   // back in focus, so the rest of the typing went to the grid.
   const filter = page.getByLabel('Filter');
-  for (let i = 0; i < 5; i++) {
+  // Save view, Export, Columns and Refresh come between them.
+  for (let i = 0; i < 8; i++) {
     if (await filter.evaluate((element) => element === document.activeElement)) break;
     await page.keyboard.press('Shift+Tab');
   }

@@ -16,7 +16,10 @@ const userRow = (grid: Locator, username: string) =>
  * right to its cell in column `column` (0: Username).
  */
 async function arrowToUser(page: Page, grid: Locator, username: string, column: number) {
-  await tabTo(page, grid.getByRole('columnheader', { name: 'Username' }));
+  // The grid's Tab stop is its first heading: the selection's "Select all rows" box.
+  await tabTo(page, grid.getByRole('checkbox', { name: 'Select all rows' }));
+  await page.keyboard.press('ArrowRight');
+  await expect(grid.getByRole('columnheader', { name: 'Username' })).toBeFocused();
   const row = userRow(grid, username);
   for (let i = 0; i < 30; i++) {
     if (await row.evaluate((element) => element.contains(document.activeElement))) break;

@@ -3,12 +3,15 @@ import { useSearchParams } from 'react-router-dom';
 import { selectCurrentUser } from '@/auth/auth.slice';
 import { useAppSelector } from '@/lib/store';
 
-/** Where this browser keeps a user's last view of a list. */
+/**
+ * Where this tab keeps a user's last view of a list: the tab's session storage, so that
+ * nothing of it outlives the tab (a logout leaves no trace in the browser's storage).
+ */
 const storageKey = (userId: string, grid: string) => `lastView:${userId}:${grid}`;
 
 function readStored(key: string | undefined): string | null {
   try {
-    return key ? window.localStorage.getItem(key) : null;
+    return key ? window.sessionStorage.getItem(key) : null;
   } catch {
     return null; // Storage refused (a private window): no last view.
   }
@@ -17,7 +20,7 @@ function readStored(key: string | undefined): string | null {
 /**
  * Comes back to a list as it was left: arriving with no view in the URL (from the menu),
  * the user's last view of the list is put there before the list renders. Every later view
- * (less its page) is kept as the last one, per user, in this browser.
+ * (less its page) is kept as the last one, per user, in this tab.
  */
 export function WithLastView({ grid, children }: { grid: string; children: ReactNode }) {
   const userId = useAppSelector(selectCurrentUser)?._id;
@@ -36,7 +39,7 @@ export function WithLastView({ grid, children }: { grid: string; children: React
     const view = new URLSearchParams(params);
     view.delete('page');
     try {
-      window.localStorage.setItem(key, view.toString());
+      window.sessionStorage.setItem(key, view.toString());
     } catch {
       // Storage refused: the list still works, without coming back to it.
     }

@@ -6,4 +6,7 @@ import { configure } from '@testing-library/react';
 configure({ asyncUtilTimeout: 5000 });
 
 // Each test is a fresh browser: nothing kept by the last one (tokens, a list's last view).
-afterEach(() => window.localStorage.clear());
+afterEach(() => {
+  window.localStorage.clear();
+  window.sessionStorage.clear();
+});

@@ -183,7 +183,7 @@ describe('/users: columns and views', () => {
   it('comes back to the last view of the list', async () => {
     const { router } = await openUsers('/users?q=bob&sort=email:asc');
     // The view is kept once it is on screen.
-    await waitFor(() => expect(window.localStorage.length).toBeGreaterThan(0));
+    await waitFor(() => expect(window.sessionStorage.length).toBeGreaterThan(0));
     await act(() => router.navigate('/'));
     await act(() => router.navigate('/users'));
     await screen.findByRole('grid', { name: 'Users' });
