@@ -49,6 +49,24 @@ export async function startBuiltServer(env: Record<string, string>) {
   };
 }
 
+/**
+ * Watches a server's resident memory from now (sampled every 50 ms) until `stop`, which
+ * answers it idle (at the start) and at its peak, in MB.
+ */
+export function watchMemory(server: { residentMegabytes(): number }) {
+  const idle = server.residentMegabytes();
+  let peak = idle;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, server.residentMegabytes());
+  }, 50);
+  return {
+    stop() {
+      clearInterval(sampler);
+      return { idle, peak };
+    },
+  };
+}
+
 /** Signs in through the API; the access and refresh tokens. */
 export async function signInThroughApi(base: string, username: string, password: string) {
   const answer = await fetch(`${base}/api/auth/login`, {

@@ -15,7 +15,7 @@
 import { parseArgs } from 'node:util';
 import { openPostgres } from '../server/db/client';
 import { lastJobNumber, loadJobs, settleJobSearch } from '../server/modules/jobs/jobs.service';
-import { siblingDatabase, signInThroughApi, startBuiltServer } from './builtServer';
+import { siblingDatabase, signInThroughApi, startBuiltServer, watchMemory } from './builtServer';
 import { ADMIN_PASSWORD, define, fill } from './recordsData';
 
 const { values: args } = parseArgs({
@@ -31,11 +31,7 @@ type Server = Awaited<ReturnType<typeof startBuiltServer>>;
 
 /** Reads the export at `path` whole, timing it and watching the server's memory. */
 async function timeExport(server: Server, jwt: string, path: string) {
-  const idle = server.residentMegabytes();
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, server.residentMegabytes());
-  }, 50);
+  const memory = watchMemory(server);
   const started = performance.now();
   const answer = await fetch(`${server.base}${path}`, {
     headers: { authorization: `Bearer ${jwt}` },
@@ -55,7 +51,7 @@ async function timeExport(server: Server, jwt: string, path: string) {
     if (firstRow === undefined && lines >= 2) firstRow = now - started;
   }
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
+  const { idle, peak } = memory.stop();
   const rows = lines - 1;
   return { firstBytes: firstBytes ?? 0, firstRow: firstRow ?? 0, rows, seconds, bytes, idle, peak };
 }

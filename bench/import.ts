@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import type { Entity } from '../common/schemas/entities';
 import type { ImportLine, ImportReport } from '../common/schemas/imports';
 import { openPostgres } from '../server/db/client';
 import { tableOf } from '../server/modules/records/recordTable';
-import { siblingDatabase, signInThroughApi, startBuiltServer } from './builtServer';
+import { siblingDatabase, signInThroughApi, startBuiltServer, watchMemory } from './builtServer';
+import { defineEntity } from './recordsData';
 
 const { values: args } = parseArgs({ options: { records: { type: 'string' } } });
 const RECORDS = Number(args.records ?? 1_000_000);
@@ -28,15 +28,7 @@ type Server = Awaited<ReturnType<typeof startBuiltServer>>;
 
 /** Defines the entities through the API, as an admin would. */
 async function define(base: string, jwt: string) {
-  const defined = async (body: object): Promise<Entity> => {
-    const answer = await fetch(`${base}/api/entities`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201) throw new Error(`Defining an entity: ${await answer.text()}`);
-    return (await answer.json()) as Entity;
-  };
+  const defined = (body: object) => defineEntity(base, jwt, body);
   const site = await defined({ name: 'ImportSite', fields: [{ name: 'code' }] });
   await defined({
     name: 'ImportSample',
@@ -60,11 +52,7 @@ function writeCsv(file: string) {
 
 /** Posts the file to the import, reading its progress, while watching the server's memory. */
 async function timeImport(server: Server, jwt: string, body: Buffer, dryRun: boolean) {
-  const idle = server.residentMegabytes();
-  let peak = idle;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, server.residentMegabytes());
-  }, 50);
+  const memory = watchMemory(server);
   const started = performance.now();
   const answer = await fetch(
     `${server.base}/api/entity-records/ImportSample/import?dryRun=${dryRun}&mode=all`,
@@ -77,7 +65,7 @@ async function timeImport(server: Server, jwt: string, body: Buffer, dryRun: boo
   if (!answer.ok) throw new Error(`import: ${answer.status} ${await answer.text()}`);
   const lines = (await answer.text()).trim().split('\n');
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
+  const { idle, peak } = memory.stop();
   const last = JSON.parse(lines.at(-1)!) as ImportLine;
   if (last.type !== 'report') throw new Error(`import: ${JSON.stringify(last)}`);
   return { report: last.report, progressLines: lines.length - 1, seconds, idle, peak };

@@ -28,18 +28,21 @@ export const SAMPLE_FIELDS = [
 ];
 export const SORTABLE = SAMPLE_FIELDS.map((field) => field.name);
 
+/** Defines an entity through the API, as an admin would (`jwt` an admin's). */
+export async function defineEntity(base: string, jwt: string, body: object): Promise<Entity> {
+  const answer = await fetch(`${base}/api/entities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (answer.status !== 201) throw new Error(`Defining an entity: ${await answer.text()}`);
+  return (await answer.json()) as Entity;
+}
+
 /** Defines the two entities through the API: their tables and indexes as the product makes them. */
 export async function define(base: string) {
   const { jwt } = await signInThroughApi(base, 'admin', ADMIN_PASSWORD);
-  const defined = async (body: object): Promise<Entity> => {
-    const answer = await fetch(`${base}/api/entities`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (answer.status !== 201) throw new Error(`Defining an entity: ${await answer.text()}`);
-    return (await answer.json()) as Entity;
-  };
+  const defined = (body: object) => defineEntity(base, jwt, body);
   const site = await defined({ name: 'BenchSite', fields: [{ name: 'code' }, { name: 'label' }] });
   const sample = await defined({ name: 'BenchSample', fields: SAMPLE_FIELDS });
   return { site, sample };
