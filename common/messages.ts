@@ -138,6 +138,8 @@ export const messages = {
     linkedMeanwhile: 'A record was linked to one of these meanwhile; try again',
     noHistory: 'This item has no history here',
     notDeleted: 'This item is not deleted (restored meanwhile?)',
+    pointsAtDeleted: (field: string, target: string) =>
+      `Its records' ${field} names records of ${target} deleted since; restore those first`,
     forbidden: 'You are not allowed to perform this action',
     invalidRefreshToken: 'This refresh token is invalid, expired or revoked; sign in again',
     emailTaken: 'An account with this email already exists',

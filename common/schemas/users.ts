@@ -51,8 +51,8 @@ export const setPasswordSchema = z.object({ password: passwordSchema });
 
 export const userIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
 
-/** `POST /api/users/bulk-delete`: the users to delete, by id. */
-export const bulkDeleteUsersSchema = z.object({
+/** `POST /api/users/bulk-delete` and `bulk-restore`: the users to delete or bring back, by id. */
+export const bulkUsersSchema = z.object({
   ids: z
     .array(z.uuid('must be user ids'))
     .min(1, 'must name at least one user')

@@ -2,10 +2,12 @@ import type { AuditAction } from '@common/schemas/audit';
 import type { VersionAction } from '@common/schemas/versions';
 import { type Db, type Session, type Tx, namedQuery, namedStatement } from '../db/client';
 import type { Actor } from './audit';
-import type { VersionedResource } from './versions';
 
 /** The audit log's noun for each kind of versioned item. */
 const AUDITED_AS = { books: 'book', entities: 'entity', 'entity-records': 'record' } as const;
+
+/** The kinds of item whose every change keeps a version (users and roles keep only deletes). */
+type ChangedResource = keyof typeof AUDITED_AS;
 
 /** How the audit log's sentences tell each kind of change. */
 const VERB: Record<VersionAction, string> = {
@@ -56,7 +58,7 @@ function writingChanges(items: string, taken: number) {
 /** The values of writingChanges' own parameters, in order. */
 function changeValues(
   actor: Actor,
-  resource: VersionedResource,
+  resource: ChangedResource,
   action: VersionAction,
   audited: boolean,
 ): unknown[] {
@@ -97,7 +99,7 @@ const WRITE_CHANGES = writingChanges(
 export async function recordChanges(
   tx: Tx | Db,
   actor: Actor,
-  resource: VersionedResource,
+  resource: ChangedResource,
   action: VersionAction,
   items: ChangedItem[],
   { audited = true, more = '' }: { audited?: boolean; more?: string } = {},
@@ -130,7 +132,7 @@ export async function changeAndRecord(
   name: string,
   change: { text: string; values: unknown[] },
   actor: Actor,
-  resource: VersionedResource,
+  resource: ChangedResource,
   action: VersionAction,
   { audited = true }: { audited?: boolean } = {},
 ): Promise<string[]> {

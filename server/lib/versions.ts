@@ -1,6 +1,7 @@
 import { and, eq, gt, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { RECENTLY_DELETED_LIMIT } from '@common/constants';
+import { messages } from '@common/messages';
 import type {
   DeletedItem,
   Version,
@@ -11,10 +12,13 @@ import type {
 import { compareValues, comparedValues } from '@common/versionChanges';
 import type { Db, Tx } from '../db/client';
 import { versions } from '../db/schema/versions';
-import { notFound } from './errors';
+import { conflict, notFound } from './errors';
 
-/** The kinds of document that keep a version history. */
-export type VersionedResource = 'books' | 'entities' | 'entity-records';
+/**
+ * The kinds of document that keep a version history. Users and roles keep only their deletes
+ * and restores: what a delete took, so that it can be undone.
+ */
+export type VersionedResource = 'books' | 'entities' | 'entity-records' | 'users' | 'roles';
 
 interface NewVersion {
   resource: VersionedResource;
@@ -175,4 +179,26 @@ export async function lastKnownVersion(
     .from(versions)
     .where(and(eq(versions.resource, resource), eq(versions.documentId, documentId)));
   return row?.version ?? 0;
+}
+
+/**
+ * What the delete of a document took, to undo it: the snapshot of its last version, which
+ * must be that delete. @throws 404 (`what` not found) when it has no history; 409 CONFLICT when its last
+ * version is no delete (it was restored meanwhile).
+ */
+export async function deletedDocument(
+  tx: Tx,
+  resource: VersionedResource,
+  documentId: string,
+  what: string,
+): Promise<Record<string, unknown>> {
+  const [last] = await tx
+    .select({ action: versions.action, document: versions.document })
+    .from(versions)
+    .where(and(eq(versions.resource, resource), eq(versions.documentId, documentId)))
+    .orderBy(...newestFirst)
+    .limit(1);
+  if (!last) throw notFound(what);
+  if (last.action !== 'delete') throw conflict('CONFLICT', messages.server.notDeleted);
+  return last.document;
 }

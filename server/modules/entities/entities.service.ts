@@ -26,7 +26,11 @@ import {
   quoted,
   tableOf,
 } from '../records/recordTable';
-import { deleteRecordsOf, relationsTo } from '../records/records.service';
+import {
+  deleteRecordsOf,
+  relationsTo,
+  restoreRecordsDeletedWith,
+} from '../records/records.service';
 import { definitionReport } from './definitionReport';
 
 interface EntityInput {
@@ -271,9 +275,9 @@ export async function deleteEntity(db: Db, id: string, actor: Actor): Promise<vo
 }
 
 /**
- * Makes version `versionId` of a definition current again (a deleted one comes back with its
- * id and name, without its records: each can be restored from its own history) and records
- * a `restore` version, in one transaction.
+ * Makes version `versionId` of a definition current again and records a `restore` version,
+ * in one transaction. A deleted one comes back with its id and name, and with the records
+ * deleted with it (those deleted before stay in their own histories).
  * @throws 404 when it has no such version; 409 NAME_TAKEN when another entity took its name,
  * VERSION_CONFLICT when `base` names another version than the current one.
  */
@@ -301,13 +305,16 @@ export async function restoreEntity(
       .onConflictDoUpdate({ target: entities.id, set: { ...values, updatedAt: new Date() } })
       .returning();
     const entity = toWire(row!);
+    let withRecords = '';
     if (current) {
       await changeRecordsTable(tx, toWire(current), entity);
     } else {
       const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
       await changeTable(tx, createTableStatements(definitionOf(entity), targets));
+      const records = await restoreRecordsDeletedWith(tx, definitionOf(entity), actor);
+      withRecords = ` and its ${records} records`;
     }
-    await recordEntityChange(tx, entity, 'restore', actor);
+    await recordEntityChange(tx, entity, 'restore', actor, withRecords);
     return entity;
   });
 }

@@ -41,6 +41,7 @@ import {
   literal,
   quoted,
   relationConstraintOf,
+  SQL_TYPES,
   TEXT_TYPES,
   tableOf,
   typeOf,
@@ -614,6 +615,69 @@ export async function deleteRecordsOf(
   );
   const records = rows.map((row) => row.document);
   await recordRecordChanges(tx, records, 'delete', actor, { audited: false });
+  return records.length;
+}
+
+/** Runs a restore of records: one pointing at a record deleted since is a conflict, 409. */
+async function restoring<T>(definition: RecordsDefinition, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const facts = pgErrorFacts(error);
+    const field = definition.fields.find(
+      (f) => facts?.constraint === relationConstraintOf(definition.id, f.name),
+    );
+    if (facts?.code === '23503' && field) {
+      throw conflict('CONFLICT', messages.server.pointsAtDeleted(field.label, field.target!));
+    }
+    refusalOf(error, definition);
+  }
+}
+
+/**
+ * Brings back, as they were, the records deleted with their entity (within `tx`, once the
+ * entity's table is back): those whose last version is a delete written at the entity's last
+ * delete (one transaction, one time), so records deleted before it, or restored or reused
+ * since, stay as they are. Each gets its `restore` version (the entity's restore is the
+ * audit event). Answers how many came back.
+ * @throws 409 CONFLICT when one points at a record deleted since (pointsAtDeleted).
+ */
+export async function restoreRecordsDeletedWith(
+  tx: Tx,
+  definition: RecordsDefinition,
+  actor: Actor,
+): Promise<number> {
+  const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
+  // The snapshots hold the API's values, which cast from text to each column's type.
+  const values = definition.fields.map(
+    (field) => `(d.document->'fields'->>${literal(field.name)})::${SQL_TYPES[typeOf(field)]}`,
+  );
+  const rows = await restoring(definition, () =>
+    recordsQuery<{ document: EntityRecord }>(
+      sessionOf(tx),
+      `with deleted_at as (
+         select max(version_date) as at from versions
+         where resource = 'entities' and document_id = $1 and action = 'delete'),
+       last_versions as (
+         select distinct on (v.document_id) v.document_id, v.action, v.version_date, v.document
+         from versions v
+         where v.resource = 'entity-records' and v.document_id in (
+           select document_id from versions
+           where resource = 'entity-records' and action = 'delete'
+             and version_date = (select at from deleted_at) and document->>'entity_name' = $2)
+         order by v.document_id, v.version_date desc nulls last, v.id desc nulls last)
+       insert into ${quoted(tableOf(definition.id))} (id, version, created_at${columns.map((c) => `, ${c}`).join('')})
+       select d.document_id, (d.document->>'_version')::int + 1,
+              (select min(version_date) from versions f
+               where f.resource = 'entity-records' and f.document_id = d.document_id)${values.map((v) => `, ${v}`).join('')}
+       from last_versions d
+       where d.action = 'delete' and d.version_date = (select at from deleted_at)
+       returning ${documentOf(definition)} as document`,
+      [definition.id, definition.name],
+    ),
+  );
+  const records = rows.map((row) => row.document);
+  await recordRecordChanges(tx, records, 'restore', actor, { audited: false });
   return records.length;
 }
 

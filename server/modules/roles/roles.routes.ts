@@ -12,6 +12,7 @@ import {
 import {
   createRole,
   deleteRole,
+  restoreRole,
   exportRoles,
   getRole,
   listRoleUsers,
@@ -63,6 +64,20 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
     '/roles/:id',
     { schema: { params: roleIdParamsSchema, response: { 200: roleSchema, ...errors } } },
     async (request) => getRole(app.db, request.params.id),
+  );
+
+  app.post(
+    '/roles/:id/restore',
+    {
+      // Undoing a delete: allowed to whoever may delete, never granted apart.
+      config: { changesIdentities: true, checkedAs: { verb: 'DELETE', path: '/api/roles/:id' } },
+      schema: { params: roleIdParamsSchema, response: { 200: roleSchema, ...errors } },
+    },
+    async (request) => {
+      const role = await restoreRole(app.db, request.params.id, actorOf(request));
+      await app.reloadPermissions();
+      return role;
+    },
   );
 
   app.delete(

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role, RoleUser } from '@common/schemas/roles';
@@ -13,6 +13,7 @@ import type { ExportColumn } from '../../lib/exports';
 import { batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
 import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
+import { deletedDocument, recordVersions } from '../../lib/versions';
 
 const toWire = (row: typeof roles.$inferSelect): Role => ({
   _id: row.id,
@@ -82,6 +83,87 @@ export async function createRole(db: Db, name: string, actor: Actor): Promise<Ro
   });
 }
 
+/** What a role's delete keeps, so that it can be undone: its name, holders and route grants. */
+interface DeletedRole {
+  name: string;
+  _version: number;
+  /** The ids of the users who held it. */
+  members: string[];
+  /** The ids of the routes it was allowed on. */
+  grants: string[];
+}
+
+/**
+ * Undoes a role's delete: it comes back with its id, given back to the users who held it
+ * and to the routes it was allowed on, those that still exist; every server then reloads
+ * its permissions.
+ * @throws 404 when no such role was deleted; 409 CONFLICT when it is not deleted (restored
+ * meanwhile), NAME_TAKEN when another role took its name.
+ */
+export async function restoreRole(db: Db, id: string, actor: Actor): Promise<Role> {
+  return db.transaction(async (tx) => {
+    const deleted = (await deletedDocument(tx, 'roles', id, 'Role')) as unknown as DeletedRole;
+    const [row] = await tx
+      .insert(roles)
+      .values({ id, name: deleted.name, version: deleted._version + 1 })
+      .returning();
+    const regranted = deleted.grants.length
+      ? await tx
+          .update(routes)
+          .set({
+            allowedRoles: sql`array_append(${routes.allowedRoles}, ${deleted.name})`,
+            version: sql`${routes.version} + 1`,
+          })
+          .where(
+            and(
+              inArray(routes.id, deleted.grants),
+              sql`not (${deleted.name} = any(${routes.allowedRoles}))`,
+            ),
+          )
+          .returning({ id: routes.id, version: routes.version })
+      : [];
+    const holders = deleted.members.length
+      ? await tx
+          .update(users)
+          .set({ version: sql`${users.version} + 1` })
+          .where(inArray(users.id, deleted.members))
+          .returning({ id: users.id, version: users.version })
+      : [];
+    if (holders.length > 0) {
+      await tx.insert(userRoles).values(holders.map((user) => ({ userId: user.id, roleId: id })));
+    }
+    await recordVersions(tx, [
+      {
+        resource: 'roles',
+        documentId: id,
+        action: 'restore',
+        updatedBy: actor.name ?? '',
+        document: { name: deleted.name, _version: row!.version },
+      },
+    ]);
+    await recordAudit(tx, actor, {
+      action: 'role.restore',
+      resourceId: id,
+      summary: `Restored the role ${deleted.name}`,
+    });
+    await publishChanges(tx, actor, [
+      { resource: 'roles', id, action: 'restore', version: row!.version },
+      ...regranted.map((route) => ({
+        resource: 'routes' as const,
+        action: 'update' as const,
+        ...route,
+      })),
+      ...holders.map((user) => ({
+        resource: 'users' as const,
+        action: 'update' as const,
+        ...user,
+      })),
+    ]);
+    await notifyPermissionsChanged(tx);
+    return toWire(row!);
+  });
+}
+
 /**
  * Deletes a role, and in the same transaction takes it from its users and from every
  * route grant; every server then reloads its permissions.
@@ -109,6 +191,21 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
       )
       .returning({ id: users.id, version: users.version });
     await tx.delete(roles).where(eq(roles.id, id)); // user_roles rows cascade
+    const document: DeletedRole = {
+      name: role.name,
+      _version: role.version,
+      members: holders.map((user) => user.id),
+      grants: regranted.map((route) => route.id),
+    };
+    await recordVersions(tx, [
+      {
+        resource: 'roles',
+        documentId: id,
+        action: 'delete',
+        updatedBy: actor.name ?? '',
+        document: { ...document },
+      },
+    ]);
     await recordAudit(tx, actor, {
       action: 'role.delete',
       resourceId: id,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
-  bulkDeleteUsersSchema,
+  bulkUsersSchema,
   createUserSchema,
   setPasswordSchema,
   updateUserSchema,
@@ -12,6 +12,7 @@ import {
 } from '@common/schemas/users';
 import {
   bulkDeleteUsers,
+  bulkRestoreUsers,
   createUser,
   deleteUser,
   exportUsers,
@@ -108,9 +109,19 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // Deleting many: allowed to whoever may delete one, never granted apart.
       config: { changesIdentities: true, checkedAs: { verb: 'DELETE', path: '/api/users/:id' } },
-      schema: { body: bulkDeleteUsersSchema, response: { 200: bulkResultSchema, ...errors } },
+      schema: { body: bulkUsersSchema, response: { 200: bulkResultSchema, ...errors } },
     },
     async (request) => bulkDeleteUsers(app.db, request.body.ids, actorOf(request)),
+  );
+
+  app.post(
+    '/users/bulk-restore',
+    {
+      // Undoing deletes: allowed to whoever may delete, never granted apart.
+      config: { changesIdentities: true, checkedAs: { verb: 'DELETE', path: '/api/users/:id' } },
+      schema: { body: bulkUsersSchema, response: { 200: bulkResultSchema, ...errors } },
+    },
+    async (request) => bulkRestoreUsers(app.db, request.body.ids, actorOf(request)),
   );
 
   app.delete(

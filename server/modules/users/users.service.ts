@@ -11,6 +11,7 @@ import { type Actor, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
 import { checkVersion } from '../../lib/concurrency';
 import {
+  AppError,
   type RefusedItem,
   adminProtected,
   badRequest,
@@ -21,6 +22,8 @@ import {
 import type { ExportColumn } from '../../lib/exports';
 import { type OrderKey, batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
 import { hashPassword } from '../../lib/password';
+import { conflictOf } from '../../lib/pgErrors';
+import { deletedDocument, recordVersions } from '../../lib/versions';
 
 /** Users joined to their roles, by username: a row per (user, role), or per user with none. */
 const userRows = (db: Db | Tx) =>
@@ -208,6 +211,114 @@ export async function updateUser(
   });
 }
 
+/** What a user's delete keeps, so that it can be undone: the account as it was, with its roles. */
+interface DeletedUser {
+  username: string;
+  email: string | null;
+  passwordHash: string | null;
+  googleSubject: string | null;
+  sessionGeneration: number;
+  _version: number;
+  roles: string[];
+}
+
+/**
+ * Writes the delete version of each deleted user (`rows`, as the delete returned them;
+ * `before`: the same users with their roles). The hash stays in the database it was in,
+ * never in an answer, until the history's retention removes it.
+ */
+async function keepDeleted(
+  tx: Tx,
+  rows: (typeof users.$inferSelect)[],
+  before: User[],
+  actor: Actor,
+): Promise<void> {
+  const rolesOf = new Map(before.map((user) => [user._id, user.roles.map((role) => role._id)]));
+  await recordVersions(
+    tx,
+    rows.map((row) => {
+      const document: DeletedUser = {
+        username: row.username,
+        email: row.email,
+        passwordHash: row.passwordHash,
+        googleSubject: row.googleSubject,
+        sessionGeneration: row.sessionGeneration,
+        _version: row.version,
+        roles: rolesOf.get(row.id) ?? [],
+      };
+      return {
+        resource: 'users' as const,
+        documentId: row.id,
+        action: 'delete' as const,
+        updatedBy: actor.name ?? '',
+        document: { ...document },
+      };
+    }),
+  );
+}
+
+/**
+ * Undoes deletes of users (`ids`), in one transaction: each account comes back with its id,
+ * password, email and the roles it held that still exist, with its audit line and live
+ * event. Sessions it had stay ended (their access tokens are of an older session
+ * generation). Refused whole (409 BULK_REFUSED, per user) when one was never deleted (404),
+ * is not deleted (restored meanwhile), or another user took its name or email.
+ */
+export async function bulkRestoreUsers(db: Db, ids: string[], actor: Actor): Promise<BulkResult> {
+  const chosen = [...new Set(ids)];
+  return db.transaction(async (tx) => {
+    const refused: RefusedItem[] = [];
+    for (const id of chosen) {
+      try {
+        // A savepoint each: a refused one does not end the transaction, so all are named.
+        await tx.transaction((one) => restoreUser(one, id, actor));
+      } catch (error) {
+        const known = error instanceof AppError ? error : conflictOf(error);
+        if (!known) throw error;
+        refused.push({ id, code: known.code, message: known.message });
+      }
+    }
+    if (refused.length) throw bulkRefused(refused);
+    return { ids: chosen };
+  });
+}
+
+/** Brings back one deleted user (see bulkRestoreUsers), within `tx`. */
+async function restoreUser(tx: Tx, id: string, actor: Actor): Promise<void> {
+  const deleted = (await deletedDocument(tx, 'users', id, 'User')) as unknown as DeletedUser;
+  await tx.insert(users).values({
+    id,
+    username: deleted.username,
+    email: deleted.email,
+    passwordHash: deleted.passwordHash,
+    googleSubject: deleted.googleSubject,
+    sessionGeneration: deleted.sessionGeneration + 1,
+    version: deleted._version + 1,
+  });
+  const kept = deleted.roles.length
+    ? await tx.select({ id: roles.id }).from(roles).where(inArray(roles.id, deleted.roles))
+    : [];
+  if (kept.length > 0) {
+    await tx.insert(userRoles).values(kept.map((role) => ({ userId: id, roleId: role.id })));
+  }
+  const version = deleted._version + 1;
+  await recordVersions(tx, [
+    {
+      resource: 'users',
+      documentId: id,
+      action: 'restore',
+      updatedBy: actor.name ?? '',
+      document: { username: deleted.username, email: deleted.email, _version: version },
+    },
+  ]);
+  await recordAudit(tx, actor, {
+    action: 'user.restore',
+    resourceId: id,
+    summary: `Restored the user ${deleted.username}`,
+  });
+  await publishChanges(tx, actor, [{ resource: 'users', id, action: 'restore', version }]);
+}
+
 /**
  * Deletes a user; their refresh tokens go with them, so their sessions end.
  * @throws 404 for an unknown user; 400 for the admin user; 409 for the last admin.
@@ -222,7 +333,11 @@ export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void
     if (user.roles.some((role) => role.name === ADMIN_ROLE) && (await countAdmins(tx)) <= 1) {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin);
     }
-    await tx.delete(users).where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)));
+    const gone = await tx
+      .delete(users)
+      .where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)))
+      .returning();
+    await keepDeleted(tx, gone, [user], actor);
     await recordAudit(tx, actor, {
       action: 'user.delete',
       resourceId: id,
@@ -260,12 +375,16 @@ export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Prom
       return [];
     });
     if (refused.length) throw bulkRefused(refused);
-    await tx.delete(users).where(
-      inArray(
-        users.id,
-        found.map((user) => user._id),
-      ),
-    );
+    const gone = await tx
+      .delete(users)
+      .where(
+        inArray(
+          users.id,
+          found.map((user) => user._id),
+        ),
+      )
+      .returning();
+    await keepDeleted(tx, gone, found, actor);
     await recordAudit(
       tx,
       actor,

@@ -21,8 +21,13 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useEditors } from '@/hooks/usePresence';
 import { editingSentence } from '@/lib/editing';
-import { toastQueued } from '@/ui/ui.slice';
-import { entityHistory, useDeleteEntityMutation, useListEntitiesQuery } from './entities.api';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
+import {
+  entityHistory,
+  undoEntityDelete,
+  useDeleteEntityMutation,
+  useListEntitiesQuery,
+} from './entities.api';
 
 /** The entity definitions as cards, each with the actions the user may take. */
 function EntityCards({ mayAdd }: { mayAdd: boolean }) {
@@ -31,6 +36,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
   const dispatch = useAppDispatch();
   const mayEdit = useCan('PUT', '/api/entities/:id');
   const mayDelete = useCan('DELETE', '/api/entities/:id');
+  const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
   const mayReadRecords = useCan('GET', '/api/entity-records/:entityName');
   const editors = useEditors('entities');
 
@@ -38,7 +44,10 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
 
   const removal = useConfirmedAction(async (entity: Entity) => {
     await deleteEntity(entity).unwrap();
-    dispatch(toastQueued(`Deleted ${entity.name} and its records`, 'success'));
+    const deleted = `Deleted ${entity.name} and its records`;
+    dispatch(
+      mayRestore ? undoOffered(deleted, undoEntityDelete(entity)) : toastQueued(deleted, 'success'),
+    );
   }, messages.entities.deleteContext);
 
   return (
@@ -118,7 +127,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete entity"
-        message={`Delete ${removal.pending?.name ?? ''} and all its records?`}
+        message={`Delete ${removal.pending?.name ?? ''} and all its records?${mayRestore ? ' You can undo it for a few seconds.' : ''}`}
         editors={removal.pending && editors[removal.pending._id]}
       />
     </>

@@ -1,3 +1,4 @@
+import type { TagDescription } from '@reduxjs/toolkit/query';
 import { z } from 'zod';
 import {
   type DefinitionReport,
@@ -13,7 +14,8 @@ import {
   versionSchema,
 } from '@common/schemas/versions';
 import { messages } from '@common/messages';
-import { api } from '@/api/api';
+import { type TagType, api } from '@/api/api';
+import type { UndoRequest } from '@/api/undo';
 import { responseSchema } from '@/api/responseSchema';
 import type { HistoryEndpoints } from '@/components/ItemHistory';
 import {
@@ -23,6 +25,19 @@ import {
   recordListTag,
 } from '@/api/tags';
 import { restoreItem, versionPageQuery, versionPages } from '@/lib/versions';
+
+/**
+ * What a restored definition changes: it may be back from a delete or have other fields, so
+ * the list and the definition reload, and so do its records and what is listed as deleted.
+ */
+const restoredEntityTags = (id: string, name: string): TagDescription<TagType>[] => [
+  { type: 'Entity', id: 'LIST' },
+  { type: 'Entity', id },
+  entityVersionsTag(id),
+  recordListTag(name),
+  deletedEntitiesTag,
+  deletedRecordsTag(name),
+];
 
 export const entitiesApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -114,10 +129,6 @@ export const entitiesApi = api.injectEndpoints({
         );
       },
     }),
-    /**
-     * The restored definition may be back from a delete or have other fields: the list and
-     * the definition reload, and so do its records and what is listed as deleted.
-     */
     restoreEntityVersion: build.mutation<
       Entity,
       { id: string; name: string; versionId?: string; version?: number }
@@ -126,16 +137,7 @@ export const entitiesApi = api.injectEndpoints({
       queryFn: ({ id, versionId, version }, _api, _extra, baseQuery) =>
         restoreItem(baseQuery, `/api/entities/${id}`, versionId, version),
       invalidatesTags: (_result, error, { id, name }) =>
-        error
-          ? []
-          : [
-              { type: 'Entity', id: 'LIST' },
-              { type: 'Entity', id },
-              entityVersionsTag(id),
-              recordListTag(name),
-              deletedEntitiesTag,
-              deletedRecordsTag(name),
-            ],
+        error ? [] : restoredEntityTags(id, name),
       ...responseSchema(entitySchema),
     }),
     listEntityVersions: build.infiniteQuery<Version[], string, number>({
@@ -182,3 +184,9 @@ export const entityHistory: HistoryEndpoints<EntityKey, Entity> = {
   restorePath: '/api/entities/:id/versions/:versionId/restore',
   restoreContext: messages.entities.restoreContext,
 };
+
+/** The Undo of a definition's delete: its restore, which brings back the records deleted with it. */
+export const undoEntityDelete = ({ _id, name }: EntityKey): UndoRequest => ({
+  itemUrl: `/api/entities/${_id}`,
+  invalidates: restoredEntityTags(_id, name),
+});

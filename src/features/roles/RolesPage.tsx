@@ -18,8 +18,8 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
-import { toastQueued } from '@/ui/ui.slice';
-import { useDeleteRoleMutation, useListRolesQuery } from './roles.api';
+import { undoOffered } from '@/ui/ui.slice';
+import { undoRoleDelete, useDeleteRoleMutation, useListRolesQuery } from './roles.api';
 
 /** The roles, each with the actions the user may take. */
 function RoleList({ mayAdd }: { mayAdd: boolean }) {
@@ -43,7 +43,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       refusal.explain(error);
       throw error;
     }
-    dispatch(toastQueued(`Deleted the role ${role.name}`, 'success'));
+    dispatch(undoOffered(`Deleted the role ${role.name}`, undoRoleDelete(role._id)));
     focusNeighbour();
   }, messages.roles.deleteContext);
 
@@ -109,7 +109,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete role"
-        message={`Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it.`}
+        message={`Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it. You can undo it for a few seconds.`}
       />
     </>
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Role, type RoleUser, roleSchema, roleUserSchema } from '@common/schemas/roles';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import type { UndoRequest } from '@/api/undo';
 
 export const rolesApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -89,3 +90,18 @@ export const {
   useListRoleUsersQuery,
   useToggleRoleUserMutation,
 } = rolesApi;
+
+/**
+ * The Undo of a role's delete: its restore; the lists and grants it is back in, and maybe
+ * the user's own permissions, asked again.
+ */
+export const undoRoleDelete = (id: string): UndoRequest => ({
+  url: `/api/roles/${id}/restore`,
+  invalidates: [
+    { type: 'Role', id: 'LIST' },
+    { type: 'Role', id: 'USERS' },
+    { type: 'User', id: 'LIST' },
+    { type: 'Route', id: 'LIST' },
+    'Permissions',
+  ],
+});

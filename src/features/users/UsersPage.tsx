@@ -93,7 +93,7 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       <ConfirmDialog
         {...grid.removal.dialog}
         title="Delete user"
-        message={`Delete ${pending?.username ?? ''}? This cannot be undone.`}
+        message={`Delete ${pending?.username ?? ''}? You can undo it for a few seconds.`}
         editors={pending && edit.editors[pending._id]}
       />
       <ConfirmDialog

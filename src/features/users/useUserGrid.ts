@@ -20,8 +20,9 @@ import { reportError } from '@/api/errors';
 import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { focusGridHeading } from '@/lib/gridFocus';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
-import { toastQueued } from '@/ui/ui.slice';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import {
+  undoUsersDelete,
   useBulkDeleteUsersMutation,
   useDeleteUserMutation,
   useUpdateUserMutation,
@@ -137,7 +138,10 @@ function useUserBulk(
       selection.clear();
       focusGridHeading(apiRef);
       dispatch(
-        toastQueued(`Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`, 'success'),
+        undoOffered(
+          `Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`,
+          undoUsersDelete(ids),
+        ),
       );
     } catch (error) {
       refusal.explain(error, nameOf);
@@ -153,7 +157,7 @@ function useUserBulk(
     ask: () => setAsking(true),
     cancel: () => setAsking(false),
     remove,
-    question: `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}? This cannot be undone.`,
+    question: `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}? You can undo it for a few seconds.`,
   };
 }
 
@@ -207,7 +211,7 @@ export function useUserGrid(users: User[]) {
       refusal.explain(error);
       throw error;
     }
-    dispatch(toastQueued(`Deleted ${user.username}`, 'success'));
+    dispatch(undoOffered(`Deleted ${user.username}`, undoUsersDelete([user._id])));
     if (neighbour !== undefined) apiRef.current?.setCellFocus(neighbour, 'username');
   }, messages.users.deleteContext);
 

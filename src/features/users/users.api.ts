@@ -9,6 +9,7 @@ import {
 import { type BulkResult, bulkResultSchema } from '@common/schemas/entities';
 import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
+import type { UndoRequest } from '@/api/undo';
 
 /** Role assignment lists show usernames: the tag every one of them provides. */
 const roleUserLists = { type: 'Role', id: 'USERS' } as const;
@@ -105,3 +106,10 @@ export const {
   useBulkDeleteUsersMutation,
   useSetUserPasswordMutation,
 } = usersApi;
+
+/** The Undo of a delete of users `ids`: one bulk restore, the lists they were in asked again. */
+export const undoUsersDelete = (ids: string[]): UndoRequest => ({
+  url: '/api/users/bulk-restore',
+  body: { ids },
+  invalidates: [{ type: 'User', id: 'LIST' }, roleUserLists],
+});

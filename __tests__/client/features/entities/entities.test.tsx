@@ -144,6 +144,40 @@ describe('what each role sees on /entities', () => {
     await waitFor(() => expect(network.calls('DELETE /api/entities/id-Car')).toHaveLength(1));
   });
 
+  it("Undo on the delete's toast restores the definition as it was deleted, with its records", async () => {
+    network.use(
+      http.delete('/api/entities/id-Car', () => new HttpResponse(null, { status: 204 })),
+      http.get('/api/entities/id-Car/versions', () =>
+        HttpResponse.json([
+          {
+            _id: 'v-deleted',
+            action: 'delete',
+            updatedBy: 'admin',
+            versionDate: '2026-11-27T10:00:00.000Z',
+            document: {},
+            changes: [],
+          },
+        ]),
+      ),
+      http.post('/api/entities/id-Car/versions/v-deleted/restore', () => HttpResponse.json(car)),
+    );
+    renderApp('/entities', asAdmin);
+    const card = await screen.findByLabelText('Car');
+    await userEvent.click(within(card).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete entity' });
+    expect(dialog).toHaveTextContent(
+      'Delete Car and all its records? You can undo it for a few seconds.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deleted Car and its records')).toBeInTheDocument();
+    const listed = network.calls('GET /api/entities').length;
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(network.calls('POST /api/entities/id-Car/versions/v-deleted/restore')).toHaveLength(1),
+    );
+    await waitFor(() => expect(network.calls('GET /api/entities').length).toBeGreaterThan(listed));
+  });
+
   it('shows a progress bar while the list loads, and Retry after a failure asks again', async () => {
     let answer!: () => void;
     const answered = new Promise<void>((resolve) => (answer = resolve));

@@ -61,6 +61,23 @@ describe('/roles', () => {
     await waitFor(() => expect(network.calls('DELETE /api/roles/role-auditor')).toHaveLength(1));
   });
 
+  it("Undo on the delete's toast brings the role back through its restore, and the list is asked again", async () => {
+    network.use(http.post('/api/roles/role-auditor/restore', () => HttpResponse.json(roles[1])));
+    renderApp('/roles', asAdmin);
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete auditor' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete role' });
+    expect(dialog).toHaveTextContent('You can undo it for a few seconds.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Deleted the role auditor')).toBeInTheDocument();
+    const listed = network.calls('GET /api/roles').length;
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() =>
+      expect(network.calls('POST /api/roles/role-auditor/restore')).toHaveLength(1),
+    );
+    await waitFor(() => expect(network.calls('GET /api/roles').length).toBeGreaterThan(listed));
+    expect(await screen.findByText(messages.client.undone)).toBeInTheDocument();
+  });
+
   it("logs 'Error deleting roles' when the delete fails", async () => {
     network.use(http.delete('/api/roles/role-auditor', () => apiError(500, 'INTERNAL', 'x')));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});

@@ -583,9 +583,12 @@ describe('/users search and export', () => {
     click.mockRestore();
   });
 
-  it('deletes the ticked users in one request, after confirmation; the admin user cannot be ticked', async () => {
+  it('deletes the ticked users in one request, after confirmation, and Undo brings them back in one; the admin user cannot be ticked', async () => {
     network.use(
       http.post('/api/users/bulk-delete', async ({ request }) =>
+        HttpResponse.json(await request.json()),
+      ),
+      http.post('/api/users/bulk-restore', async ({ request }) =>
         HttpResponse.json(await request.json()),
       ),
     );
@@ -600,7 +603,7 @@ describe('/users search and export', () => {
     expect(bar).toHaveTextContent('1 selected');
     await userEvent.click(within(bar).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete users' });
-    expect(dialog).toHaveTextContent('Delete 1 user? This cannot be undone.');
+    expect(dialog).toHaveTextContent('Delete 1 user? You can undo it for a few seconds.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(network.calls('POST /api/users/bulk-delete')).toHaveLength(1));
     expect(await network.calls('POST /api/users/bulk-delete')[0]!.json()).toEqual({
@@ -610,5 +613,13 @@ describe('/users search and export', () => {
       expect(within(grid).queryByText('ada@example.com')).not.toBeInTheDocument(),
     );
     expect(await screen.findByText('Deleted 1 user')).toBeInTheDocument();
+    const listed = network.calls('GET /api/users').length;
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(network.calls('POST /api/users/bulk-restore')).toHaveLength(1));
+    expect(await network.calls('POST /api/users/bulk-restore')[0]!.json()).toEqual({
+      ids: ['u-ada'],
+    });
+    // The list is asked again: the users are back where they were.
+    await waitFor(() => expect(network.calls('GET /api/users').length).toBeGreaterThan(listed));
   });
 });

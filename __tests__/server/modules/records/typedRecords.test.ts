@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { messages } from '@common/messages';
 import { queryRows } from '@server/db/client';
 import { tableOf } from '@server/modules/records/recordTable';
 import type pg from 'pg';
@@ -695,6 +696,116 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
       ]);
       expect(added.statusCode).toBe(200);
       expect((await listed(tags)).map((r) => r.fields.level)).toEqual([3, 3]);
+    });
+  });
+
+  describe('an entity restored after its delete', () => {
+    const versionsOf = async (url: string): Promise<Version[]> =>
+      (await request('GET', `${url}/versions`)).json();
+    const restoreDeleted = async (entity: Entity) => {
+      const [deleted] = await versionsOf(`/api/entities/${entity._id}`);
+      return request('POST', `/api/entities/${entity._id}/versions/${deleted!._id}/restore`);
+    };
+
+    it('comes back with the records deleted with it, typed as they were, and no others', async () => {
+      const site = await define('Site', [{ name: 'name' }]);
+      const [north] = [
+        (
+          await request('POST', `/api/entity-records/${site.name}`, { fields: { name: 'North' } })
+        ).json(),
+      ];
+      const sample = await define('Sample', [
+        ...SAMPLE_FIELDS,
+        { name: 'site', type: 'relation', target: site.name },
+      ]);
+      const base = `/api/entity-records/${sample.name}`;
+      const full = (
+        await request('POST', base, {
+          fields: {
+            code: 'S-1',
+            quantity: 3,
+            weight: 1.5,
+            fragile: true,
+            taken: '2026-11-02',
+            logged: '2026-11-02T10:20:30.456Z',
+            kind: 'urine',
+            contact: 'lab@example.com',
+            link: 'https://example.com/s1',
+            notes: 'first line\nsecond',
+            site: north._id,
+          },
+        })
+      ).json() as EntityRecord;
+      const bare = (
+        await request('POST', base, { fields: { code: 'S-2' } })
+      ).json() as EntityRecord;
+      const before = (
+        await request('POST', base, { fields: { code: 'S-3' } })
+      ).json() as EntityRecord;
+      await request('PUT', `${base}/${bare._id}`, { fields: { code: 'S-2', quantity: 7 } });
+      await request('DELETE', `${base}/${before._id}`);
+      const listedBefore = await listed(sample);
+      expect((await request('DELETE', `/api/entities/${sample._id}`)).statusCode).toBe(204);
+
+      const res = await restoreDeleted(sample);
+      expect(res.statusCode).toBe(200);
+      const back = await listed(sample);
+      expect(back).toEqual(
+        listedBefore.map((record) => ({ ...record, _version: record._version + 1 })),
+      );
+      expect(back.find((r) => r._id === full._id)!.fields).toEqual(
+        expect.objectContaining({ logged: '2026-11-02T10:20:30.456Z', weight: 1.5, fragile: true }),
+      );
+      // Each record's history tells its restore; the one deleted before stays deleted.
+      expect((await versionsOf(`${base}/${bare._id}`)).map((v) => v.action)).toEqual([
+        'restore',
+        'delete',
+        'update',
+        'create',
+      ]);
+      expect(
+        ((await request('GET', `${base}/recently-deleted`)).json() as { _id: string }[]).map(
+          (item) => item._id,
+        ),
+      ).toEqual([before._id]);
+      const audit = (
+        await request('GET', `/api/audit?action=entity.restore&resource=entity`)
+      ).json();
+      expect(audit.events[0].summary).toBe(`Restored the entity ${sample.name} and its 2 records`);
+    });
+
+    it('brings back records pointing at each other; a record pointing at one deleted since stops it, 409', async () => {
+      const site = await define('Site', [{ name: 'name' }]);
+      const north = (
+        await request('POST', `/api/entity-records/${site.name}`, { fields: { name: 'North' } })
+      ).json() as EntityRecord;
+      const name = unique('Part');
+      const part = (
+        await request('POST', '/api/entities', {
+          name,
+          fields: [
+            { name: 'label' },
+            { name: 'parent', type: 'relation', target: name },
+            { name: 'site', type: 'relation', target: site.name },
+          ],
+        })
+      ).json() as Entity;
+      const base = `/api/entity-records/${name}`;
+      const root = (
+        await request('POST', base, { fields: { label: 'root' } })
+      ).json() as EntityRecord;
+      await request('POST', base, { fields: { label: 'leaf', parent: root._id, site: north._id } });
+      await request('DELETE', `/api/entities/${part._id}`);
+      await request('DELETE', `/api/entity-records/${site.name}/${north._id}`);
+
+      const refused = await restoreDeleted(part);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe(messages.server.pointsAtDeleted('site', site.name));
+      expect((await request('GET', base)).statusCode).toBe(404);
+
+      await request('POST', `/api/entity-records/${site.name}/bulk-restore`, { ids: [north._id] });
+      expect((await restoreDeleted(part)).statusCode).toBe(200);
+      expect((await listed(part)).map((r) => r.fields.label).sort()).toEqual(['leaf', 'root']);
     });
   });
 });

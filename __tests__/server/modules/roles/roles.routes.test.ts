@@ -173,6 +173,77 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
     });
   });
 
+  describe('POST /api/roles/:id/restore', () => {
+    const restore = (id: string, headers = admin) =>
+      t.app.inject({ method: 'POST', url: `/api/roles/${id}/restore`, headers });
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/roles/${id}`, headers: admin });
+
+    it('undoes a delete: the role is back for its users and on its routes, on the next request', async () => {
+      const made: Role = (await createRole('undoable')).json();
+      const viewer = (await roleUsers(made._id)).find((u) => u.username === 'viewer')!;
+      await toggle(made._id, viewer._id);
+      const routes: RoutePermission[] = (
+        await t.app.inject({ url: '/api/routes', headers: admin })
+      ).json();
+      const getRoles = routes.find((r) => r.routeVerb === 'GET' && r.routePath === '/api/roles')!;
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/routes/${getRoles._id}`,
+        headers: admin,
+        payload: { allowedRoles: ['admin', 'undoable'] },
+      });
+      const viewerToken = bearer((await login(t.app, 'viewer')).jwt);
+      const deleted: Role = (
+        await t.app.inject({ url: `/api/roles/${made._id}`, headers: admin })
+      ).json();
+      await remove(made._id);
+      expect((await t.app.inject({ url: '/api/roles', headers: viewerToken })).statusCode).toBe(
+        403,
+      );
+
+      const res = await restore(made._id);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ...deleted, _version: deleted._version + 1 });
+      expect((await roleUsers(made._id)).find((u) => u._id === viewer._id)!.hasRole).toBe(true);
+      const after: RoutePermission[] = (
+        await t.app.inject({ url: '/api/routes', headers: admin })
+      ).json();
+      expect(after.find((r) => r._id === getRoles._id)!.allowedRoles).toEqual([
+        'admin',
+        'undoable',
+      ]);
+      expect((await t.app.inject({ url: '/api/roles', headers: viewerToken })).statusCode).toBe(
+        200,
+      );
+      const audit = (
+        await t.app.inject({ url: '/api/audit', query: { action: 'role.restore' }, headers: admin })
+      ).json();
+      expect(audit.events[0]).toMatchObject({
+        resourceId: made._id,
+        summary: 'Restored the role undoable',
+      });
+      // Leave the viewer as the other tests expect.
+      await remove(made._id);
+    });
+
+    it('answers 409 when the role is not deleted or its name was taken, 404 for none', async () => {
+      const made: Role = (await createRole('once')).json();
+      expect((await restore(made._id)).statusCode).toBe(404);
+      await remove(made._id);
+      expect((await restore(made._id)).statusCode).toBe(200);
+      expect((await restore(made._id)).json()).toMatchObject({
+        code: 'CONFLICT',
+        message: messages.server.notDeleted,
+      });
+      await remove(made._id);
+      await createRole('once');
+      const taken = await restore(made._id);
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json().code).toBe('NAME_TAKEN');
+    });
+  });
+
   it.each(['viewer', 'contributor'])('answers 403 to a %s on every roles route', async (who) => {
     const headers = bearer((await login(t.app, who)).jwt);
     const id = await roleId('viewer');
@@ -181,6 +252,7 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
       ['POST', '/api/roles'],
       ['GET', `/api/roles/${id}`],
       ['DELETE', `/api/roles/${id}`],
+      ['POST', `/api/roles/${id}/restore`],
       ['GET', `/api/roles/${id}/users`],
       ['PUT', `/api/roles/${id}/users/${id}`],
     ] as const) {

@@ -338,6 +338,109 @@ describe.each(testDbKinds)('users on %s', (kind) => {
     });
   });
 
+  describe('POST /api/users/bulk-restore', () => {
+    const restore = (ids: string[], headers = admin) =>
+      t.app.inject({ method: 'POST', url: '/api/users/bulk-restore', headers, payload: { ids } });
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/users/${id}`, headers: admin });
+
+    it('undoes a delete: same id, email and roles, the old password signs in, old sessions stay ended', async () => {
+      const made: User = (
+        await createUser({
+          username: 'undone',
+          email: 'undone@example.com',
+          password: 'undo-password',
+          roles: [roleIds.viewer, roleIds.contributor],
+        })
+      ).json();
+      const before = bearer((await login(t.app, 'undone', 'undo-password')).jwt);
+      expect((await remove(made._id)).statusCode).toBe(204);
+
+      const res = await restore([made._id]);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ids: [made._id] });
+      expect((await listUsers()).find((u) => u._id === made._id)).toEqual({
+        _id: made._id,
+        username: 'undone',
+        email: 'undone@example.com',
+        roles: made.roles,
+        _version: made._version + 1,
+      });
+      expect((await login(t.app, 'undone', 'undo-password')).jwt).toEqual(expect.any(String));
+      // An access token of the session the delete ended does not come back to life.
+      expect((await t.app.inject({ url: '/api/books', headers: before })).statusCode).toBe(401);
+      const audit = (
+        await t.app.inject({ url: '/api/audit', query: { action: 'user.restore' }, headers: admin })
+      ).json();
+      expect(audit.events[0]).toMatchObject({
+        resourceId: made._id,
+        summary: 'Restored the user undone',
+      });
+    });
+
+    it('undoes a bulk delete as a whole, giving back only the roles that still exist', async () => {
+      const role: Role = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/roles',
+          headers: admin,
+          payload: { name: 'short-lived' },
+        })
+      ).json();
+      const made: User[] = [];
+      for (const username of ['bulk-undone-a', 'bulk-undone-b'])
+        made.push(
+          (await createUser({ username, password: 'long-enough', roles: [role._id] })).json(),
+        );
+      const ids = made.map((user) => user._id);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users/bulk-delete',
+        headers: admin,
+        payload: { ids },
+      });
+      await t.app.inject({ method: 'DELETE', url: `/api/roles/${role._id}`, headers: admin });
+      expect((await restore(ids)).json()).toEqual({ ids });
+      const back = (await listUsers()).filter((u) => ids.includes(u._id));
+      expect(back.map((u) => [u.username, u.roles])).toEqual([
+        ['bulk-undone-a', []],
+        ['bulk-undone-b', []],
+      ]);
+    });
+
+    it('refuses the whole, naming each user: not deleted, name taken, never deleted', async () => {
+      const made: User[] = [];
+      for (const username of ['twice', 'taken-meanwhile', 'fine'])
+        made.push((await createUser({ username, password: 'long-enough' })).json());
+      const [twice, taken, fine] = made as [User, User, User];
+      for (const user of made) await remove(user._id);
+      expect((await restore([twice._id])).statusCode).toBe(200);
+      await createUser({ username: 'taken-meanwhile', password: 'long-enough' });
+      const never = randomUUID();
+
+      const res = await restore([twice._id, taken._id, fine._id, never]);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({
+        code: 'BULK_REFUSED',
+        report: {
+          items: [
+            { id: twice._id, code: 'CONFLICT', message: messages.server.notDeleted },
+            { id: taken._id, code: 'USERNAME_TAKEN' },
+            { id: never, code: 'NOT_FOUND' },
+          ],
+        },
+      });
+      // Nothing came back: fine is still deleted.
+      expect((await listUsers()).some((u) => u._id === fine._id)).toBe(false);
+    });
+
+    it('is allowed to whoever may delete a user', async () => {
+      const viewer = bearer((await login(t.app, 'viewer')).jwt);
+      expect((await restore([randomUUID()], viewer)).statusCode).toBe(403);
+      expect((await restore([])).statusCode).toBe(400);
+    });
+  });
+
   describe('PUT /api/users/:id/password', () => {
     const setPassword = (id: string, payload: object, headers = admin) =>
       t.app.inject({ method: 'PUT', url: `/api/users/${id}/password`, headers, payload });
