@@ -327,6 +327,7 @@ const endpoints: Endpoint[] = [
   },
   // Ids only: listed so that the coverage check knows them.
   { method: 'POST', path: '/api/users/bulk-delete', body: { ids: [] }, fields: [] },
+  { method: 'POST', path: '/api/users/bulk-restore', body: { ids: [] }, fields: [] },
   {
     method: 'GET',
     path: '/api/views',
