@@ -135,6 +135,8 @@ export const messages = {
       `More than ${max.toLocaleString('en')} records match; narrow the search or filter`,
     recordGone: 'This record is gone (deleted meanwhile)',
     importStopped: 'The import was stopped before it finished: nothing was written',
+    rowWidth: (cells: number, headings: number) =>
+      `has ${cells} ${cells === 1 ? 'cell' : 'cells'} where the headings name ${headings}: a cell missing, or a comma too many?`,
     linkedMeanwhile: 'A record was linked to one of these meanwhile; try again',
     noHistory: 'This item has no history here',
     notDeleted: 'This item is not deleted (restored meanwhile?)',

@@ -228,6 +228,8 @@ export async function runImport(
       report.columns = importer.columns;
       started(importer.columns);
       let batch: CsvRow[] = [];
+      // Rows of another width than the headings: refused here, counted with their batch.
+      let misshapen = 0;
       const flush = async () => {
         // The client gone (the page left, Stop): undone, as a refused import.
         if (stopped?.()) throw new AppError(499, 'IMPORT_STOPPED', messages.server.importStopped);
@@ -238,15 +240,25 @@ export async function runImport(
         report.updated += written.updated;
         report.refused += refusedInBatch.size;
         refusedInBatch = new Set();
-        report.rows += batch.length;
+        report.rows += batch.length + misshapen;
         batch = [];
+        misshapen = 0;
         progress(report.rows);
       };
+      const width = first.cells.length;
       for (let row = await csv.next(); row; row = await csv.next()) {
-        batch.push(row);
-        if (batch.length === IMPORT_BATCH) await flush();
+        if (row.cells.length === width) batch.push(row);
+        else {
+          misshapen++;
+          refuse({
+            line: row.line,
+            field: '',
+            message: messages.server.rowWidth(row.cells.length, width),
+          });
+        }
+        if (batch.length + misshapen === IMPORT_BATCH) await flush();
       }
-      if (batch.length > 0) await flush();
+      if (batch.length + misshapen > 0) await flush();
       if (report.rows === 0) throw unreadable('The file has no rows under its headings');
       if (options.dryRun || (options.mode === 'all' && report.refused > 0)) throw new Undone();
       await importer.audit(report);

@@ -1,3 +1,4 @@
+import { messages } from '@common/messages';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { AuditPage } from '@common/schemas/audit';
@@ -279,6 +280,17 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     const report = reportOf((await importCsv(csv)).body);
     expect(report).toMatchObject({ rows: 2, refused: 1 });
     expect(report.problems).toEqual([{ line: 5, field: 'volume', message: expect.any(String) }]);
+  });
+
+  it('refuses a row with a cell missing or one too many, and imports the others', async () => {
+    const csv = 'code,volume\nA,1\nB\nC,3,extra\nD,4\n';
+    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    expect(report).toMatchObject({ rows: 4, created: 2, refused: 2, committed: true });
+    expect(report.problems).toEqual([
+      { line: 3, field: '', message: messages.server.rowWidth(1, 2) },
+      { line: 4, field: '', message: messages.server.rowWidth(3, 2) },
+    ]);
+    expect((await recordsOf()).map((record) => record.fields.code).sort()).toEqual(['A', 'D']);
   });
 
   it('skips a column with no heading, and writes a field whose name is long', async () => {
