@@ -5,6 +5,7 @@ import {
   type GridColDef,
   type GridRenderEditCellParams,
   GridEditDateCell,
+  renderBooleanCell,
   renderEditLongTextCell,
   renderLongTextCell,
   useGridApiContext,
@@ -156,6 +157,11 @@ function typedColumn(
           <BooleanEditCell params={params} describedBy={describedBy} />
         ),
         valueGetter: (_value, row) => get(row) === true,
+        // An empty value shows empty, not as a no.
+        renderCell: (params) =>
+          get(params.row) === null || get(params.row) === undefined
+            ? null
+            : renderBooleanCell!(params),
         // An unticked box leaves an empty value empty (only a ticked one was ever false),
         // unless the field is required: then it says no.
         valueSetter: (value, row) =>
@@ -226,7 +232,10 @@ function typedColumn(
     case 'longText':
       return {
         editor: (params) => renderEditLongTextCell(params),
-        renderCell: renderLongTextCell,
+        // The grid moves the keyboard from cell to cell: the expand button of each cell is
+        // reached through its cell (Space opens it), not as a Tab stop of its own.
+        renderCell: (params) =>
+          renderLongTextCell({ ...params, slotProps: { expandButton: { tabIndex: -1 } } }),
         valueGetter: (_value, row) => get(row) ?? '',
         valueSetter: (value, row) => set(row, String(value ?? '')),
       };

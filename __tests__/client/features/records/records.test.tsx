@@ -74,6 +74,46 @@ describe('/entities/:entityName', () => {
     expect(within(grid).getByRole('columnheader', { name: 'Colour' })).toBeInTheDocument();
   });
 
+  it('shows an empty yes/no as empty, not as a no; a long text opens from its cell, not as a Tab stop', async () => {
+    const notes = {
+      ...car,
+      _id: 'id-Notes',
+      name: 'Notes',
+      fields: [
+        { name: 'item', label: 'Item' },
+        { name: 'sealed', label: 'Sealed', type: 'boolean' },
+        { name: 'notes', label: 'Notes', type: 'longText' },
+      ],
+    };
+    const records = [
+      { _id: 'n1', entity_name: 'Notes', fields: { item: 'unknown' }, _version: 1 },
+      { _id: 'n2', entity_name: 'Notes', fields: { item: 'open', sealed: false }, _version: 1 },
+      {
+        _id: 'n3',
+        entity_name: 'Notes',
+        fields: { item: 'closed', sealed: true, notes: 'a long story' },
+        _version: 1,
+      },
+    ];
+    network.use(
+      http.get('/api/entities/Notes', () => HttpResponse.json(notes)),
+      http.get('/api/entity-records/Notes', () => recordPage(records)),
+    );
+    renderApp('/entities/Notes', signedInAs('viewer', ['viewer']));
+    const grid = await screen.findByRole('grid', { name: 'Notes records' });
+    await within(grid).findByText('unknown');
+    const sealedOf = (item: string) =>
+      within(grid)
+        .getAllByRole('row')
+        .find((row) => within(row).queryByText(item))!
+        .querySelector('[data-field="value:sealed"]')!;
+    expect(sealedOf('unknown').querySelector('svg')).toBeNull();
+    expect(sealedOf('open').querySelector('svg')).not.toBeNull();
+    expect(sealedOf('closed').querySelector('svg')).not.toBeNull();
+    const expand = within(grid).getByRole('button', { name: /^a long story, / });
+    expect(expand).toHaveAttribute('tabindex', '-1');
+  });
+
   it('asks the server for pages sorted by a typed field, and saves JSON values of its type', async () => {
     const stock = {
       ...car,
