@@ -97,17 +97,28 @@ class RelationLookup {
     const wanted = [...new Set(texts)].filter((text) => !byText.has(text));
     const entity = this.related.get(target);
     if (!wanted.length || !entity) return;
-    const column = quoted(columnOf(entity.displayField.name));
+    const table = quoted(tableOf(entity.id));
+    const column = `r.${quoted(columnOf(entity.displayField.name))}`;
     // A text display column is compared as it is (its index serves); others as text.
     const shown = TEXT_TYPES.includes(typeOf(entity.displayField)) ? column : `${column}::text`;
     const rows = await recordsQuery<{ id: string; shown: string }>(
       this.session,
-      `select id::text as id, ${shown} as shown from ${quoted(tableOf(entity.id))}
-       where ${shown} = any($1::text[])`,
+      `select r.id::text as id, ${shown} as shown from ${table} r where ${shown} = any($1::text[])`,
       [wanted],
     );
     for (const text of wanted) byText.set(text, []);
     for (const row of rows) byText.get(row.shown)?.push(row.id);
+    // Those no record shows exactly are compared whatever their capitals: only these, as
+    // no index serves it.
+    const missed = wanted.filter((text) => byText.get(text)!.length === 0);
+    if (!missed.length) return;
+    const loose = await recordsQuery<{ text: string; id: string }>(
+      this.session,
+      `select m.text, r.id::text as id
+       from unnest($1::text[]) m(text) join ${table} r on lower(${shown}) = lower(m.text)`,
+      [missed],
+    );
+    for (const row of loose) byText.get(row.text)?.push(row.id);
   }
 
   idsOf(target: string, text: string): string[] {

@@ -282,6 +282,20 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     expect(report.problems).toEqual([{ line: 5, field: 'volume', message: expect.any(String) }]);
   });
 
+  it('finds a related record whatever the capitals, when none is shown exactly so', async () => {
+    const csv = 'code,site\nA,lyon\nB,NICE\nC,paris\n';
+    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    expect(report.problems).toEqual([
+      { line: 4, field: 'site', message: `2 records of ${site.name} are shown as "paris"` },
+    ]);
+    const sites = await recordsOf(site.name);
+    const idOf = (city: string) => sites.find((r) => r.fields.city === city)!._id;
+    expect((await recordsOf()).map((r) => [r.fields.code, r.fields.site]).sort()).toEqual([
+      ['A', idOf('Lyon')],
+      ['B', idOf('Nice')],
+    ]);
+  });
+
   it('refuses a row with a cell missing or one too many, and imports the others', async () => {
     const csv = 'code,volume\nA,1\nB\nC,3,extra\nD,4\n';
     const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
