@@ -1,3 +1,4 @@
+import { messages } from '@common/messages';
 import type { EntityField } from '@common/schemas/entities';
 import { isEmptyValue, parseRecordValues } from '@common/schemas/fieldValues';
 import type { ImportProblem, ImportQuery, ImportReport } from '@common/schemas/imports';
@@ -206,6 +207,23 @@ async function checkRows(
           )
         ).map((row) => row.id),
   );
+  // Record ids are one space across entities: an id another entity's record has is taken.
+  const elsewhere = new Set(
+    ids.length === existing.size
+      ? []
+      : (
+          await recordsQuery<{ id: string; action: string; entity_name: string }>(
+            session,
+            `select distinct on (document_id) document_id::text as id, action,
+                    document->>'entity_name' as entity_name
+             from versions where resource = 'entity-records' and document_id = any($1::uuid[])
+             order by document_id, version_date desc nulls last, id desc nulls last`,
+            [ids],
+          )
+        )
+          .filter((row) => row.action !== 'delete' && row.entity_name !== definition.name)
+          .map((row) => row.id),
+  );
 
   const checked: CheckedRow[] = [];
   // A batch writes a record once: a row repeating the id of an earlier row of its batch is
@@ -233,6 +251,8 @@ async function checkRows(
         : cellValue(field, cell);
     }
     const updating = id !== null && existing.has(id);
+    if (id && !updating && elsewhere.has(id))
+      problems.push({ line, field: ID_COLUMN, message: messages.server.recordIdTaken });
     const fields = updating ? mapped.map(({ field }) => field) : definition.fields;
     const result = parseRecordValues(fields, input, { creating: !updating });
     if ('problems' in result)

@@ -185,6 +185,23 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     expect((await recordsOf()).map((r) => r._id)).toContain(fresh);
   });
 
+  it("refuses an id another entity's record has; a deleted record's id adds it again", async () => {
+    const [lyon] = await recordsOf(site.name);
+    await importCsv('code\nGone\n', { dryRun: 'false' });
+    const [gone] = await recordsOf();
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/entity-records/${tube.name}/${gone!._id}`,
+      headers: admin,
+    });
+    const csv = `_id,code\n${lyon!._id},X\n${gone!._id},Back\n`;
+    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    expect(report.problems).toEqual([
+      { line: 2, field: '_id', message: messages.server.recordIdTaken },
+    ]);
+    expect((await recordsOf()).map((r) => [r._id, r.fields.code])).toEqual([[gone!._id, 'Back']]);
+  });
+
   it('maps the columns as the client says, skipping those mapped to nothing', async () => {
     const csv = 'Name,Ignored,Size\nM1,whatever,7\n';
     const res = await importCsv(csv, { dryRun: 'false', columns: 'code,,volume' });
