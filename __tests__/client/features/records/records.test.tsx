@@ -102,14 +102,14 @@ describe('/entities/:entityName', () => {
     renderApp('/entities/Notes', signedInAs('viewer', ['viewer']));
     const grid = await screen.findByRole('grid', { name: 'Notes records' });
     await within(grid).findByText('unknown');
-    const sealedOf = (item: string) =>
+    const rowOf = (item: string) =>
       within(grid)
         .getAllByRole('row')
-        .find((row) => within(row).queryByText(item))!
-        .querySelector('[data-field="value:sealed"]')!;
-    expect(sealedOf('unknown').querySelector('svg')).toBeNull();
-    expect(sealedOf('open').querySelector('svg')).not.toBeNull();
-    expect(sealedOf('closed').querySelector('svg')).not.toBeNull();
+        .find((row) => within(row).queryByText(item))!;
+    // The grid names its yes/no icons 'yes' and 'no'.
+    expect(within(rowOf('unknown')).queryByRole('img', { name: /^(yes|no)$/ })).toBeNull();
+    expect(within(rowOf('open')).getByRole('img', { name: 'no' })).toBeInTheDocument();
+    expect(within(rowOf('closed')).getByRole('img', { name: 'yes' })).toBeInTheDocument();
     const expand = within(grid).getByRole('button', { name: /^a long story, / });
     expect(expand).toHaveAttribute('tabindex', '-1');
   });
