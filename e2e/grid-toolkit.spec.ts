@@ -139,6 +139,90 @@ test('records: select all matching, set a field on them, delete them and Undo', 
   await expect(page.getByText(/of 60$/)).toBeVisible();
 });
 
+test('a user, a role and an entity with its records, each deleted, come back with Undo', async ({
+  page,
+}) => {
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const headers = { authorization: `Bearer ${token}` };
+  const suffix = Date.now().toString(36);
+  const roleName = `undo-role-${suffix}`;
+  const role = await (
+    await page.request.post('/api/roles', { headers, data: { name: roleName } })
+  ).json();
+  const username = `undo-${suffix}`;
+  const made = await page.request.post('/api/users', {
+    headers,
+    data: { username, password: 'undo-password', roles: [role._id] },
+  });
+  expect(made.ok()).toBe(true);
+  const entityName = `Undo_${suffix}`;
+  await page.request.post('/api/entities', {
+    headers,
+    data: { name: entityName, fields: [{ name: 'code' }] },
+  });
+  for (const code of ['U-1', 'U-2'])
+    await page.request.post(`/api/entity-records/${entityName}`, {
+      headers,
+      data: { fields: { code } },
+    });
+
+  // The user: deleted from the grid, back with its role, and able to sign in.
+  await page.goto(`/users?q=${username}`);
+  const grid = page.getByRole('grid', { name: 'Users' });
+  await grid.getByRole('button', { name: `Delete ${username}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete user' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(grid.getByText(username)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  const row = grid.getByRole('row', { name: new RegExp(username) });
+  await expect(row).toContainText(roleName);
+  const signIn2 = await page.request.post('/api/auth/login', {
+    data: { username, password: 'undo-password' },
+  });
+  expect(signIn2.ok()).toBe(true);
+
+  // The role: deleted from its list, back for its user.
+  await page.goto('/roles');
+  await page.getByRole('button', { name: `Delete ${roleName}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete role' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  const roles = page.getByRole('list', { name: 'Roles' });
+  await expect(roles.getByText(roleName, { exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(roles.getByText(roleName, { exact: true })).toHaveCount(1);
+  const users = await (await page.request.get('/api/users', { headers })).json();
+  expect(
+    users
+      .find((user: { username: string }) => user.username === username)
+      .roles.map((r: { name: string }) => r.name),
+  ).toEqual([roleName]);
+
+  // The entity: deleted with its records, back with them.
+  await page.goto('/entities');
+  const card = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: entityName }) });
+  await card.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete entity' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(page.getByRole('heading', { name: entityName })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('heading', { name: entityName })).toHaveCount(1);
+  await page.goto(`/entities/${entityName}`);
+  await expect(
+    page
+      .getByRole('grid', { name: `${entityName} records` })
+      .locator('[data-field="value:code"][role="gridcell"]'),
+  ).toHaveText(['U-1', 'U-2']);
+});
+
 test('a saved view keeps the columns and follows the user to another browser', async ({
   page,
   browser,
