@@ -83,6 +83,8 @@ export const messages = {
     /** Not in the spec: the context of a refused password change (admin action on /users). */
     setPasswordContext: 'Error setting password',
     passwordSet: (username: string) => `Password set; ${username} was signed out everywhere`,
+    deleteOwn: (username: string) =>
+      `Delete ${username}? It is your own account: you will be signed out, and cannot undo it.`,
   },
   roles: {
     fetchContext: 'Error fetching roles',
@@ -116,6 +118,9 @@ export const messages = {
     undo: 'Undo',
     undoContext: 'Error undoing the delete',
     undone: 'Undone: it is back',
+    /** A delete's question, saying so when its toast will offer Undo. */
+    undoable: (question: string, mayUndo: boolean) =>
+      mayUndo ? `${question} You can undo it for a few seconds.` : question,
   },
 
   /** Validation messages of the shared text types (`common/schemas/text.ts`). */

@@ -403,17 +403,26 @@ test('a record edited twice: its history shows each change as old → new and re
   await expect(grid.getByRole('gridcell', { name: 'S-001' })).toBeVisible();
 });
 
-test('a deleted entity comes back from "Recently deleted", then its records, one by one', async ({
+test('a deleted entity comes back from "Recently deleted" with the records deleted with it', async ({
   page,
 }) => {
   await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
   const { name } = await createEntity(page, SAMPLE_FIELDS);
   await page.goto(`/entities/${name}`);
   const grid = page.getByRole('grid', { name: `${name} records` });
-  await page.getByRole('button', { name: 'Add record' }).click();
-  await page.keyboard.type('S-777');
-  await page.keyboard.press('Enter');
-  await expect(grid.getByRole('gridcell', { name: 'S-777' })).toBeVisible();
+  for (const code of ['S-776', 'S-777']) {
+    await page.getByRole('button', { name: 'Add record' }).click();
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('gridcell', { name: code })).toBeVisible();
+  }
+  // One deleted before the entity stays in its own "Recently deleted".
+  await grid
+    .getByRole('row', { name: /S-776/ })
+    .getByRole('button', { name: /^Delete/ })
+    .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(grid.getByRole('gridcell', { name: 'S-776' })).toHaveCount(0);
 
   await page.goto('/entities');
   const card = page
@@ -434,13 +443,16 @@ test('a deleted entity comes back from "Recently deleted", then its records, one
   await page.keyboard.press('Escape');
   await expect(card).toBeVisible();
 
-  // The definition came back without its records: each is in its own "Recently deleted".
+  // The definition came back with the record deleted with it; the one deleted before is
+  // still in its own "Recently deleted".
   await page.goto(`/entities/${name}`);
-  await expect(grid.getByText('No records yet')).toBeVisible();
+  await expect(grid.getByRole('gridcell', { name: 'S-777' })).toBeVisible();
+  await expect(grid.getByRole('gridcell', { name: 'S-776' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Recently deleted' }).click();
   const records = page.getByRole('dialog', { name: `Recently deleted ${name} records` });
-  await records.getByRole('button', { name: 'Restore S-777' }).click();
-  await expect(records.getByRole('status')).toHaveText('Restored S-777.');
+  await records.getByRole('button', { name: 'Restore S-776' }).click();
+  await expect(records.getByRole('status')).toHaveText('Restored S-776.');
   await page.keyboard.press('Escape');
+  await expect(grid.getByRole('gridcell', { name: 'S-776' })).toBeVisible();
   await expect(grid.getByRole('gridcell', { name: 'S-777' })).toBeVisible();
 });

@@ -48,7 +48,8 @@ export function isCalendarDate(value: string): boolean {
   );
 }
 
-const DATETIME_MESSAGE = 'must be a date and time such as 2026-11-26T14:30:00Z';
+const DATETIME_MESSAGE =
+  'must be a date and time with its time zone, such as 2026-11-26T14:30:00Z or 2026-11-26T15:30:00+01:00';
 
 /**
  * The schema of one value of a field of `type`, without the empty case: what a filled-in

@@ -269,6 +269,8 @@ export async function runImport(
   } finally {
     csv.close();
   }
+  // By line: a batch the database refuses names its rows after the others' checks.
+  report.problems.sort((a, b) => a.line - b.line);
   // A refused all-or-nothing import wrote nothing (a dry run says what it would have).
   if (!report.committed && !options.dryRun) Object.assign(report, { created: 0, updated: 0 });
   return report;

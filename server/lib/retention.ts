@@ -80,6 +80,24 @@ const pruneOlderThan = (db: Db, table: 'audit_events' | 'change_events', cutoff:
   );
 
 /**
+ * How long what a user's or role's delete took is kept, to undo it (their password hashes
+ * and emails among it): then it is gone, whatever the policy.
+ */
+export const UNDO_KEEP_HOURS = 24;
+
+/** The versions of users and roles (their deletes, and the marks that those were undone). */
+const pruneUndoOlderThan = (db: Db, cutoff: Date) =>
+  inBatches(() =>
+    deletedCount(
+      db,
+      sql`delete from versions where id in (
+        select id from versions
+        where resource in ('users', 'roles') and version_date < ${cutoff.toISOString()}::timestamptz
+        order by version_date limit ${PRUNE_BATCH})`,
+    ),
+  );
+
+/**
  * How long change events are kept for event streams that reconnect: one that was away
  * longer refetches everything instead.
  */
@@ -88,15 +106,17 @@ export const CHANGE_EVENTS_KEEP_HOURS = 24;
 /**
  * Deletes what the retention policy no longer keeps, in batches: versions older than
  * `historyDays` (but each item's current state), versions beyond `historyMaxVersions` per
- * item, audit events older than `auditDays`; and change events older than
- * CHANGE_EVENTS_KEEP_HOURS whatever the policy. Safe to run on several servers at once.
+ * item, audit events older than `auditDays`; and, whatever the policy, change events older
+ * than CHANGE_EVENTS_KEEP_HOURS and users' and roles' versions older than UNDO_KEEP_HOURS.
+ * Safe to run on several servers at once.
  */
 export async function pruneRetained(db: Db, policy: RetentionPolicy, now: Date) {
   const daysBefore = (days: number) => new Date(now.getTime() - days * DAY_MS);
   return {
     versions:
       (policy.historyDays ? await pruneHistoryOlderThan(db, daysBefore(policy.historyDays)) : 0) +
-      (policy.historyMaxVersions ? await pruneHistoryBeyond(db, policy.historyMaxVersions) : 0),
+      (policy.historyMaxVersions ? await pruneHistoryBeyond(db, policy.historyMaxVersions) : 0) +
+      (await pruneUndoOlderThan(db, daysBefore(UNDO_KEEP_HOURS / 24))),
     auditEvents: policy.auditDays
       ? await pruneOlderThan(db, 'audit_events', daysBefore(policy.auditDays))
       : 0,

@@ -31,7 +31,7 @@ declare module 'fastify' {
     exportOf?: string;
     /**
      * The route does, for many items, what the route registered as `verb path` does for one
-     * (a bulk delete, a bulk restore), or undoes it (a user's or role's delete): allowed to whoever may call that one, and kept out of
+     * (a bulk delete, a bulk restore): allowed to whoever may call that one, and kept out of
      * the table, so the two can never be granted apart.
      */
     checkedAs?: { verb: string; path: string };

@@ -97,6 +97,11 @@ export function validationSentence(fields: FieldError[]): string {
 export function errorMessage(error: FetchBaseQueryError | SerializedError | unknown): string {
   const body = apiErrorBody(error);
   if (body?.code === 'VALIDATION_FAILED') return validationSentence(body.fields ?? []);
+  if (body?.code === 'BULK_REFUSED') {
+    // Why, in a few words: the reasons the items were refused for (a page may name each).
+    const reasons = [...new Set(refusedItems(error).map((item) => item.message))];
+    return reasons.length ? `${body.message} (${reasons.slice(0, 3).join('; ')})` : body.message;
+  }
   if (body) return body.message;
   if (isApiError(error) && 'error' in error) return String(error.error);
   if (error instanceof Error) return error.message;

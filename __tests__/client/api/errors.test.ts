@@ -72,6 +72,25 @@ describe('toastForError', () => {
     expect(errorMessage(down)).toBe('The book lookup service could not be reached');
   });
 
+  it('says why the items of a refused bulk action were refused, each reason once', () => {
+    const refused = failed(409, {
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'BULK_REFUSED',
+      message: 'Nothing was changed: 3 items were refused',
+      report: {
+        items: [
+          { id: 'a', code: 'USERNAME_TAKEN', message: 'This username is taken' },
+          { id: 'b', code: 'EMAIL_TAKEN', message: 'An account with this email already exists' },
+          { id: 'c', code: 'USERNAME_TAKEN', message: 'This username is taken' },
+        ],
+      },
+    });
+    expect(toastForError(refused)).toBe(
+      'Nothing was changed: 3 items were refused (This username is taken; An account with this email already exists)',
+    );
+  });
+
   it('stays quiet about the duplicate-request rejection', () => {
     expect(isRequestCanceled(requestCanceledError())).toBe(true);
     expect(toastForError(requestCanceledError())).toBeUndefined();

@@ -236,6 +236,26 @@ describe.each(testDbKinds)('exports and quick search on %s', (kind) => {
       }
     });
 
+    it('writes a negative number as a number, a text that would compute defused', async () => {
+      for (const [code, count] of [
+        ['-1+1', -7],
+        ['neg', -12],
+      ] as const) {
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/entity-records/${entity.name}`,
+          headers: admin,
+          payload: { fields: { code, count } },
+        });
+      }
+      const res = await get(`/api/entity-records/${entity.name}/export`, admin, {
+        'filter[count][lt]': '0',
+        sort: 'count:asc',
+        columns: 'code,count',
+      });
+      expect(csvLines(res.body)).toEqual(['Code,Count', 'neg,-12', "'-1+1,-7"]);
+    });
+
     it('heads each field by its label', async () => {
       const res = await get(`/api/entity-records/${entity.name}/export`, admin, {
         'filter[code][eq]': 'c7',

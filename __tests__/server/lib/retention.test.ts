@@ -103,6 +103,36 @@ describe.each(testDbKinds)('retention on %s', (kind) => {
     expect(await events()).toBe(1);
   });
 
+  it("keeps what a user's delete took for a day, whatever the policy: then it cannot be undone", async () => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers,
+      payload: { username: 'short-undo', password: 'long-enough' },
+    });
+    const { _id: id } = made.json() as { _id: string };
+    await t.app.inject({ method: 'DELETE', url: `/api/users/${id}`, headers });
+    const kept = async () =>
+      (
+        await queryRows<{ n: number }>(
+          t.database.db,
+          sql`select count(*)::int as n from versions where resource = 'users' and document_id = ${id}`,
+        )
+      )[0]!.n;
+    await pruneRetained(t.database.db, KEEP_ALL, new Date());
+    expect(await kept()).toBe(1);
+    await age(id, 1.1);
+    await pruneRetained(t.database.db, KEEP_ALL, new Date());
+    expect(await kept()).toBe(0);
+    const undo = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/bulk-restore',
+      headers,
+      payload: { ids: [id] },
+    });
+    expect(undo.json().report.items).toEqual([expect.objectContaining({ id, code: 'NOT_FOUND' })]);
+  });
+
   it('prunes once a server starts, without being asked', async () => {
     const id = await addBook('a');
     for (const title of ['b', 'c']) await edit(id, title);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { messages } from '@common/messages';
 import type { DefinitionReport, Entity, EntityField } from '@common/schemas/entities';
@@ -15,7 +16,13 @@ import { checkVersion } from '../../lib/concurrency';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { pgErrorFacts } from '../../lib/pgErrors';
 import { looksLikeUuid } from '../../lib/uuid';
-import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
+import {
+  deletedDocument,
+  lastKnownVersion,
+  listDeleted,
+  listVersions,
+  versionToRestore,
+} from '../../lib/versions';
 import {
   type RecordsDefinition,
   alterTableStatements,
@@ -279,7 +286,9 @@ export async function deleteEntity(db: Db, id: string, actor: Actor): Promise<vo
  * in one transaction. A deleted one comes back with its id and name, and with the records
  * deleted with it (those deleted before stay in their own histories).
  * @throws 404 when it has no such version; 409 NAME_TAKEN when another entity took its name,
- * VERSION_CONFLICT when `base` names another version than the current one.
+ * VERSION_CONFLICT when `base` names another version than the current one, CONFLICT when a
+ * record deleted with it points at a record deleted since, DEFINITION_CONFLICT when its
+ * records cannot follow the version restored.
  */
 export async function restoreEntity(
   db: Db,
@@ -309,10 +318,15 @@ export async function restoreEntity(
     if (current) {
       await changeRecordsTable(tx, toWire(current), entity);
     } else {
-      const targets = await targetsOf(tx, entity.fields, { id: entity._id, name: entity.name });
-      await changeTable(tx, createTableStatements(definitionOf(entity), targets));
-      const records = await restoreRecordsDeletedWith(tx, definitionOf(entity), actor);
+      // Its records come back as they were deleted, into a table of the definition they were
+      // deleted with; then, restoring another version, they follow it as an edit would.
+      const deleted = (await deletedDocument(tx, 'entities', id, 'Entity')) as Entity;
+      const targets = await targetsOf(tx, deleted.fields, { id, name: deleted.name });
+      await changeTable(tx, createTableStatements(definitionOf(deleted), targets));
+      const records = await restoreRecordsDeletedWith(tx, definitionOf(deleted), actor);
       withRecords = ` and its ${records} records`;
+      if (!isDeepStrictEqual(deleted.fields, entity.fields))
+        await changeRecordsTable(tx, deleted, entity);
     }
     await recordEntityChange(tx, entity, 'restore', actor, withRecords);
     return entity;

@@ -109,10 +109,10 @@ class RelationLookup {
     );
     for (const text of wanted) byText.set(text, []);
     for (const row of rows) byText.get(row.shown)?.push(row.id);
-    // Those no record shows exactly are compared whatever their capitals: only these, as
-    // no index serves it.
+    // Those no record shows exactly are compared whatever their capitals (as the database
+    // folds them): only texts, and only these, as no index serves it.
     const missed = wanted.filter((text) => byText.get(text)!.length === 0);
-    if (!missed.length) return;
+    if (!missed.length || shown !== column) return;
     const loose = await recordsQuery<{ text: string; id: string }>(
       this.session,
       `select m.text, r.id::text as id
@@ -256,12 +256,17 @@ async function checkRows(
     const fields = updating ? mapped.map(({ field }) => field) : definition.fields;
     const result = parseRecordValues(fields, input, { creating: !updating });
     if ('problems' in result)
-      for (const { field, message } of result.problems) problems.push({ line, field, message });
+      for (const { field, message } of result.problems)
+        problems.push({ line, field, message: inFileWords(fieldOf.get(field), message) });
     if (problems.length) problems.forEach(refuse);
     else checked.push({ line, id, updating, values: 'values' in result ? result.values : {} });
   }
   return checked;
 }
+
+/** What a refused value must be, as a file writes it: a yes/no is a word (see cellValue). */
+const inFileWords = (field: EntityField | undefined, message: string) =>
+  field && typeOf(field) === 'boolean' ? 'must be yes or no (or true, false, 1, 0)' : message;
 
 /** A cell as its field's value: empty is none; a number or yes/no read from its text. */
 function cellValue(field: EntityField, cell: string): unknown {

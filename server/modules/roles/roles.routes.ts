@@ -69,8 +69,9 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/roles/:id/restore',
     {
-      // Undoing a delete: allowed to whoever may delete, never granted apart.
-      config: { changesIdentities: true, checkedAs: { verb: 'DELETE', path: '/api/roles/:id' } },
+      // A routes-table row of its own: it gives back members and route grants, which the
+      // right to delete does not.
+      config: { changesIdentities: true },
       schema: { params: roleIdParamsSchema, response: { 200: roleSchema, ...errors } },
     },
     async (request) => {

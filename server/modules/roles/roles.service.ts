@@ -14,6 +14,7 @@ import { batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset'
 import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
 import { deletedDocument, recordVersions } from '../../lib/versions';
+import { type KeptView, restoreViews, viewsOf } from '../views/views.service';
 
 const toWire = (row: typeof roles.$inferSelect): Role => ({
   _id: row.id,
@@ -83,7 +84,10 @@ export async function createRole(db: Db, name: string, actor: Actor): Promise<Ro
   });
 }
 
-/** What a role's delete keeps, so that it can be undone: its name, holders and route grants. */
+/**
+ * What a role's delete keeps, so that it can be undone: its name, holders, route grants and
+ * saved views.
+ */
 interface DeletedRole {
   name: string;
   _version: number;
@@ -91,17 +95,21 @@ interface DeletedRole {
   members: string[];
   /** The ids of the routes it was allowed on. */
   grants: string[];
+  views: KeptView[];
 }
 
 /**
- * Undoes a role's delete: it comes back with its id, given back to the users who held it
- * and to the routes it was allowed on, those that still exist; every server then reloads
- * its permissions.
- * @throws 404 when no such role was deleted; 409 CONFLICT when it is not deleted (restored
- * meanwhile), NAME_TAKEN when another role took its name.
+ * Undoes a role's delete: it comes back with its id and its saved views, given back to the
+ * users who held it and to the routes it was allowed on, those that still exist; every
+ * server then reloads its permissions.
+ * @throws 404 when it has no delete to undo (never deleted, or longer ago than
+ * UNDO_KEEP_HOURS); 409 CONFLICT when it is not deleted, NAME_TAKEN when another role took
+ * its name.
  */
 export async function restoreRole(db: Db, id: string, actor: Actor): Promise<Role> {
   return db.transaction(async (tx) => {
+    const [live] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.id, id));
+    if (live) throw conflict('CONFLICT', messages.server.notDeleted);
     const deleted = (await deletedDocument(tx, 'roles', id, 'Role')) as unknown as DeletedRole;
     const [row] = await tx
       .insert(roles)
@@ -132,13 +140,15 @@ export async function restoreRole(db: Db, id: string, actor: Actor): Promise<Rol
     if (holders.length > 0) {
       await tx.insert(userRoles).values(holders.map((user) => ({ userId: user.id, roleId: id })));
     }
+    await restoreViews(tx, { roleId: id }, deleted.views);
+    // Only a mark that the delete is undone: the role itself is in its table.
     await recordVersions(tx, [
       {
         resource: 'roles',
         documentId: id,
         action: 'restore',
         updatedBy: actor.name ?? '',
-        document: { name: deleted.name, _version: row!.version },
+        document: { _version: row!.version },
       },
     ]);
     await recordAudit(tx, actor, {
@@ -190,12 +200,14 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
         sql`${users.id} in (select ${userRoles.userId} from ${userRoles} where ${userRoles.roleId} = ${id})`,
       )
       .returning({ id: users.id, version: users.version });
-    await tx.delete(roles).where(eq(roles.id, id)); // user_roles rows cascade
+    const kept = await viewsOf(tx, { roleId: id });
+    await tx.delete(roles).where(eq(roles.id, id)); // user_roles and views rows cascade
     const document: DeletedRole = {
       name: role.name,
       _version: role.version,
       members: holders.map((user) => user.id),
       grants: regranted.map((route) => route.id),
+      views: kept,
     };
     await recordVersions(tx, [
       {

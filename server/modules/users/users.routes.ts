@@ -117,8 +117,9 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/users/bulk-restore',
     {
-      // Undoing deletes: allowed to whoever may delete, never granted apart.
-      config: { changesIdentities: true, checkedAs: { verb: 'DELETE', path: '/api/users/:id' } },
+      // A routes-table row of its own: it gives back accounts, passwords and roles, which
+      // the right to delete does not.
+      config: { changesIdentities: true },
       schema: { body: bulkUsersSchema, response: { 200: bulkResultSchema, ...errors } },
     },
     async (request) => bulkRestoreUsers(app.db, request.body.ids, actorOf(request)),

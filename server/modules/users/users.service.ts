@@ -24,6 +24,7 @@ import { type OrderKey, batchStatement, everyWordIn, inBatches, runOn } from '..
 import { hashPassword } from '../../lib/password';
 import { conflictOf } from '../../lib/pgErrors';
 import { deletedDocument, recordVersions } from '../../lib/versions';
+import { type KeptView, restoreViews, viewsOf } from '../views/views.service';
 
 /** Users joined to their roles, by username: a row per (user, role), or per user with none. */
 const userRows = (db: Db | Tx) =>
@@ -211,7 +212,10 @@ export async function updateUser(
   });
 }
 
-/** What a user's delete keeps, so that it can be undone: the account as it was, with its roles. */
+/**
+ * What a user's delete keeps, so that it can be undone: the account as it was, with its
+ * roles and its own saved views.
+ */
 interface DeletedUser {
   username: string;
   email: string | null;
@@ -220,20 +224,30 @@ interface DeletedUser {
   sessionGeneration: number;
   _version: number;
   roles: string[];
+  views: KeptView[];
 }
 
 /**
- * Writes the delete version of each deleted user (`rows`, as the delete returned them;
- * `before`: the same users with their roles). The hash stays in the database it was in,
- * never in an answer, until the history's retention removes it.
+ * Deletes users (`chosen`, with their roles; never the user named admin), each with a delete
+ * version that keeps what it took. The hash stays in the database it was in, never in an
+ * answer, until UNDO_KEEP_HOURS have passed (lib/retention.ts).
  */
-async function keepDeleted(
-  tx: Tx,
-  rows: (typeof users.$inferSelect)[],
-  before: User[],
-  actor: Actor,
-): Promise<void> {
-  const rolesOf = new Map(before.map((user) => [user._id, user.roles.map((role) => role._id)]));
+async function removeUsers(tx: Tx, chosen: User[], actor: Actor): Promise<void> {
+  const viewsOfUser = new Map<string, KeptView[]>();
+  for (const user of chosen) viewsOfUser.set(user._id, await viewsOf(tx, { ownerId: user._id }));
+  const rolesOf = new Map(chosen.map((user) => [user._id, user.roles.map((role) => role._id)]));
+  const rows = await tx
+    .delete(users)
+    .where(
+      and(
+        inArray(
+          users.id,
+          chosen.map((user) => user._id),
+        ),
+        ne(users.username, ADMIN_USERNAME),
+      ),
+    )
+    .returning();
   await recordVersions(
     tx,
     rows.map((row) => {
@@ -245,6 +259,7 @@ async function keepDeleted(
         sessionGeneration: row.sessionGeneration,
         _version: row.version,
         roles: rolesOf.get(row.id) ?? [],
+        views: viewsOfUser.get(row.id) ?? [],
       };
       return {
         resource: 'users' as const,
@@ -260,9 +275,10 @@ async function keepDeleted(
 /**
  * Undoes deletes of users (`ids`), in one transaction: each account comes back with its id,
  * password, email and the roles it held that still exist, with its audit line and live
- * event. Sessions it had stay ended (their access tokens are of an older session
- * generation). Refused whole (409 BULK_REFUSED, per user) when one was never deleted (404),
- * is not deleted (restored meanwhile), or another user took its name or email.
+ * event, and its own saved views. Sessions it had stay ended (their access tokens are of an
+ * older session generation). Refused whole (409 BULK_REFUSED, per user) when one has no
+ * delete to undo (404: never deleted, or longer ago than UNDO_KEEP_HOURS), is not deleted
+ * (CONFLICT), or another user took its name or email (or its Google account: CONFLICT).
  */
 export async function bulkRestoreUsers(db: Db, ids: string[], actor: Actor): Promise<BulkResult> {
   const chosen = [...new Set(ids)];
@@ -285,6 +301,7 @@ export async function bulkRestoreUsers(db: Db, ids: string[], actor: Actor): Pro
 
 /** Brings back one deleted user (see bulkRestoreUsers), within `tx`. */
 async function restoreUser(tx: Tx, id: string, actor: Actor): Promise<void> {
+  if (await selectUser(tx, id)) throw conflict('CONFLICT', messages.server.notDeleted);
   const deleted = (await deletedDocument(tx, 'users', id, 'User')) as unknown as DeletedUser;
   await tx.insert(users).values({
     id,
@@ -301,14 +318,16 @@ async function restoreUser(tx: Tx, id: string, actor: Actor): Promise<void> {
   if (kept.length > 0) {
     await tx.insert(userRoles).values(kept.map((role) => ({ userId: id, roleId: role.id })));
   }
+  await restoreViews(tx, { ownerId: id }, deleted.views);
   const version = deleted._version + 1;
+  // Only a mark that the delete is undone: the account itself is in its table.
   await recordVersions(tx, [
     {
       resource: 'users',
       documentId: id,
       action: 'restore',
       updatedBy: actor.name ?? '',
-      document: { username: deleted.username, email: deleted.email, _version: version },
+      document: { _version: version },
     },
   ]);
   await recordAudit(tx, actor, {
@@ -333,11 +352,7 @@ export async function deleteUser(db: Db, id: string, actor: Actor): Promise<void
     if (user.roles.some((role) => role.name === ADMIN_ROLE) && (await countAdmins(tx)) <= 1) {
       throw conflict('LAST_ADMIN', messages.server.lastAdmin);
     }
-    const gone = await tx
-      .delete(users)
-      .where(and(eq(users.id, id), ne(users.username, ADMIN_USERNAME)))
-      .returning();
-    await keepDeleted(tx, gone, [user], actor);
+    await removeUsers(tx, [user], actor);
     await recordAudit(tx, actor, {
       action: 'user.delete',
       resourceId: id,
@@ -375,16 +390,7 @@ export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Prom
       return [];
     });
     if (refused.length) throw bulkRefused(refused);
-    const gone = await tx
-      .delete(users)
-      .where(
-        inArray(
-          users.id,
-          found.map((user) => user._id),
-        ),
-      )
-      .returning();
-    await keepDeleted(tx, gone, found, actor);
+    await removeUsers(tx, found, actor);
     await recordAudit(
       tx,
       actor,

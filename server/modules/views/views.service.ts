@@ -230,3 +230,29 @@ export async function deleteRoleView(db: Db, id: string, actor: Actor): Promise<
     });
   });
 }
+
+/** Whose views: a user's own, or a role's. */
+type ViewHolder = { ownerId: string } | { roleId: string };
+
+/** A view as a delete keeps it, to give it back (a user's or a role's delete takes its views). */
+export interface KeptView {
+  id: string;
+  grid: string;
+  name: string;
+  query: string;
+}
+
+const holderIs = (holder: ViewHolder) =>
+  'ownerId' in holder ? eq(views.ownerId, holder.ownerId) : eq(views.roleId, holder.roleId);
+
+/** The views of a user or a role, as their delete keeps them. */
+export const viewsOf = (tx: Tx, holder: ViewHolder): Promise<KeptView[]> =>
+  tx
+    .select({ id: views.id, grid: views.grid, name: views.name, query: views.query })
+    .from(views)
+    .where(holderIs(holder));
+
+/** Gives a user or a role back the views their delete took. */
+export async function restoreViews(tx: Tx, holder: ViewHolder, kept: KeptView[] = []) {
+  if (kept.length > 0) await tx.insert(views).values(kept.map((view) => ({ ...view, ...holder })));
+}

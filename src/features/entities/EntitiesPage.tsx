@@ -127,7 +127,10 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete entity"
-        message={`Delete ${removal.pending?.name ?? ''} and all its records?${mayRestore ? ' You can undo it for a few seconds.' : ''}`}
+        message={messages.client.undoable(
+          `Delete ${removal.pending?.name ?? ''} and all its records?`,
+          mayRestore,
+        )}
         editors={removal.pending && editors[removal.pending._id]}
       />
     </>

@@ -116,7 +116,7 @@ export function useRecordBulk(
     cancel: () => setAsking(undefined),
     remove,
     set,
-    deleteQuestion: `Delete ${plural(selection.count)}?${mayRestore ? ' You can undo it for a few seconds.' : ''}`,
+    deleteQuestion: messages.client.undoable(`Delete ${plural(selection.count)}?`, mayRestore),
   };
 }
 

@@ -18,7 +18,7 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
-import { undoOffered } from '@/ui/ui.slice';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { undoRoleDelete, useDeleteRoleMutation, useListRolesQuery } from './roles.api';
 
 /** The roles, each with the actions the user may take. */
@@ -28,6 +28,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
   const dispatch = useAppDispatch();
   const mayEditUsers = useCan('GET', '/api/roles/:id/users');
   const mayDelete = useCan('DELETE', '/api/roles/:id');
+  const mayRestore = useCan('POST', '/api/roles/:id/restore');
   const refusal = useRuleRefusal();
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -43,7 +44,10 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       refusal.explain(error);
       throw error;
     }
-    dispatch(undoOffered(`Deleted the role ${role.name}`, undoRoleDelete(role._id)));
+    const deleted = `Deleted the role ${role.name}`;
+    dispatch(
+      mayRestore ? undoOffered(deleted, undoRoleDelete(role._id)) : toastQueued(deleted, 'success'),
+    );
     focusNeighbour();
   }, messages.roles.deleteContext);
 
@@ -109,7 +113,10 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete role"
-        message={`Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it. You can undo it for a few seconds.`}
+        message={messages.client.undoable(
+          `Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it.`,
+          mayRestore,
+        )}
       />
     </>
   );

@@ -93,7 +93,11 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       <ConfirmDialog
         {...grid.removal.dialog}
         title="Delete user"
-        message={`Delete ${pending?.username ?? ''}? You can undo it for a few seconds.`}
+        message={
+          pending && pending._id === grid.myId
+            ? messages.users.deleteOwn(pending.username)
+            : messages.client.undoable(`Delete ${pending?.username ?? ''}?`, grid.may.mayRestore)
+        }
         editors={pending && edit.editors[pending._id]}
       />
       <ConfirmDialog

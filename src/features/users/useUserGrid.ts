@@ -37,9 +37,10 @@ function useUserPermissions() {
   const mayEdit = useCan('PUT', '/api/users/:id');
   const mayDelete = useCan('DELETE', '/api/users/:id');
   const maySetPassword = useCan('PUT', '/api/users/:id/password');
+  const mayRestore = useCan('POST', '/api/users/bulk-restore');
   return useMemo(
-    () => ({ mayEdit, mayDelete, maySetPassword }),
-    [mayEdit, mayDelete, maySetPassword],
+    () => ({ mayEdit, mayDelete, maySetPassword, mayRestore }),
+    [mayEdit, mayDelete, maySetPassword, mayRestore],
   );
 }
 
@@ -111,16 +112,23 @@ function useUserBulk(
   apiRef: RefObject<GridApi | null>,
 ) {
   const mayDelete = useCan('DELETE', '/api/users/:id');
+  const mayRestore = useCan('POST', '/api/users/bulk-restore');
+  const myId = useAppSelector(selectCurrentUser)?._id;
   const dispatch = useAppDispatch();
   const [bulkDelete] = useBulkDeleteUsersMutation();
   const [asking, setAsking] = useState(false);
+  // The user named admin is never deleted, nor one's own account (see userColumns): not
+  // offered for selection either.
+  const isSelectable = useCallback(
+    (user: User) => user.username !== ADMIN_USERNAME && user._id !== myId,
+    [myId],
+  );
   const shown = useMemo(() => {
     const words = wordsOf(q);
-    // The user named admin is never deleted: not offered for selection either.
     return users
-      .filter((user) => user.username !== ADMIN_USERNAME && matches(user, words))
+      .filter((user) => isSelectable(user) && matches(user, words))
       .map((user) => user._id);
-  }, [users, q]);
+  }, [users, q, isSelectable]);
   const selection = useRowSelection({
     viewKey: q,
     total: shown.length,
@@ -137,11 +145,9 @@ function useUserBulk(
       const { ids } = await bulkDelete(selection.ids).unwrap();
       selection.clear();
       focusGridHeading(apiRef);
+      const deleted = `Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`;
       dispatch(
-        undoOffered(
-          `Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`,
-          undoUsersDelete(ids),
-        ),
+        mayRestore ? undoOffered(deleted, undoUsersDelete(ids)) : toastQueued(deleted, 'success'),
       );
     } catch (error) {
       refusal.explain(error, nameOf);
@@ -152,12 +158,15 @@ function useUserBulk(
   return {
     mayDelete,
     selection,
-    isSelectable: (user: User) => user.username !== ADMIN_USERNAME,
+    isSelectable,
     asking,
     ask: () => setAsking(true),
     cancel: () => setAsking(false),
     remove,
-    question: `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}? You can undo it for a few seconds.`,
+    question: messages.client.undoable(
+      `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}?`,
+      mayRestore,
+    ),
   };
 }
 
@@ -211,7 +220,12 @@ export function useUserGrid(users: User[]) {
       refusal.explain(error);
       throw error;
     }
-    dispatch(undoOffered(`Deleted ${user.username}`, undoUsersDelete([user._id])));
+    const deleted = `Deleted ${user.username}`;
+    dispatch(
+      may.mayRestore && user._id !== myId
+        ? undoOffered(deleted, undoUsersDelete([user._id]))
+        : toastQueued(deleted, 'success'),
+    );
     if (neighbour !== undefined) apiRef.current?.setCellFocus(neighbour, 'username');
   }, messages.users.deleteContext);
 

@@ -120,6 +120,18 @@ describe('/users', () => {
     await waitFor(() => expect(network.calls('DELETE /api/users/u-ada')).toHaveLength(1));
   });
 
+  it("says that deleting one's own account signs one out, and offers no Undo for it", async () => {
+    const asAda = signedInAs('ada', ['admin']);
+    renderApp('/users', { auth: { ...asAda.auth!, user: { ...asAda.auth!.user!, _id: 'u-ada' } } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete ada' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
+    expect(dialog).toHaveTextContent(messages.users.deleteOwn('ada'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(network.calls('DELETE /api/users/u-ada')).toHaveLength(1));
+    expect(await screen.findByText('Deleted ada')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+  });
+
   it("logs 'Error fetching users' when the list fails, says so, and Retry asks again", async () => {
     network.use(http.get('/api/users', () => apiError(500, 'INTERNAL', 'no'), { once: true }));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});

@@ -183,7 +183,8 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
         'body.fields.weight': 'must be a number',
         'body.fields.fragile': 'must be true or false',
         'body.fields.taken': 'must be a date such as 2026-11-26',
-        'body.fields.logged': 'must be a date and time such as 2026-11-26T14:30:00Z',
+        'body.fields.logged':
+          'must be a date and time with its time zone, such as 2026-11-26T14:30:00Z or 2026-11-26T15:30:00+01:00',
         'body.fields.kind': 'must be one of: blood, urine',
         'body.fields.contact': 'must be an email address',
         'body.fields.link': 'must be a web address (http or https)',
@@ -772,6 +773,39 @@ describe.each(testDbKinds)('typed fields on %s', (kind) => {
         await request('GET', `/api/audit?action=entity.restore&resource=entity`)
       ).json();
       expect(audit.events[0].summary).toBe(`Restored the entity ${sample.name} and its 2 records`);
+    });
+
+    it('restored to an earlier version, its records follow that version, or nothing is restored', async () => {
+      const stock = await define('Stock', [{ name: 'code' }, { name: 'qty' }]);
+      const base = `/api/entity-records/${stock.name}`;
+      await request('POST', base, { fields: { code: 'A', qty: '12' } });
+      const asText = (await versionsOf(`/api/entities/${stock._id}`))[0]!;
+      await request('PUT', `/api/entities/${stock._id}`, {
+        name: stock.name,
+        fields: [{ name: 'code' }, { name: 'qty', type: 'integer' }],
+      });
+      expect((await listed(stock))[0]!.fields.qty).toBe(12);
+      await request('DELETE', `/api/entities/${stock._id}`);
+      const res = await request(
+        'POST',
+        `/api/entities/${stock._id}/versions/${asText._id}/restore`,
+      );
+      expect(res.statusCode).toBe(200);
+      expect((await listed(stock)).map((r) => r.fields)).toEqual([{ code: 'A', qty: '12' }]);
+
+      // Back to a version its records cannot follow: refused whole, the entity stays deleted.
+      const asInteger = (await versionsOf(`/api/entities/${stock._id}`)).find((v) =>
+        (v.document.fields as { type?: string }[]).some((f) => f.type === 'integer'),
+      )!;
+      await request('POST', base, { fields: { code: 'B', qty: 'lots' } });
+      await request('DELETE', `/api/entities/${stock._id}`);
+      const refused = await request(
+        'POST',
+        `/api/entities/${stock._id}/versions/${asInteger._id}/restore`,
+      );
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().code).toBe('DEFINITION_CONFLICT');
+      expect((await request('GET', base)).statusCode).toBe(404);
     });
 
     it('brings back records pointing at each other; a record pointing at one deleted since stops it, 409', async () => {

@@ -229,7 +229,11 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
 
     it('answers 409 when the role is not deleted or its name was taken, 404 for none', async () => {
       const made: Role = (await createRole('once')).json();
-      expect((await restore(made._id)).statusCode).toBe(404);
+      expect((await restore(made._id)).json()).toMatchObject({
+        code: 'CONFLICT',
+        message: messages.server.notDeleted,
+      });
+      expect((await restore(randomUUID())).statusCode).toBe(404);
       await remove(made._id);
       expect((await restore(made._id)).statusCode).toBe(200);
       expect((await restore(made._id)).json()).toMatchObject({
@@ -241,6 +245,32 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
       const taken = await restore(made._id);
       expect(taken.statusCode).toBe(409);
       expect(taken.json().code).toBe('NAME_TAKEN');
+    });
+
+    it("gives back the role's saved views", async () => {
+      const made: Role = (await createRole('viewful')).json();
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/role-views',
+        headers: admin,
+        payload: { grid: 'jobs', name: 'Shared', query: 'filter=y', roleId: made._id },
+      });
+      await remove(made._id);
+      expect((await restore(made._id)).statusCode).toBe(200);
+      const views = (
+        await t.app.inject({ url: '/api/views?grid=jobs', headers: admin })
+      ).json() as { name: string; role: { _id: string } | null }[];
+      expect(views.filter((v) => v.role?._id === made._id).map((v) => v.name)).toEqual(['Shared']);
+    });
+
+    it('is a route of the routes table of its own, admins only by default', async () => {
+      const routes: RoutePermission[] = (
+        await t.app.inject({ url: '/api/routes', headers: admin })
+      ).json();
+      expect(
+        routes.find((r) => r.routeVerb === 'POST' && r.routePath === '/api/roles/:id/restore')!
+          .allowedRoles,
+      ).toEqual(['admin']);
     });
   });
 

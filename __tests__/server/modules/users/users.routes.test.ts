@@ -378,6 +378,30 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       });
     });
 
+    it('gives back the saved views of the user', async () => {
+      const made: User = (
+        await createUser({
+          username: 'with-views',
+          password: 'long-enough',
+          roles: [roleIds.viewer],
+        })
+      ).json();
+      const own = bearer((await login(t.app, 'with-views', 'long-enough')).jwt);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/views',
+        headers: own,
+        payload: { grid: 'jobs', name: 'Mine', query: 'filter=x' },
+      });
+      await remove(made._id);
+      await restore([made._id]);
+      const again = bearer((await login(t.app, 'with-views', 'long-enough')).jwt);
+      const views = (await t.app.inject({ url: '/api/views?grid=jobs', headers: again })).json();
+      expect(views).toEqual([
+        expect.objectContaining({ name: 'Mine', query: 'filter=x', mine: true }),
+      ]);
+    });
+
     it('undoes a bulk delete as a whole, giving back only the roles that still exist', async () => {
       const role: Role = (
         await t.app.inject({
@@ -434,10 +458,47 @@ describe.each(testDbKinds)('users on %s', (kind) => {
       expect((await listUsers()).some((u) => u._id === fine._id)).toBe(false);
     });
 
-    it('is allowed to whoever may delete a user', async () => {
-      const viewer = bearer((await login(t.app, 'viewer')).jwt);
-      expect((await restore([randomUUID()], viewer)).statusCode).toBe(403);
+    it('answers CONFLICT for a user never deleted, and 400 for no ids', async () => {
+      const viewerId = (await listUsers()).find((u) => u.username === 'viewer')!._id;
+      expect((await restore([viewerId])).json().report.items).toEqual([
+        { id: viewerId, code: 'CONFLICT', message: messages.server.notDeleted },
+      ]);
       expect((await restore([])).statusCode).toBe(400);
+    });
+
+    it('is a route of the routes table of its own, not the right to delete', async () => {
+      const routes: {
+        _id: string;
+        routeVerb: string;
+        routePath: string;
+        allowedRoles: string[];
+      }[] = (await t.app.inject({ url: '/api/routes', headers: admin })).json();
+      const route = routes.find(
+        (r) => r.routeVerb === 'POST' && r.routePath === '/api/users/bulk-restore',
+      )!;
+      expect(route.allowedRoles).toEqual(['admin']);
+      const made: User = (
+        await createUser({ username: 'granted', password: 'long-enough' })
+      ).json();
+      await t.app.inject({ method: 'DELETE', url: `/api/users/${made._id}`, headers: admin });
+      const contributor = bearer((await login(t.app, 'contributor')).jwt);
+      expect((await restore([made._id], contributor)).statusCode).toBe(403);
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/routes/${route._id}`,
+        headers: admin,
+        payload: { allowedRoles: ['admin', 'contributor'] },
+      });
+      try {
+        expect((await restore([made._id], contributor)).statusCode).toBe(200);
+      } finally {
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/routes/${route._id}`,
+          headers: admin,
+          payload: { allowedRoles: ['admin'] },
+        });
+      }
     });
   });
 
