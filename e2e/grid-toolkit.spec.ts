@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from './accounts';
-import { expect, expectUsable, signIn, test } from './fixtures';
+import { DESKTOP, PHONE, expect, expectUsable, signIn, test } from './fixtures';
 import { secondPerson } from './people';
 
 /** Exports the list in `format` and answers the downloaded file's name and text. */
@@ -314,6 +314,14 @@ test('records: import a CSV file with two bad rows, see why, then import the val
   await expect(dialog.getByRole('combobox', { name: 'Field for the column Note' })).toHaveText(
     'Skip this column',
   );
+  // On a phone the choices stay within the dialog, not behind its edge.
+  await page.setViewportSize(PHONE);
+  const dialogRight = await dialog.evaluate((box) => box.getBoundingClientRect().right);
+  for (const choice of await dialog.getByRole('combobox').all())
+    expect(await choice.evaluate((box) => box.getBoundingClientRect().right)).toBeLessThanOrEqual(
+      dialogRight,
+    );
+  await page.setViewportSize(DESKTOP);
   await dialog.getByRole('button', { name: 'Check' }).click();
   await expect(dialog.getByRole('alert')).toHaveText(
     'Checked 4 rows: 2 would be added, 0 changed, 2 refused.',

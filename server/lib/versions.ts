@@ -183,8 +183,8 @@ export async function lastKnownVersion(
 
 /**
  * What the delete of a document took, to undo it: the snapshot of its last version, which
- * must be that delete. @throws 404 (`what` not found) when it has no history; 409 CONFLICT when its last
- * version is no delete (it was restored meanwhile).
+ * must be that delete. @throws 404 (`what` not found) when it has no history; 409 CONFLICT
+ * when its last version is no delete (it was restored meanwhile).
  */
 export async function deletedDocument(
   tx: Tx,

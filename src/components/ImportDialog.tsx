@@ -64,17 +64,21 @@ function downloadReport(report: ImportReport, what: string) {
 
 function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvImport }) {
   return (
-    <Table size="small" aria-label="Columns of the file">
+    // Fixed layout: on a phone the choices shrink to the dialog (their text cut short),
+    // rather than widen it past the screen.
+    <Table size="small" aria-label="Columns of the file" sx={{ tableLayout: 'fixed' }}>
       <TableHead>
         <TableRow>
-          <TableCell>Column of the file</TableCell>
+          <TableCell sx={{ width: '40%' }}>Column of the file</TableCell>
           <TableCell>Imported as</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
         {importing.headings.map((heading, index) => (
           <TableRow key={index}>
-            <TableCell>{heading || `(column ${index + 1})`}</TableCell>
+            <TableCell sx={{ overflowWrap: 'anywhere' }}>
+              {heading || `(column ${index + 1})`}
+            </TableCell>
             <TableCell>
               <TextField
                 select

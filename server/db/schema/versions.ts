@@ -6,13 +6,14 @@ import type { VersionAction } from '@common/schemas/versions';
  * The version history of books, entity definitions and entity records: a snapshot of the
  * document after each create, update and restore, and as it was at its delete, written in
  * the same transaction as the change. Kept when the document is deleted, so it can be
- * audited and brought back.
+ * audited and brought back. Users and roles keep only what their delete took, and a mark
+ * once it is undone (lib/versions.ts deletedDocument), for UNDO_KEEP_HOURS.
  */
 export const versions = pgTable(
   'versions',
   {
     id: uuid().primaryKey().defaultRandom(),
-    /** Which kind of document: `books`, `entities` or `entity-records`. */
+    /** Which kind of document: `books`, `entities`, `entity-records`, `users` or `roles`. */
     resource: text().notNull(),
     documentId: uuid().notNull(),
     action: text().$type<VersionAction>().notNull(),
