@@ -113,8 +113,6 @@ export const messages = {
     importContext: (what: string) => `Error importing the ${what}`,
     importNoHeadings:
       'This file has no headings: its first row must name its columns (a CSV file, separated by commas)',
-    imported: (created: number, updated: number) =>
-      `Imported: ${created.toLocaleString('en')} added, ${updated.toLocaleString('en')} changed`,
     undo: 'Undo',
     undoContext: 'Error undoing the delete',
     undone: 'Undone: it is back',

@@ -5,8 +5,7 @@ import { errorMessage, reportError } from '@/api/errors';
 import { importThrough } from '@/api/imports';
 import { firstRecordOf } from '@/lib/csv';
 import { selectAccessToken } from '@/auth/auth.slice';
-import { useAppDispatch, useAppSelector } from '@/lib/store';
-import { toastQueued } from '@/ui/ui.slice';
+import { useAppSelector } from '@/lib/store';
 
 /** A field a file's column can be imported as. */
 export interface ImportField {
@@ -47,7 +46,6 @@ const matchOf = (fields: ImportField[], heading: string) => {
  * runs, and the last report.
  */
 export function useCsvImport(target: ImportTarget) {
-  const dispatch = useAppDispatch();
   const accessToken = useAppSelector(selectAccessToken);
   const [file, setFile] = useState<File>();
   const [headings, setHeadings] = useState<string[]>([]);
@@ -91,10 +89,8 @@ export function useCsvImport(target: ImportTarget) {
         setRunning({ dryRun, rows }),
       );
       setReport(done);
-      if (done.committed) {
-        target.onImported();
-        dispatch(toastQueued(messages.client.imported(done.created, done.updated), 'success'));
-      }
+      // The dialog's report says how it went (a toast would cover the dialog's buttons).
+      if (done.committed) target.onImported();
     } catch (error) {
       if (controller.signal.aborted) {
         setFailure(messages.server.importStopped);
