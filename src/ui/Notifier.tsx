@@ -1,6 +1,6 @@
 import { Button } from '@mui/material';
 import { type SnackbarKey, useSnackbar } from 'notistack';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ERROR_TOAST_MS, TOAST_MS, UNDO_TOAST_MS } from '@common/constants';
 import { messages } from '@common/messages';
 import type { UndoRequest } from '@/api/undo';
@@ -8,8 +8,47 @@ import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { selectToasts, toastClosed, undoRequested } from './ui.slice';
 
 /**
+ * A delete's Undo: the toast stays while the keyboard or the pointer is on it, and goes
+ * UNDO_TOAST_MS after it is left (or shown). After Undo the keyboard goes back to where it
+ * came from, not to the top of the page.
+ */
+function UndoAction({ onUndo, onExpired }: { onUndo(): void; onExpired(): void }) {
+  const [held, setHeld] = useState(false);
+  const cameFrom = useRef<HTMLElement | null>(null);
+  // The toast may render again meanwhile: only holding it starts the time again.
+  const expired = useRef(onExpired);
+  useEffect(() => {
+    expired.current = onExpired;
+  });
+  useEffect(() => {
+    if (held) return;
+    const timer = setTimeout(() => expired.current(), UNDO_TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [held]);
+  return (
+    <Button
+      color="inherit"
+      size="small"
+      onFocus={(event) => {
+        cameFrom.current = event.relatedTarget instanceof HTMLElement ? event.relatedTarget : null;
+        setHeld(true);
+      }}
+      onBlur={() => setHeld(false)}
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onClick={() => {
+        onUndo();
+        if (cameFrom.current?.isConnected) cameFrom.current.focus();
+      }}
+    >
+      {messages.client.undo}
+    </Button>
+  );
+}
+
+/**
  * Shows the ui slice's toasts through notistack: errors for 2 s, the others for 3 s; a
- * delete's for 5 s with Undo, which restores what was deleted.
+ * delete's for 5 s with Undo (UndoAction), which restores what was deleted.
  */
 export function Notifier() {
   const toasts = useAppSelector(selectToasts);
@@ -21,16 +60,13 @@ export function Notifier() {
     const undoWith = (undo: UndoRequest) =>
       function UndoButton(key: SnackbarKey) {
         return (
-          <Button
-            color="inherit"
-            size="small"
-            onClick={() => {
+          <UndoAction
+            onUndo={() => {
               closeSnackbar(key);
               dispatch(undoRequested(undo));
             }}
-          >
-            {messages.client.undo}
-          </Button>
+            onExpired={() => closeSnackbar(key)}
+          />
         );
       };
     for (const { key, message, variant, undo } of toasts) {
@@ -39,8 +75,10 @@ export function Notifier() {
       enqueueSnackbar(message, {
         key,
         variant,
-        autoHideDuration: undo ? UNDO_TOAST_MS : variant === 'error' ? ERROR_TOAST_MS : TOAST_MS,
-        ...(undo ? { action: undoWith(undo) } : {}),
+        // A delete's toast closes itself (UndoAction), the others after their time.
+        ...(undo
+          ? { persist: true, action: undoWith(undo) }
+          : { autoHideDuration: variant === 'error' ? ERROR_TOAST_MS : TOAST_MS }),
         onExited: () => {
           shown.current.delete(key);
           dispatch(toastClosed(key));
