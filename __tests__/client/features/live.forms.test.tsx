@@ -144,6 +144,8 @@ describe('the entity list with others at work', () => {
     expect(await within(card).findByText('ada is editing this entity.')).toBeInTheDocument();
     await userEvent.click(within(card).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete entity' });
-    expect(dialog).toHaveTextContent('Delete Car and all its records? ada is editing it.');
+    expect(dialog).toHaveTextContent(
+      'Delete Car and all its records? You can undo it for a few seconds. ada is editing it.',
+    );
   });
 });

@@ -350,12 +350,12 @@ describe.each(testDbKinds)('the audit log on %s', (kind) => {
       expect(summaries).toEqual(Array.from({ length: 2500 }, (_, i) => `bulk ${i + 1}`));
     });
 
-    it('puts an apostrophe before a leading =, +, -, @, tab or CR and quotes what needs it', () => {
-      const fields = ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'plain', 'a,b', 'say "hi"'];
-      expect([...fields, 'two\nlines', null].map(csvField)).toEqual([
+    it('puts an apostrophe before a leading =, +, -, @, tab or CR (not a number) and quotes what needs it', () => {
+      const fields = ['=1+1', '+A1', '-1+1', '@SUM(A1)', '\tx', '\rx', 'plain', 'a,b', 'say "hi"'];
+      expect([...fields, 'two\nlines', '-7.25', '+3', '1e-5', null].map(csvField)).toEqual([
         "'=1+1",
-        "'+1",
-        "'-1",
+        "'+A1",
+        "'-1+1",
         "'@SUM(A1)",
         "'\tx",
         `"'\rx"`,
@@ -363,6 +363,9 @@ describe.each(testDbKinds)('the audit log on %s', (kind) => {
         '"a,b"',
         '"say ""hi"""',
         '"two\nlines"',
+        '-7.25',
+        '+3',
+        '1e-5',
         '',
       ]);
     });
