@@ -84,6 +84,25 @@ export async function createRole(db: Db, name: string, actor: Actor): Promise<Ro
   });
 }
 
+/** The live events of a role's delete or restore: the role, and the routes and users it touched. */
+const roleChanges = (
+  role: { id: string; action: 'delete' | 'restore'; version: number },
+  routesChanged: { id: string; version: number }[],
+  usersChanged: { id: string; version: number }[],
+) => [
+  { resource: 'roles' as const, ...role },
+  ...routesChanged.map((route) => ({
+    resource: 'routes' as const,
+    action: 'update' as const,
+    ...route,
+  })),
+  ...usersChanged.map((user) => ({
+    resource: 'users' as const,
+    action: 'update' as const,
+    ...user,
+  })),
+];
+
 /**
  * What a role's delete keeps, so that it can be undone: its name, holders, route grants and
  * saved views.
@@ -156,19 +175,11 @@ export async function restoreRole(db: Db, id: string, actor: Actor): Promise<Rol
       resourceId: id,
       summary: `Restored the role ${deleted.name}`,
     });
-    await publishChanges(tx, actor, [
-      { resource: 'roles', id, action: 'restore', version: row!.version },
-      ...regranted.map((route) => ({
-        resource: 'routes' as const,
-        action: 'update' as const,
-        ...route,
-      })),
-      ...holders.map((user) => ({
-        resource: 'users' as const,
-        action: 'update' as const,
-        ...user,
-      })),
-    ]);
+    await publishChanges(
+      tx,
+      actor,
+      roleChanges({ id, action: 'restore', version: row!.version }, regranted, holders),
+    );
     await notifyPermissionsChanged(tx);
     return toWire(row!);
   });
@@ -223,19 +234,11 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
       resourceId: id,
       summary: `Deleted the role ${role.name}`,
     });
-    await publishChanges(tx, actor, [
-      { resource: 'roles', id, action: 'delete', version: role.version },
-      ...regranted.map((route) => ({
-        resource: 'routes' as const,
-        action: 'update' as const,
-        ...route,
-      })),
-      ...holders.map((user) => ({
-        resource: 'users' as const,
-        action: 'update' as const,
-        ...user,
-      })),
-    ]);
+    await publishChanges(
+      tx,
+      actor,
+      roleChanges({ id, action: 'delete', version: role.version }, regranted, holders),
+    );
     await notifyPermissionsChanged(tx);
   });
 }
