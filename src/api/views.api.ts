@@ -9,6 +9,7 @@ import {
 } from '@common/schemas/views';
 import { api } from './api';
 import { responseSchema } from './responseSchema';
+import type { UndoRequest } from './undo';
 
 const viewsOf = (grid: string) => ({ type: 'View', id: `LIST:${grid}` }) as const;
 
@@ -67,3 +68,10 @@ export const {
   useUpdateViewMutation,
   useDeleteViewMutation,
 } = viewsApi;
+
+/** The Undo of a view's delete: the same view saved again (views keep no history). */
+export const undoViewDelete = ({ grid, name, query, role }: SavedView): UndoRequest => ({
+  url: role ? '/api/role-views' : '/api/views',
+  body: role ? { grid, name, query, roleId: role._id } : { grid, name, query },
+  invalidates: [viewsOf(grid)],
+});

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { messages } from '@common/messages';
 import { type SavedView, createViewSchema } from '@common/schemas/views';
 import {
+  undoViewDelete,
   useCreateViewMutation,
   useDeleteViewMutation,
   useListViewRolesQuery,
@@ -28,7 +29,7 @@ import { useCan } from '@/auth/useCan';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { viewKeyOf } from '@/lib/gridLayout';
 import { useAppDispatch } from '@/lib/store';
-import { toastQueued } from '@/ui/ui.slice';
+import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormTextField } from './FormTextField';
 
@@ -174,7 +175,11 @@ export function SavedViews({ grid }: { grid: string }) {
     setDeleting(undefined);
     try {
       await deleteView(view).unwrap();
-      dispatch(toastQueued(messages.views.deleted(view.name), 'success'));
+      const deleted = messages.views.deleted(view.name);
+      const mayUndo = view.role ? mayShare : mayKeep;
+      dispatch(
+        mayUndo ? undoOffered(deleted, undoViewDelete(view)) : toastQueued(deleted, 'success'),
+      );
     } catch {
       // The shared handler has said why (a toast).
     }
@@ -220,7 +225,10 @@ export function SavedViews({ grid }: { grid: string }) {
       <ConfirmDialog
         open={deleting !== undefined}
         title="Delete view"
-        message={`Delete the view ${deleting?.name ?? ''}${deleting?.role ? ` of everyone in ${deleting.role.name}` : ''}? The list stays as it is.`}
+        message={messages.client.undoable(
+          `Delete the view ${deleting?.name ?? ''}${deleting?.role ? ` of everyone in ${deleting.role.name}` : ''}? The list stays as it is.`,
+          deleting?.role ? mayShare : mayKeep,
+        )}
         onConfirm={() => deleting && void remove(deleting)}
         onCancel={() => setDeleting(undefined)}
       />

@@ -167,7 +167,7 @@ describe('/users: columns and views', () => {
     });
   });
 
-  it('deletes one of my views after confirmation; a role’s view offers no delete without the right', async () => {
+  it('deletes one of my views after confirmation, and Undo saves it again; a role’s view offers no delete without the right', async () => {
     withoutRoleViews();
     await openUsers();
     const bar = screen.getByRole('navigation', { name: 'Saved views' });
@@ -178,6 +178,13 @@ describe('/users: columns and views', () => {
     const confirm = await screen.findByRole('dialog', { name: 'Delete view' });
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(network.calls('DELETE /api/views/v-1')).toHaveLength(1));
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(network.calls('POST /api/views')).toHaveLength(1));
+    expect(await network.calls('POST /api/views')[0]!.json()).toEqual({
+      grid: 'users',
+      name: 'Names only',
+      query: 'columns=username',
+    });
   });
 
   it('comes back to the last view of the list', async () => {
