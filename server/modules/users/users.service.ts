@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { BulkResult } from '@common/schemas/entities';
@@ -7,6 +7,7 @@ import { type Db, type Tx, perDatabase, sessionOf } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
+import { versions } from '../../db/schema/versions';
 import { type Actor, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
 import { checkVersion } from '../../lib/concurrency';
@@ -283,17 +284,45 @@ async function removeUsers(tx: Tx, chosen: User[], actor: Actor): Promise<void> 
 export async function bulkRestoreUsers(db: Db, ids: string[], actor: Actor): Promise<BulkResult> {
   const chosen = [...new Set(ids)];
   return db.transaction(async (tx) => {
-    const refused: RefusedItem[] = [];
+    // Every id looked at once first: those with no delete to undo are refused without
+    // statements of their own (one by one, thousands of them would hold the server).
+    const live = new Set(
+      (await tx.select({ id: users.id }).from(users).where(inArray(users.id, chosen))).map(
+        (user) => user.id,
+      ),
+    );
+    const lastAction = new Map(
+      (
+        await tx
+          .selectDistinctOn([versions.documentId], {
+            id: versions.documentId,
+            action: versions.action,
+          })
+          .from(versions)
+          .where(and(eq(versions.resource, 'users'), inArray(versions.documentId, chosen)))
+          .orderBy(versions.documentId, desc(versions.versionDate), desc(versions.id))
+      ).map((row) => [row.id, row.action]),
+    );
+    const refusals = new Map<string, RefusedItem>();
     for (const id of chosen) {
+      if (live.has(id) || (lastAction.has(id) && lastAction.get(id) !== 'delete'))
+        refusals.set(id, { id, code: 'CONFLICT', message: messages.server.notDeleted });
+      else if (!lastAction.has(id))
+        refusals.set(id, { id, code: 'NOT_FOUND', message: 'User not found' });
+    }
+    for (const id of chosen) {
+      if (refusals.has(id)) continue;
       try {
         // A savepoint each: a refused one does not end the transaction, so all are named.
         await tx.transaction((one) => restoreUser(one, id, actor));
       } catch (error) {
         const known = error instanceof AppError ? error : conflictOf(error);
         if (!known) throw error;
-        refused.push({ id, code: known.code, message: known.message });
+        refusals.set(id, { id, code: known.code, message: known.message });
       }
     }
+    // Named in the order asked.
+    const refused = chosen.flatMap((id) => refusals.get(id) ?? []);
     if (refused.length) throw bulkRefused(refused);
     return { ids: chosen };
   });
