@@ -234,10 +234,12 @@ async function main() {
 
     let requests = 0;
     const statuses = new Map<number, number>();
+    let slowest = { ms: 0, what: '' };
     const started = performance.now();
     for (const { template, method, operation } of operations) {
       const property = fc.asyncProperty(requestsFor(template, operation, ids), async (request) => {
         requests++;
+        const sent = performance.now();
         const url = `${server.base}${request.path}${request.query.length ? `?${new URLSearchParams(request.query)}` : ''}`;
         const answer = await fetch(url, {
           method: method.toUpperCase(),
@@ -249,6 +251,14 @@ async function main() {
           redirect: 'manual',
         });
         const text = await answer.text();
+        const took = performance.now() - sent;
+        // A request that holds the server's event loop for a second makes the next ones
+        // answer 503 OVERLOADED: the slowest one names the likely cause.
+        if (took > slowest.ms)
+          slowest = {
+            ms: took,
+            what: `${method.toUpperCase()} ${request.path} (${answer.status})`,
+          };
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         const status = String(answer.status);
         if (answer.status >= 500) throw new Error(`answered ${status}: ${text.slice(0, 300)}`);
@@ -266,14 +276,16 @@ async function main() {
             );
         }
       });
+      const operationStarted = performance.now();
       const result = await fc.check(property, { seed: SEED, numRuns: RUNS, endOnFailure: true });
+      const took = `${((performance.now() - operationStarted) / 1000).toFixed(1)} s`;
       if (result.failed) {
         failed = true;
         console.error(
-          `✗ ${method.toUpperCase()} ${template} (seed ${SEED})\n${String(result.errorInstance)}\n${fc.defaultReportMessage(result)}`,
+          `✗ ${method.toUpperCase()} ${template} (seed ${SEED}, ${took})\n${String(result.errorInstance)}\n${fc.defaultReportMessage(result)}`,
         );
       } else {
-        console.log(`✓ ${method.toUpperCase()} ${template} (${RUNS} requests)`);
+        console.log(`✓ ${method.toUpperCase()} ${template} (${RUNS} requests, ${took})`);
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -282,6 +294,7 @@ async function main() {
     );
     const tally = [...statuses].sort(([a], [b]) => a - b);
     console.log(`Answers by status: ${tally.map(([status, n]) => `${status} × ${n}`).join(', ')}`);
+    console.log(`Slowest answer: ${slowest.ms.toFixed(0)} ms, ${slowest.what.slice(0, 200)}`);
   } finally {
     await server.stop();
     await bookService.close();

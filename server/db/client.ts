@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -22,6 +22,14 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export async function queryRows<T>(db: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
+
+/**
+ * `column = any($1)`: the values as one array parameter. Drizzle's `inArray` sends one
+ * parameter per value, and for a bulk action's thousands of ids building and parsing those
+ * held the event loop for ~100 ms a statement on the embedded database.
+ */
+export const isAnyOf = (column: AnyColumn, values: string[], type: 'uuid' | 'text') =>
+  sql`${column} = any(${sql.param(values)}::${sql.raw(type)}[])`;
 
 /**
  * One of something per database, made on first use: a query built once and run as a

@@ -3,7 +3,7 @@ import { ADMIN_ROLE, ADMIN_USERNAME } from '@common/constants';
 import { messages } from '@common/messages';
 import type { BulkResult } from '@common/schemas/entities';
 import type { SetPasswordInput, User, UserExportQuery } from '@common/schemas/users';
-import { type Db, type Tx, perDatabase, sessionOf } from '../../db/client';
+import { type Db, type Tx, isAnyOf, perDatabase, sessionOf } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
 import { userRoles, users } from '../../db/schema/users';
@@ -241,9 +241,10 @@ async function removeUsers(tx: Tx, chosen: User[], actor: Actor): Promise<void> 
     .delete(users)
     .where(
       and(
-        inArray(
+        isAnyOf(
           users.id,
           chosen.map((user) => user._id),
+          'uuid',
         ),
         ne(users.username, ADMIN_USERNAME),
       ),
@@ -287,9 +288,12 @@ export async function bulkRestoreUsers(db: Db, ids: string[], actor: Actor): Pro
     // Every id looked at once first: those with no delete to undo are refused without
     // statements of their own (one by one, thousands of them would hold the server).
     const live = new Set(
-      (await tx.select({ id: users.id }).from(users).where(inArray(users.id, chosen))).map(
-        (user) => user.id,
-      ),
+      (
+        await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(isAnyOf(users.id, chosen, 'uuid'))
+      ).map((user) => user.id),
     );
     const lastAction = new Map(
       (
@@ -299,7 +303,7 @@ export async function bulkRestoreUsers(db: Db, ids: string[], actor: Actor): Pro
             action: versions.action,
           })
           .from(versions)
-          .where(and(eq(versions.resource, 'users'), inArray(versions.documentId, chosen)))
+          .where(and(eq(versions.resource, 'users'), isAnyOf(versions.documentId, chosen, 'uuid')))
           .orderBy(versions.documentId, desc(versions.versionDate), desc(versions.id))
       ).map((row) => [row.id, row.action]),
     );
@@ -404,7 +408,7 @@ export async function bulkDeleteUsers(db: Db, ids: string[], actor: Actor): Prom
   return db.transaction(async (tx) => {
     // As deleteUser: admin-count checks run one at a time.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('admins'))`);
-    const found = withRoles(await userRows(tx).where(inArray(users.id, chosen)));
+    const found = withRoles(await userRows(tx).where(isAnyOf(users.id, chosen, 'uuid')));
     const byId = new Map(found.map((user) => [user._id, user]));
     const admins = found.filter((user) => user.roles.some((role) => role.name === ADMIN_ROLE));
     const leavesNoAdmin = admins.length > 0 && (await countAdmins(tx)) <= admins.length;
