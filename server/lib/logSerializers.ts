@@ -1,13 +1,30 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { pgErrorFacts } from './pgErrors';
+import { AppError } from './errors';
+import { pgErrorFacts, unavailableOf } from './pgErrors';
+
+/**
+ * A stack without the machine's file paths: a path under the working directory is told from
+ * there (`dist/server/main.js:12:3`, `node_modules/pg/lib/client.js:5:9`), any other by its
+ * file name alone. Node's own frames (`node:internal/…`) stay as they are.
+ */
+const withoutPaths = (text: string) => {
+  const root = `${process.cwd()}/`;
+  return text.replace(
+    /(^|[\s(])(?:file:\/\/)?(\/[^\s():]+)/gm,
+    (_, before: string, file: string) =>
+      `${before}${file.startsWith(root) ? file.slice(root.length) : file.slice(file.lastIndexOf('/') + 1)}`,
+  );
+};
 
 /** Only the stack's frames: its first lines repeat the message. */
 const stackFrames = (error: Error) =>
-  (error.stack ?? '')
-    .split('\n')
-    .filter((line) => line.startsWith('    at '))
-    .join('\n');
+  withoutPaths(
+    (error.stack ?? '')
+      .split('\n')
+      .filter((line) => line.startsWith('    at '))
+      .join('\n'),
+  );
 
 /** An error as logged; `type`, `message` and `stack` as pino's own serializer has them. */
 interface LoggedError {
@@ -19,32 +36,42 @@ interface LoggedError {
 
 /**
  * What the log may hold of an error (DESIGN: no SQL text, parameter or request value in a
- * log line):
+ * log line; no file path of the machine):
+ * - an expected refusal (an AppError of any status, any other 4xx, a database that cannot be
+ *   reached): one line of class, code and status, no stack (anyone can cause these, and a
+ *   stack each would flood the log), never its message, which may quote the request;
  * - a database error: its class, PostgreSQL code and the names of what refused it, never
  *   its message (drizzle's is "Failed query: <SQL> params: <values>", PostgreSQL's may
- *   quote a value);
- * - a refused request (a 4xx: validation, AppError, the framework's): class, code and
- *   status, since its message may quote the request;
+ *   quote a value), with its stack;
  * - any other fault: class, message, stack and cause, to find the bug by.
  */
 export function errorForLog(error: unknown): LoggedError {
   if (!(error instanceof Error)) return { type: typeof error, message: '', stack: '' };
   const type = error.constructor.name;
-  const db = pgErrorFacts(error);
-  if (db || error instanceof DrizzleQueryError) {
-    const code = db?.code ?? 'unknown';
-    return { type, message: `Database error ${code}`, ...db, stack: stackFrames(error) };
+  const refusal = error instanceof AppError ? error : unavailableOf(error);
+  if (refusal) {
+    const { code, statusCode } = refusal;
+    return { type, message: `Refused with ${statusCode}`, code, statusCode, stack: '' };
   }
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
   if (typeof statusCode === 'number' && statusCode < 500) {
     return { type, message: `Refused with ${statusCode}`, code, statusCode, stack: '' };
   }
+  const db = pgErrorFacts(error);
+  if (db || error instanceof DrizzleQueryError) {
+    return {
+      type,
+      message: `Database error ${db?.code ?? 'unknown'}`,
+      ...db,
+      stack: stackFrames(error),
+    };
+  }
   return {
     type,
-    message: error.message,
+    message: withoutPaths(error.message),
     code,
     statusCode,
-    stack: error.stack ?? '',
+    stack: withoutPaths(error.stack ?? ''),
     ...(error.cause === undefined ? {} : { cause: errorForLog(error.cause) }),
   };
 }

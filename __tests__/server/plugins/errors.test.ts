@@ -40,7 +40,7 @@ function bareApp(stream: { write(line: string): void }) {
 }
 
 describe('the errors plugin', () => {
-  it('answers an unexpected failure with 500 INTERNAL, logging its message and stack only', async () => {
+  it("answers an unexpected failure with 500 INTERNAL, logging its message and stack only, without the machine's paths", async () => {
     const { app, logs } = await appWith((a) =>
       a.get('/crash', async () => {
         throw new Error('relation "secret_table" does not exist');
@@ -59,7 +59,38 @@ describe('the errors plugin', () => {
     expect(logged?.err).toMatchObject({
       type: 'Error',
       message: expect.stringContaining('secret_table'),
+      // This test file's frame, told from the working directory.
+      stack: expect.stringContaining('(__tests__/server/plugins/errors.test.ts:'),
     });
+    expect(logs.lines.join('')).not.toContain(process.cwd());
+    await app.close();
+  });
+
+  it('logs an expected refusal of any status, and a database out of reach, as one line without a stack', async () => {
+    const { app, logs } = await appWith((a) => {
+      a.get('/unconfigured', async () => {
+        throw new AppError(503, 'SIGN_IN_PROVIDER_NOT_CONFIGURED', 'Not configured');
+      });
+      a.get('/database-away', async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+          code: 'ECONNREFUSED',
+        });
+      });
+    });
+    expect((await app.inject({ url: '/unconfigured' })).statusCode).toBe(503);
+    expect((await app.inject({ url: '/database-away' })).json()).toMatchObject({
+      code: 'DATABASE_UNAVAILABLE',
+    });
+    const refusals = logs.entries().filter((entry) => String(entry.msg).startsWith('Answered 503'));
+    expect(refusals.map((entry) => entry.err)).toEqual([
+      expect.objectContaining({
+        code: 'SIGN_IN_PROVIDER_NOT_CONFIGURED',
+        statusCode: 503,
+        stack: '',
+      }),
+      expect.objectContaining({ code: 'DATABASE_UNAVAILABLE', statusCode: 503, stack: '' }),
+    ]);
+    expect(logs.lines.join('')).not.toMatch(/ECONNREFUSED|errors\.test/);
     await app.close();
   });
 
