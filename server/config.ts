@@ -151,6 +151,7 @@ const envSchema = z.object({
   HISTORY_MAX_VERSIONS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   AUDIT_RETENTION_DAYS: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   EVENTS_HEARTBEAT_SECONDS: z.preprocess(emptyAsUndefined, positiveInt.default(15)),
+  EVENT_STREAMS_PER_USER: z.preprocess(emptyAsUndefined, positiveInt.default(10)),
   MAX_EVENT_LOOP_DELAY_MS: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -219,6 +220,11 @@ export interface Config {
   retention: RetentionPolicy;
   /** How often an idle event stream sends a comment, so proxies keep it open. */
   eventsHeartbeatMs: number;
+  /**
+   * How many event streams one user may hold open on a server (a new one closes their
+   * oldest), and a third of how many they may open in a minute (429 beyond).
+   */
+  eventStreamsPerUser: number;
 }
 
 /** How long history and audit events are kept, and how many versions an item keeps. */
@@ -284,5 +290,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       auditDays: e.AUDIT_RETENTION_DAYS,
     },
     eventsHeartbeatMs: e.EVENTS_HEARTBEAT_SECONDS * 1000,
+    eventStreamsPerUser: e.EVENT_STREAMS_PER_USER,
   };
 }

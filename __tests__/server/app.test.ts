@@ -187,6 +187,15 @@ describe.each(testDbKinds)('the API on %s', (kind) => {
         headers: { origin: 'https://evil.example' },
       });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      const preflight = await t.app.inject({
+        method: 'OPTIONS',
+        url: '/api/books',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+      expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
     });
   });
 

@@ -30,6 +30,11 @@ export interface AccessClaims {
   roles: string[];
   /** The user's session generation when the token was issued (claim `gen`; 0 when absent). */
   sessionGeneration: number;
+  /**
+   * The session it belongs to (claim `sid`: its refresh-token family), which ends its access
+   * tokens when it ends. Absent in tokens signed before the claim existed.
+   */
+  sessionId?: string;
 }
 
 /**
@@ -61,9 +66,16 @@ export class AccessTokens {
     private readonly now: () => Date,
   ) {}
 
-  sign({ sub, username, email, roles, sessionGeneration }: AccessClaims): Promise<string> {
+  sign({
+    sub,
+    username,
+    email,
+    roles,
+    sessionGeneration,
+    sessionId,
+  }: AccessClaims): Promise<string> {
     const iat = Math.floor(this.now().getTime() / 1000);
-    return new SignJWT({ username, email, roles, gen: sessionGeneration })
+    return new SignJWT({ username, email, roles, gen: sessionGeneration, sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(sub)
       .setIssuedAt(iat)
@@ -90,6 +102,7 @@ export class AccessTokens {
         roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
         // Tokens signed before the claim existed belong to the first generation.
         sessionGeneration: typeof payload.gen === 'number' ? payload.gen : 0,
+        sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
       };
       if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
       this.verified.set(token, { claims, expiresAt: payload.exp! * 1000 });
@@ -105,9 +118,13 @@ export class AccessTokens {
    * user for DOWNLOAD_TICKET_SECONDS, with no header, so it saves the answer straight to a
    * file. Bound to that one path: it opens nothing else.
    */
-  signDownload(sub: string, sessionGeneration: number, path: string): Promise<string> {
+  signDownload(
+    sub: string,
+    { sessionGeneration, sessionId }: Pick<AccessClaims, 'sessionGeneration' | 'sessionId'>,
+    path: string,
+  ): Promise<string> {
     const iat = Math.floor(this.now().getTime() / 1000);
-    return new SignJWT({ gen: sessionGeneration, path: downloadPathOf(path) })
+    return new SignJWT({ gen: sessionGeneration, sid: sessionId, path: downloadPathOf(path) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(sub)
       .setAudience(DOWNLOAD_AUDIENCE)
@@ -116,11 +133,11 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  /** The user and session generation of a download ticket for `path`; undefined if it is not one. */
+  /** The user and session of a download ticket for `path`; undefined if it is not one. */
   async verifyDownload(
     ticket: string,
     path: string,
-  ): Promise<{ sub: string; sessionGeneration: number } | undefined> {
+  ): Promise<Pick<AccessClaims, 'sub' | 'sessionGeneration' | 'sessionId'> | undefined> {
     try {
       const { payload } = await jwtVerify(ticket, this.key, {
         algorithms: ['HS256'],
@@ -132,6 +149,7 @@ export class AccessTokens {
       return {
         sub: payload.sub!,
         sessionGeneration: typeof payload.gen === 'number' ? payload.gen : 0,
+        sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
       };
     } catch (error) {
       if (error instanceof joseErrors.JOSEError) return undefined;

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
 import { AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
+import { EndedSessions, SESSIONS_ENDED_CHANNEL } from '../modules/auth/endedSessions';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
 import type { IdentityRecord, SessionContext } from '../modules/auth/session.service';
 
@@ -33,6 +34,10 @@ declare module 'fastify' {
      * once they are deleted.
      */
     identityOf(userId: string): Promise<IdentityRecord | undefined>;
+    /** Whether the session (an access token's `sid`) has ended, as this server has heard. */
+    sessionEnded(sessionId: string | undefined): boolean;
+    /** Hears of each session that ends, on any server (the event stream closes its streams). */
+    onSessionEnded(listener: (sessionId: string) => void): void;
   }
   interface FastifyContextConfig {
     /**
@@ -45,6 +50,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, once the permission check has authenticated the request. */
     user: Identity | null;
+    /** The session (`sid`) of the request's access token, once authenticated, if it names one. */
+    sessionId: string | undefined;
   }
 }
 
@@ -79,6 +86,7 @@ export const authPlugin = fp(
     });
     app.decorate('rateLimitStore', rateLimitStore);
     app.decorateRequest('user', null);
+    app.decorateRequest('sessionId', undefined);
 
     // Roles come from the database, not the token, so a role taken away counts at once:
     // every server forgets its cached identities on the trigger's NOTIFY (and after its
@@ -91,6 +99,32 @@ export const authPlugin = fp(
       if (request.routeOptions.config.changesIdentities) forget();
     });
 
+    // A session that ends (logout, reuse, a password set) ends its access tokens on every
+    // server at their next request: each server hears of it by NOTIFY, and reads those it
+    // may have missed at start and after its notification connection was lost.
+    const endedSessions = new EndedSessions(app.db, now);
+    const endedListeners: ((sessionId: string) => void)[] = [];
+    await endedSessions.reload();
+    await app.pgEvents.subscribe(SESSIONS_ENDED_CHANNEL, {
+      onNotify: (sessionId) => {
+        endedSessions.add(sessionId);
+        for (const listener of endedListeners) listener(sessionId);
+      },
+      onReconnect: () => {
+        endedSessions
+          .reload()
+          .catch((error: unknown) =>
+            app.log.error({ err: error }, 'Reading the ended sessions failed'),
+          );
+      },
+    });
+    const sessionEnded = (sessionId: string | undefined) =>
+      sessionId !== undefined && endedSessions.has(sessionId);
+    app.decorate('sessionEnded', sessionEnded);
+    app.decorate('onSessionEnded', (listener: (sessionId: string) => void) => {
+      endedListeners.push(listener);
+    });
+
     app.decorate('identityOf', (userId: string) => identities.find(userId));
     app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
       const header = request.headers.authorization;
@@ -98,9 +132,15 @@ export const authPlugin = fp(
       if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
       const claims = await tokens.verify(token);
       const found = claims && (await identities.find(claims.sub));
-      // A token of an earlier session generation was issued before its sessions were ended.
-      if (!found || found.sessionGeneration !== claims.sessionGeneration)
+      // A token of an earlier session generation was issued before its sessions were ended;
+      // one of an ended session, before it ended.
+      if (
+        !found ||
+        found.sessionGeneration !== claims.sessionGeneration ||
+        sessionEnded(claims.sessionId)
+      )
         throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+      request.sessionId = claims.sessionId;
       return found.identity;
     });
     app.decorate('authenticateDownload', async (request: FastifyRequest) => {
@@ -108,8 +148,13 @@ export const authPlugin = fp(
       if (request.headers.authorization || !ticket) return app.authenticate(request);
       const claims = await tokens.verifyDownload(ticket, downloadPathOf(request.url));
       const found = claims && (await identities.find(claims.sub));
-      if (!found || found.sessionGeneration !== claims.sessionGeneration)
+      if (
+        !found ||
+        found.sessionGeneration !== claims.sessionGeneration ||
+        sessionEnded(claims.sessionId)
+      )
         throw unauthorized('UNAUTHENTICATED', messages.server.invalidDownloadLink);
+      request.sessionId = claims.sessionId;
       return found.identity;
     });
   },

@@ -117,9 +117,12 @@ export const permissionsPlugin = fp(
       await reload();
     });
 
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const { url, config } = request.routeOptions;
       if (!url?.startsWith('/api/') || config.public) return;
+      // What a signed-in user is answered is theirs alone: no cache, shared or the
+      // browser's, may keep it (a route may still say more, as the event stream does).
+      void reply.header('cache-control', 'no-store');
       // Every change to identities or routes committed before this request, on any
       // server, has cleared the identity cache and started its permissions reload.
       await app.pgEvents.heard();

@@ -36,8 +36,11 @@ export const securityPlugin = fp(
     app.addHook('onRequest', (request, reply, done) => {
       securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined));
     });
+    const allowedOrigins = new Set(config.corsOrigins);
     await app.register(cors, {
-      origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+      // A request from any other origin (or none) gets no CORS header at all: with a list,
+      // the plugin still told every origin `Access-Control-Allow-Credentials: true`.
+      origin: (origin, allow) => allow(null, origin !== undefined && allowedOrigins.has(origin)),
       credentials: true,
       // Every method our routes use (the default stops at GET, HEAD and POST).
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],

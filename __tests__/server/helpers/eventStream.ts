@@ -7,6 +7,7 @@ export interface SseFrame {
 
 export interface OpenStream {
   status: number;
+  headers: Headers;
   /** Every message so far, in order. */
   frames: SseFrame[];
   /** The first message (so far or to come) that `match` accepts. */
@@ -63,6 +64,7 @@ export async function openEventStream(
   })();
   return {
     status: res.status,
+    headers: res.headers,
     frames,
     ended,
     waitFor: (match, timeoutMs = 5000) =>

@@ -314,6 +314,17 @@ describe.each(testDbKinds)('exports and quick search on %s', (kind) => {
       expect((await t.app.inject({ url: later })).json().code).toBe('UNAUTHENTICATED');
     });
 
+    it('ends with the session it was made in', async () => {
+      const session = await login(t.app, 'viewer');
+      const { url } = (await linkFor('/api/books/export', bearer(session.jwt))).json();
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: { refreshToken: session.refreshToken },
+      });
+      expect((await t.app.inject({ url })).json().code).toBe('UNAUTHENTICATED');
+    });
+
     it('is only made for an export of the API', async () => {
       expect((await linkFor('/api/users')).statusCode).toBe(400);
       expect((await linkFor('https://evil.example/api/users/export')).statusCode).toBe(400);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
@@ -20,5 +21,12 @@ export const refreshTokens = pgTable(
     revokedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index().on(table.familyId), index().on(table.userId)],
+  (table) => [
+    index().on(table.familyId),
+    index().on(table.userId),
+    // Sessions ended lately, which every server reads as it starts (lib/endedSessions.ts).
+    index('refresh_tokens_revoked_at_index')
+      .on(table.revokedAt)
+      .where(sql`${table.revokedAt} is not null`),
+  ],
 );

@@ -199,8 +199,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     async (request) => {
       const user = request.user!;
       const { path } = request.body;
-      const generation = (await app.identityOf(user._id))?.sessionGeneration ?? 0;
-      const ticket = await app.accessTokens.signDownload(user._id, generation, path);
+      const sessionGeneration = (await app.identityOf(user._id))?.sessionGeneration ?? 0;
+      const ticket = await app.accessTokens.signDownload(
+        user._id,
+        { sessionGeneration, sessionId: request.sessionId },
+        path,
+      );
       return { url: `${path}${path.includes('?') ? '&' : '?'}ticket=${ticket}` };
     },
   );
@@ -218,6 +222,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     async (request) => {
       const header = request.headers['x-access-token'];
       const token = (typeof header === 'string' ? header : undefined) ?? request.query.token;
+      // A session ended through another server a moment ago counts here too.
+      await app.pgEvents.heard();
       return app.authenticate(request, token ?? '');
     },
   );

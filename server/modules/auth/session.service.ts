@@ -63,13 +63,18 @@ export async function findIdentity(db: Db, userId: string): Promise<IdentityReco
   };
 }
 
-function accessClaims({ identity, sessionGeneration }: IdentityRecord): AccessClaims {
+/** The claims of an access token of session `sessionId` (a refresh-token family). */
+function accessClaims(
+  { identity, sessionGeneration }: IdentityRecord,
+  sessionId: string,
+): AccessClaims {
   return {
     sub: identity._id,
     username: identity.username,
     email: identity.email,
     roles: identity.roles,
     sessionGeneration,
+    sessionId,
   };
 }
 
@@ -81,13 +86,14 @@ export async function startSession(ctx: SessionContext, userId: string): Promise
   const found = await findIdentity(ctx.db, userId);
   if (!found) throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
   const refreshToken = newRefreshToken();
+  const familyId = randomUUID();
   await ctx.db.insert(refreshTokens).values({
     userId,
-    familyId: randomUUID(),
+    familyId,
     tokenHash: hashToken(refreshToken),
     expiresAt: new Date(ctx.now().getTime() + ctx.refreshTokenDays * DAY_MS),
   });
-  return { jwt: await ctx.tokens.sign(accessClaims(found)), refreshToken };
+  return { jwt: await ctx.tokens.sign(accessClaims(found, familyId)), refreshToken };
 }
 
 /**
@@ -133,7 +139,7 @@ export async function refreshSession(
           .select({ revokedAt: refreshTokens.revokedAt })
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, hashToken(successor)));
-        if (next && !next.revokedAt) return issued(tx, token.userId, successor);
+        if (next && !next.revokedAt) return issued(tx, token, successor);
       }
       await tx
         .update(refreshTokens)
@@ -149,7 +155,7 @@ export async function refreshSession(
       tokenHash: hashToken(successor),
       expiresAt: new Date(now.getTime() + ctx.refreshTokenDays * DAY_MS),
     });
-    return issued(tx, token.userId, successor);
+    return issued(tx, token, successor);
   });
   // The revocation above must commit, so the 401 is thrown only after the transaction.
   if (outcome && 'reusedBy' in outcome) {
@@ -158,7 +164,7 @@ export async function refreshSession(
   }
   if (!outcome) throw unauthorized('INVALID_REFRESH_TOKEN', messages.server.invalidRefreshToken);
   return {
-    accessToken: await ctx.tokens.sign(accessClaims(outcome.found)),
+    accessToken: await ctx.tokens.sign(accessClaims(outcome.found, outcome.sessionId)),
     refreshToken: outcome.refreshToken,
   };
 }
@@ -168,9 +174,13 @@ export async function refreshSession(
  * transaction, it could already carry the generation of a password change that revokes
  * the successor, and the access token would outlive the change.
  */
-async function issued(tx: Tx, userId: string, refreshToken: string) {
+async function issued(
+  tx: Tx,
+  { userId, familyId }: { userId: string; familyId: string },
+  refreshToken: string,
+) {
   const found = await findIdentity(tx, userId);
-  return found && { found, refreshToken };
+  return found && { found, refreshToken, sessionId: familyId };
 }
 
 /**

@@ -21,13 +21,18 @@ export interface EventStream {
   userId: string;
   /** The session generation its token was issued in: a later one (password set) ends it. */
   sessionGeneration: number;
+  /** The session of its token (`sid`), if it names one: the stream ends with it. */
+  sessionId: string | undefined;
   /** Writes SSE text; answers false once the client is too far behind (then it is closed). */
   write(text: string): boolean;
   close(): void;
 }
 
 interface EventHubDeps {
+  /** How many streams one user may hold open here: a new one closes their oldest. */
+  maxStreamsPerUser: number;
   identityOf(userId: string): Promise<IdentityRecord | undefined>;
+  sessionEnded(sessionId: string | undefined): boolean;
   mayCall(user: Identity, verb: string, path: string): boolean;
   onError(error: unknown): void;
 }
@@ -58,7 +63,12 @@ export class EventHub {
     return this.streams.size;
   }
 
+  /** Adds a stream; when its user already has as many as they may, their oldest is closed. */
   add(stream: EventStream): void {
+    const own = [...this.streams].filter((open) => open.userId === stream.userId);
+    // A set keeps its order of insertion: the first of a user's is their oldest.
+    for (const oldest of own.slice(0, own.length - this.deps.maxStreamsPerUser + 1))
+      this.end(oldest);
     this.streams.add(stream);
   }
 
@@ -150,15 +160,23 @@ export class EventHub {
     for (const stream of this.streams) this.send(stream, ': heartbeat\n\n');
   }
 
+  /** Closes the streams of a session that ended (logout, reuse, a password set). */
+  endSession(sessionId: string): void {
+    for (const stream of this.streams) if (stream.sessionId === sessionId) this.end(stream);
+  }
+
   closeAll(): void {
     for (const stream of this.streams) stream.close();
     this.streams.clear();
   }
 
-  /** The stream's user as they are now; undefined once they are gone or their sessions ended. */
+  /** The stream's user as they are now; undefined once they are gone or their session ended. */
   async userOf(stream: EventStream): Promise<Identity | undefined> {
     const record = await this.deps.identityOf(stream.userId);
-    return record?.sessionGeneration === stream.sessionGeneration ? record.identity : undefined;
+    return record?.sessionGeneration === stream.sessionGeneration &&
+      !this.deps.sessionEnded(stream.sessionId)
+      ? record.identity
+      : undefined;
   }
 
   /**

@@ -6,6 +6,7 @@ import { apiErrorSchema } from '@common/schemas/apiError';
 import { type ChangeEvent, presenceInputSchema, type ReadyEvent } from '@common/schemas/events';
 import type { Config } from '../../config';
 import { forbidden } from '../../lib/errors';
+import { limitAttempts } from '../../lib/rateLimiter';
 import { EventHub, type EventStream, READ_ROUTE, sseFrame } from './eventHub';
 import {
   announcePresence,
@@ -28,7 +29,9 @@ const EVENT_ID = /^\d{1,15}$/;
  */
 export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const hub = new EventHub({
+    maxStreamsPerUser: config.eventStreamsPerUser,
     identityOf: (userId) => app.identityOf(userId),
+    sessionEnded: (sessionId) => app.sessionEnded(sessionId),
     mayCall: (user, verb, path) => app.mayCall(user, verb, path),
     onError: (error) => app.log.error({ err: error }, 'Sending an event failed'),
   });
@@ -48,6 +51,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     // Nothing to catch up on: every editor repeats their presence within PRESENCE_BEAT_MS.
     onReconnect: () => {},
   });
+  app.onSessionEnded((sessionId) => hub.endSession(sessionId));
   const heartbeat = setInterval(() => hub.heartbeat(), config.eventsHeartbeatMs);
   heartbeat.unref();
   // Ends of presence still on their way to the database.
@@ -91,11 +95,19 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
           },
           400: apiErrorSchema,
           401: apiErrorSchema,
+          429: apiErrorSchema,
         },
       },
     },
     async (request, reply) => {
       const user = request.user!;
+      // A stream costs the server memory and a catching up: opening one again and again
+      // (a script, not a tab) is refused.
+      await limitAttempts(
+        app.rateLimitStore,
+        [{ key: `events:user:${user._id}`, max: config.eventStreamsPerUser * 3 }],
+        60_000,
+      );
       const record = await app.identityOf(user._id);
       const lastHeader = request.headers['last-event-id'];
       const lastEventId =
@@ -117,6 +129,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
         id: randomUUID(),
         userId: user._id,
         sessionGeneration: record?.sessionGeneration ?? -1,
+        sessionId: request.sessionId,
         write: (text) => {
           // Gone (its 'close' has not reached the hub yet): nothing more to send.
           if (raw.destroyed || raw.writableEnded) return false;

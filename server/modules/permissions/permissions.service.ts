@@ -17,7 +17,10 @@ export interface RegisteredRoute {
   path: string;
 }
 
-/** The NOTIFY channel that tells every server to reload its permission cache. */
+/**
+ * The NOTIFY channel that tells every server to reload its permission cache: a trigger on
+ * the routes table fires it on any change, made by the API or in SQL (migration 0023).
+ */
 export const PERMISSIONS_CHANNEL = 'route_permissions_changed';
 
 /** The routes screen's own routes: the admin role can never lose them. */
@@ -34,11 +37,6 @@ const toWire = (row: typeof routes.$inferSelect): RoutePermission => ({
   allowedRoles: row.allowedRoles,
   _version: row.version,
 });
-
-/** Within a transaction: every server reloads its permissions once the change commits. */
-export async function notifyPermissionsChanged(tx: Pick<Db, 'execute'>): Promise<void> {
-  await tx.execute(sql`select pg_notify(${PERMISSIONS_CHANNEL}, '')`);
-}
 
 /**
  * Makes the routes table match the registry: new routes get their default grants, grants
@@ -69,7 +67,6 @@ export async function syncRoutePermissions(db: Db, registry: RegisteredRoute[]):
           ? notInArray(sql`${routes.routeVerb} || ' ' || ${routes.routePath}`, keys)
           : undefined,
       );
-    await notifyPermissionsChanged(tx);
   });
 }
 
@@ -153,7 +150,6 @@ export async function updateRoutePermission(
       resourceId: id,
       summary: `${route.routeVerb} ${route.routePath}: ${wanted.join(', ') || 'no role'} (was ${route.allowedRoles.join(', ') || 'no role'})`,
     });
-    await notifyPermissionsChanged(tx);
     await publishChanges(tx, actor, [
       { resource: 'routes', id, action: 'update', version: updated!.version },
     ]);

@@ -11,7 +11,6 @@ import { publishChanges } from '../../lib/changeEvents';
 import { adminProtected, conflict, notFound } from '../../lib/errors';
 import type { ExportColumn } from '../../lib/exports';
 import { batchStatement, everyWordIn, inBatches, runOn } from '../../lib/keyset';
-import { notifyPermissionsChanged } from '../permissions/permissions.service';
 import { countAdmins } from '../users/users.service';
 import { deletedDocument, recordVersions } from '../../lib/versions';
 import { type KeptView, restoreViews, viewsOf } from '../views/views.service';
@@ -180,7 +179,6 @@ export async function restoreRole(db: Db, id: string, actor: Actor): Promise<Rol
       actor,
       roleChanges({ id, action: 'restore', version: row!.version }, regranted, holders),
     );
-    await notifyPermissionsChanged(tx);
     return toWire(row!);
   });
 }
@@ -239,7 +237,6 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
       actor,
       roleChanges({ id, action: 'delete', version: role.version }, regranted, holders),
     );
-    await notifyPermissionsChanged(tx);
   });
 }
 

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { decodeJwt, SignJWT } from 'jose';
 import { messages } from '@common/messages';
 import { REFRESH_GRACE_MS } from '@server/modules/auth/session.service';
@@ -284,5 +285,75 @@ describe('answers that carry tokens', () => {
       expect(res.headers['cache-control']).toBe('no-store');
     }
     await t.close();
+  });
+});
+
+describe.each(testDbKinds)('a session that ends on %s', (kind) => {
+  let t: TestApp;
+  let other: FastifyInstance;
+  let admin: string;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    // A second server on the same database, as behind a load balancer.
+    other = await t.startAnother();
+    admin = (await login(t.app, 'admin')).jwt;
+  });
+  afterAll(() => t.close());
+
+  /** The status `jwt` gets from `app` (any signed-in user may ask for their permissions). */
+  const statusOn = async (app: FastifyInstance, jwt: string) =>
+    (await app.inject({ url: '/api/auth/permissions', headers: bearer(jwt) })).statusCode;
+  const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
+
+  it('ends its access tokens on every server at logout, and no other session of the user', async () => {
+    const { jwt, refreshToken, email } = await registerUser(t.app);
+    const elsewhere = await login(t.app, email, 'a-good-password');
+    expect(await statusOn(other, jwt)).toBe(200);
+    expect((await post('/api/auth/logout', { refreshToken })).statusCode).toBe(204);
+    expect(await statusOn(other, jwt)).toBe(401);
+    expect(await statusOn(t.app, jwt)).toBe(401);
+    expect(await statusOn(other, elsewhere.jwt)).toBe(200);
+  });
+
+  it('ends every access token of the session when a spent refresh token comes back', async () => {
+    const { jwt, refreshToken } = await registerUser(t.app);
+    const refreshed = (await post('/api/auth/refresh-token', { refreshToken })).json();
+    expect(await statusOn(other, refreshed.accessToken)).toBe(200);
+    t.clock.advance(REFRESH_GRACE_MS + 1000);
+    expect((await post('/api/auth/refresh-token', { refreshToken })).statusCode).toBe(401);
+    expect(await statusOn(other, jwt)).toBe(401);
+    expect(await statusOn(other, refreshed.accessToken)).toBe(401);
+  });
+
+  it('ends the access tokens of a user whose password is set, or who is deleted', async () => {
+    const changed = await registerUser(t.app);
+    const deleted = await registerUser(t.app);
+    const idOf = (jwt: string) => decodeJwt(jwt).sub!;
+    expect([await statusOn(other, changed.jwt), await statusOn(other, deleted.jwt)]).toEqual([
+      200, 200,
+    ]);
+    const setPassword = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${idOf(changed.jwt)}/password`,
+      headers: bearer(admin),
+      payload: { password: 'another-good-password' },
+    });
+    expect(setPassword.statusCode).toBe(204);
+    const deletion = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${idOf(deleted.jwt)}`,
+      headers: bearer(admin),
+    });
+    expect(deletion.statusCode).toBe(204);
+    expect([await statusOn(other, changed.jwt), await statusOn(other, deleted.jwt)]).toEqual([
+      401, 401,
+    ]);
+  });
+
+  it('is known to a server that starts after it ended', async () => {
+    const { jwt, refreshToken } = await registerUser(t.app);
+    await post('/api/auth/logout', { refreshToken });
+    const later = await t.startAnother();
+    expect(await statusOn(later, jwt)).toBe(401);
   });
 });

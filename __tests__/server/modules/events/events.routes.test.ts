@@ -307,3 +307,68 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
     });
   });
 });
+
+describe.each(testDbKinds)('event streams per user on %s', (kind) => {
+  let t: TestApp;
+  let baseUrl: string;
+  const streams: OpenStream[] = [];
+  beforeAll(async () => {
+    t = await startTestApp(kind, { EVENT_STREAMS_PER_USER: '2', EVENTS_HEARTBEAT_SECONDS: '1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await t.close();
+  });
+  const open = async (token: string) => {
+    const stream = await openEventStream(baseUrl, token);
+    streams.push(stream);
+    if (stream.status === 200) await stream.waitFor((frame) => frame.event === 'ready');
+    return stream;
+  };
+
+  it('closes the oldest beyond the limit, and refuses a user who opens them again and again', async () => {
+    const { jwt } = await registerUser(t.app);
+    const { jwt: someoneElse } = await registerUser(t.app);
+    const first = await open(jwt);
+    const second = await open(jwt);
+    const others = await open(someoneElse);
+    const third = await open(jwt);
+    await first.ended;
+    // The user's two newest, and another user's, stay open: each hears the next heartbeat.
+    const heartbeatAfter = (stream: OpenStream) => {
+      const seen = stream.frames.length;
+      return stream.waitFor(
+        (frame) => frame.event === 'comment' && stream.frames.indexOf(frame) >= seen,
+      );
+    };
+    await Promise.all([heartbeatAfter(second), heartbeatAfter(others), heartbeatAfter(third)]);
+
+    // Three times the limit may be opened in a minute: three so far, then three more.
+    for (let i = 0; i < 3; i++) expect((await open(jwt)).status).toBe(200);
+    const refused = await openEventStream(baseUrl, jwt);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another user is not held back by it.
+    expect((await open(someoneElse)).status).toBe(200);
+  });
+
+  it('ends the streams of a session that ends, and no other', async () => {
+    const { jwt, refreshToken, email } = await registerUser(t.app);
+    const elsewhere = await login(t.app, email, 'a-good-password');
+    const ending = await open(jwt);
+    const staying = await open(elsewhere.jwt);
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      payload: { refreshToken },
+    });
+    expect(logout.statusCode).toBe(204);
+    await ending.ended;
+    const seen = staying.frames.length;
+    await staying.waitFor(
+      (frame) => frame.event === 'comment' && staying.frames.indexOf(frame) >= seen,
+    );
+  });
+});

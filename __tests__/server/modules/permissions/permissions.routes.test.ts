@@ -95,6 +95,8 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
             !allowed,
           ]);
           expect(res.statusCode).not.toBe(401);
+          // What a signed-in user is answered is theirs alone.
+          expect(res.headers['cache-control']).toBe('no-store');
         }
       }
     });
@@ -199,6 +201,22 @@ describe.each(testDbKinds)('route permissions on %s', (kind) => {
         await putRoute(route._id, ['admin'], other);
         expect(await contributorOn(t.app)).toBe(403);
       }
+    });
+
+    it('enforces a change made in SQL, on every server, from the next request', async () => {
+      const other = await t.startAnother();
+      const route = await routeOf('GET', '/api/routes');
+      const contributorOn = async (app: FastifyInstance) =>
+        (await app.inject({ url: '/api/routes', headers: bearer(tokens.contributor) })).statusCode;
+      const grantInSql = (roles: string[]) =>
+        t.database.db.execute(
+          sql`update routes set allowed_roles = ${sql.param(roles)}::text[] where id = ${route._id}`,
+        );
+      expect([await contributorOn(t.app), await contributorOn(other)]).toEqual([403, 403]);
+      await grantInSql(['admin', 'contributor']);
+      expect([await contributorOn(t.app), await contributorOn(other)]).toEqual([200, 200]);
+      await grantInSql(['admin']);
+      expect([await contributorOn(t.app), await contributorOn(other)]).toEqual([403, 403]);
     });
   });
 
