@@ -125,6 +125,8 @@ export const messages = {
   validation: {
     controlCharacters: 'must not contain control characters',
     invisibleCharacters: 'must not contain invisible or text-direction characters',
+    mixedScripts:
+      'must be written in one script: letters of scripts that look alike (such as Latin and Cyrillic) may not be mixed',
   },
 
   server: {

@@ -12,11 +12,80 @@ const MULTI_LINE = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
 /* eslint-enable no-control-regex */
 
 /**
- * Zero-width characters (U+200B–U+200D, U+2060, U+FEFF), the directional marks
- * (U+200E, U+200F) and the bidirectional embeddings, overrides and isolates
- * (U+202A–U+202E, U+2066–U+2069): they make two names that look alike differ.
+ * Invisible characters: the default-ignorable code points (zero-width characters, soft
+ * hyphen, combining grapheme joiner, Hangul fillers, tag characters, variation selectors, …)
+ * and the bidirectional controls (marks, embeddings, overrides, isolates). They make two
+ * names that look alike differ, or make a name read as something else.
  */
-const VISIBLE_NAME = /^[^\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]*$/;
+const VISIBLE_NAME = /^[^\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]*$/u;
+
+/**
+ * The scripts a name's letters are told apart by (Unicode TS #39, section 5): a letter of
+ * none of them counts as one script of its own, `Other`.
+ */
+const SCRIPTS = [
+  'Latin',
+  'Greek',
+  'Cyrillic',
+  'Armenian',
+  'Hebrew',
+  'Arabic',
+  'Syriac',
+  'Thaana',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Thai',
+  'Lao',
+  'Tibetan',
+  'Myanmar',
+  'Georgian',
+  'Hangul',
+  'Ethiopic',
+  'Cherokee',
+  'Khmer',
+  'Mongolian',
+  'Hiragana',
+  'Katakana',
+  'Bopomofo',
+  'Han',
+].map((name) => ({ name, test: new RegExp(`\\p{scx=${name}}`, 'u') }));
+/** Characters of every script (digits, punctuation, combining marks): they never mix. */
+const ANY_SCRIPT = /[\p{scx=Common}\p{scx=Inherited}]/u;
+/**
+ * What a name may be written in (TS #39's "highly restrictive" level): one script, or Latin
+ * with the scripts Japanese, Chinese or Korean are written in together.
+ */
+const ALLOWED_SETS = [
+  ...SCRIPTS.map(({ name }) => [name]),
+  ['Other'],
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+].map((names) => new Set(names));
+
+/**
+ * Whether a name is written in one script (or an allowed mix), so that no letter of it can
+ * be one of another script that looks the same: `admin` with a Cyrillic `а` is refused.
+ */
+export function isSingleScript(name: string): boolean {
+  const letterScripts = [...name]
+    .filter((character) => !ANY_SCRIPT.test(character))
+    .map((character) => {
+      const scripts = SCRIPTS.filter(({ test }) => test.test(character)).map((s) => s.name);
+      return scripts.length ? scripts : ['Other'];
+    });
+  return ALLOWED_SETS.some((allowed) =>
+    letterScripts.every((scripts) => scripts.some((script) => allowed.has(script))),
+  );
+}
 
 type StringParams = Parameters<typeof z.string>[0];
 
@@ -47,11 +116,21 @@ export const multiLineText = (params?: StringParams) =>
 
 /**
  * A name people tell things apart by (a username, a role, entity or field name): a
- * {@link singleLineText} that also refuses zero-width and bidirectional-control characters,
+ * {@link singleLineText} that also refuses invisible and bidirectional-control characters,
  * which would let two different names look the same (or a name look like another).
  */
 export const nameText = (params?: StringParams) =>
   singleLineText(params).regex(VISIBLE_NAME, {
     message: messages.validation.invisibleCharacters,
+    abort: true,
+  });
+
+/**
+ * A name that stands for a person (a username, or one typed to sign in): a {@link nameText}
+ * in one script ({@link isSingleScript}).
+ */
+export const personNameText = (params?: StringParams) =>
+  nameText(params).refine(isSingleScript, {
+    message: messages.validation.mixedScripts,
     abort: true,
   });

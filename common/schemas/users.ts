@@ -4,7 +4,7 @@ import { passwordSchema } from './auth';
 import { exportOptionsSchema, quickSearchSchema, sortParamSchema } from './exports';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { roleRefSchema } from './roles';
-import { nameText, singleLineText } from './text';
+import { personNameText, singleLineText } from './text';
 
 /** A user as the API shows them: never a password or its hash. */
 export const userSchema = z.object({
@@ -15,7 +15,8 @@ export const userSchema = z.object({
   _version: itemVersionSchema,
 });
 
-export const usernameSchema = nameText()
+/** A username: one script, unique however it is written (capitals, Unicode forms). */
+export const usernameSchema = personNameText()
   .trim()
   .min(1, 'is required')
   .max(100, 'must be at most 100 characters')

@@ -3,6 +3,7 @@ import { messages } from '@common/messages';
 import { USERS_EMAIL_UNIQUE } from '../db/schema/users';
 import { VIEWS_OWNER_NAME_UNIQUE, VIEWS_ROLE_NAME_UNIQUE } from '../db/schema/views';
 import { AppError, conflict } from './errors';
+import { ROLES_NAME_FOLDED_UNIQUE, USERS_USERNAME_FOLDED_UNIQUE } from './nameRules';
 
 /**
  * What of a PostgreSQL error may be told: its code and the names of what refused the
@@ -51,8 +52,13 @@ const FOREIGN_KEY_VIOLATION = '23503';
 /** The 409 each unique constraint stands for, by its name in the migrations. */
 const takenByConstraint: Record<string, { code: ErrorCode; message: string }> = {
   users_username_unique: { code: 'USERNAME_TAKEN', message: messages.server.usernameTaken },
+  [USERS_USERNAME_FOLDED_UNIQUE]: {
+    code: 'USERNAME_TAKEN',
+    message: messages.server.usernameTaken,
+  },
   [USERS_EMAIL_UNIQUE]: { code: 'EMAIL_TAKEN', message: messages.server.emailTaken },
   roles_name_unique: { code: 'NAME_TAKEN', message: messages.server.roleNameTaken },
+  [ROLES_NAME_FOLDED_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.roleNameTaken },
   entities_name_unique: { code: 'NAME_TAKEN', message: messages.server.entityNameTaken },
   [VIEWS_OWNER_NAME_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.viewNameTaken },
   [VIEWS_ROLE_NAME_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.roleViewNameTaken },

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { type Database, type Db, openDatabase } from '../db/client';
 import { seedDatabase } from '../db/seed';
+import { enforceNameRules } from '../lib/nameRules';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +29,7 @@ export const dbPlugin = fp(
     try {
       await database.migrate();
       await seedDatabase(database.db, config, app.log);
+      await enforceNameRules(database.db, app.log);
     } catch (error) {
       if (!given) await database.close();
       throw error;

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { AuditResource } from '@common/schemas/audit';
 
@@ -25,8 +26,18 @@ export const auditEvents = pgTable(
     index().on(table.at.desc(), table.id.desc()),
     index().on(table.action, table.at.desc(), table.id.desc()),
     index().on(table.resource, table.at.desc(), table.id.desc()),
-    index().on(table.actorName, table.at.desc(), table.id.desc()),
+    // The actor filter matches names as people read them: whatever their capitals or form.
+    index('audit_events_actor_folded_at_id_index').on(
+      sql`lower(normalize(${table.actorName}, NFKC))`,
+      table.at.desc(),
+      table.id.desc(),
+    ),
     // Who did one kind of thing (with or without dates), without reading every row of theirs.
-    index().on(table.actorName, table.action, table.at.desc(), table.id.desc()),
+    index('audit_events_actor_folded_action_at_id_index').on(
+      sql`lower(normalize(${table.actorName}, NFKC))`,
+      table.action,
+      table.at.desc(),
+      table.id.desc(),
+    ),
   ],
 );

@@ -3,6 +3,7 @@ import { AUDIT_COUNT_LIMIT } from '@common/constants';
 import type { AuditEvent, AuditFilter, AuditPage, AuditQuery } from '@common/schemas/audit';
 import type { Db } from '../../db/client';
 import { auditEvents } from '../../db/schema/auditEvents';
+import { foldedName } from '../../lib/nameRules';
 import { looksLikeUuid } from '../../lib/uuid';
 
 type AuditRow = typeof auditEvents.$inferSelect;
@@ -19,7 +20,14 @@ const toWire = (row: AuditRow): AuditEvent => ({
   summary: row.summary,
 });
 
-/** The conditions of a filter: `actor` is a user's id or their exact username. */
+/**
+ * Events by the actor named `name`, as people read names: whatever its capitals or Unicode
+ * form (`Admin`, `ＡＤＭＩＮ`), as the actor indexes have it.
+ */
+const actorNamed = (name: string) =>
+  sql`${foldedName(auditEvents.actorName)} = ${foldedName(name)}`;
+
+/** The conditions of a filter: `actor` is a user's id or their username. */
 function matching({ actor, action, resource, from, to, q }: AuditFilter): SQL | undefined {
   const shown = sql`coalesce(${auditEvents.actorName}, '') || ' ' || ${auditEvents.action} || ' ' || ${auditEvents.summary} || ' ' || coalesce(${auditEvents.ip}, '') || ' ' || coalesce(${auditEvents.userAgent}, '')`;
   const words = (q ?? '').split(/\s+/).filter(Boolean);
@@ -28,8 +36,8 @@ function matching({ actor, action, resource, from, to, q }: AuditFilter): SQL | 
     actor === undefined
       ? undefined
       : looksLikeUuid(actor)
-        ? or(eq(auditEvents.actorId, actor), eq(auditEvents.actorName, actor))
-        : eq(auditEvents.actorName, actor),
+        ? or(eq(auditEvents.actorId, actor), actorNamed(actor))
+        : actorNamed(actor),
     action === undefined ? undefined : eq(auditEvents.action, action),
     resource === undefined ? undefined : eq(auditEvents.resource, resource),
     from === undefined ? undefined : gte(auditEvents.at, new Date(from)),

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { messages } from '@common/messages';
 import type { LoginInput, LoginResponse, RegisterInput } from '@common/schemas/auth';
 import type { Db } from '../../db/client';
@@ -6,6 +6,7 @@ import { users } from '../../db/schema/users';
 import { type Actor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
 import { conflict, unauthorized } from '../../lib/errors';
+import { foldedName } from '../../lib/nameRules';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { type SessionContext, startSession } from './session.service';
 
@@ -52,10 +53,14 @@ export async function login(
   input: LoginInput,
   origin: Actor,
 ): Promise<LoginResponse> {
+  // Names are one however they are written (capitals, Unicode forms): `Viewer` signs in as
+  // `viewer`. Should two older names fold alike (lib/nameRules.ts), the exact one wins.
   const [user] = await ctx.db
     .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
     .from(users)
-    .where(eq(users.username, input.username));
+    .where(sql`${foldedName(users.username)} = ${foldedName(input.username)}`)
+    .orderBy(sql`${users.username} = ${input.username} desc`)
+    .limit(1);
   const matches = await verifyPassword(user?.passwordHash ?? (await decoyHash), input.password);
   if (!user?.passwordHash || !matches) {
     await recordAudit(ctx.db, origin, {
