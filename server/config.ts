@@ -160,6 +160,7 @@ const envSchema = z.object({
       .min(0, 'must be 0 or more')
       .default(1000),
   ),
+  PASSWORD_ATTEMPTS_PER_USER: z.preprocess(emptyAsUndefined, positiveInt.default(10)),
   AUTH_RATE_LIMIT: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -210,6 +211,11 @@ export interface Config {
    * refresh (per address); an address may try three times as many usernames.
    */
   authRateLimit: number;
+  /**
+   * Password attempts evaluated per username a minute, from every address and server
+   * together; beyond, 429 without hashing, unless the browser holds that user's device cookie.
+   */
+  passwordAttemptsPerUser: number;
   /** Past this event-loop delay the server sheds requests with 503 (0: never). */
   maxEventLoopDelayMs: number;
   /** How many laboratory jobs the first start generates. */
@@ -281,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceName: e.INSTANCE_NAME ?? `${os.hostname()}-${process.pid}`,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    passwordAttemptsPerUser: e.PASSWORD_ATTEMPTS_PER_USER,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     seedJobs: e.SEED_JOBS,
     booksApi: { url: e.BOOKS_API_URL, apiKey: e.BOOKS_API_KEY, timeoutMs: e.BOOKS_API_TIMEOUT_MS },

@@ -167,31 +167,3 @@ export async function limitAttempts(
     headers: { 'retry-after': String(seconds) },
   });
 }
-
-/** The first delay past a slowed key's limit; each further attempt doubles it. */
-export const FIRST_DELAY_MS = 100;
-/** The longest delay: slowed, never shut out. */
-export const LONGEST_DELAY_MS = 3000;
-
-/**
- * Counts an attempt under `key` and, past `max` in the window, waits before answering:
- * FIRST_DELAY_MS, doubling with each further attempt up to LONGEST_DELAY_MS. For keys that
- * anyone can run up (a username tried from many addresses), where refusing would lock the
- * rightful user out. Answers the delay waited.
- */
-export async function slowAttempts(
-  store: RateLimitStore,
-  { key, max }: Limit,
-  windowMs: number,
-): Promise<number> {
-  const { count } = await store.hit(key, windowMs);
-  const delay = delayAfter(count, max);
-  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-  return delay;
-}
-
-/** How long the `count`th attempt under a slowed key whose limit is `max` waits. */
-export const delayAfter = (count: number, max: number) =>
-  count <= max
-    ? 0
-    : Math.min(LONGEST_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(count - max - 1, 30));

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
 import { AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
+import { DeviceCookies } from '../modules/auth/deviceCookies';
 import { EndedSessions, SESSIONS_ENDED_CHANNEL } from '../modules/auth/endedSessions';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
 import type { IdentityRecord, SessionContext } from '../modules/auth/session.service';
@@ -15,6 +16,7 @@ declare module 'fastify' {
     /** The server's clock (tests move it). */
     now: () => Date;
     accessTokens: AccessTokens;
+    deviceCookies: DeviceCookies;
     sessions: SessionContext;
     rateLimitStore: RateLimitStore;
     /**
@@ -63,7 +65,8 @@ interface AuthPluginOptions {
 /** Access tokens, sessions, rate-limit counters and request authentication. */
 export const authPlugin = fp(
   async (app: FastifyInstance, { config, now = () => new Date() }: AuthPluginOptions) => {
-    const tokens = new AccessTokens(await loadSigningKey(app.db, config.jwtSecret), now);
+    const signingKey = await loadSigningKey(app.db, config.jwtSecret);
+    const tokens = new AccessTokens(signingKey, now);
     let rateLimitStore: RateLimitStore = new MemoryRateLimitStore(() => now().getTime());
     if (config.redisUrl) {
       const redisStore = new RedisRateLimitStore(config.redisUrl, {
@@ -78,6 +81,7 @@ export const authPlugin = fp(
 
     app.decorate('now', now);
     app.decorate('accessTokens', tokens);
+    app.decorate('deviceCookies', new DeviceCookies(signingKey));
     app.decorate('sessions', {
       db: app.db,
       tokens,

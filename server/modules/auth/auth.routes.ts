@@ -16,7 +16,7 @@ import {
 import { downloadLinkRequestSchema, downloadLinkSchema } from '@common/schemas/exports';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
-import { type Limit, limitAttempts, slowAttempts } from '../../lib/rateLimiter';
+import { type Limit, limitAttempts } from '../../lib/rateLimiter';
 import { actorOf } from '../../lib/audit';
 import { auditUserEvent, login, register } from './auth.service';
 import { ExternalSignInError, GoogleSignIn } from './google.service';
@@ -59,18 +59,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       );
     };
   /**
-   * Sign-ins as one username, from any address, are slowed down past the limit, never
-   * refused: refusing would let anyone lock the account's owner out.
+   * Whether a password attempt for `username` (user `userId`, if one has that name) is
+   * checked. Every address and server together may have the user's password checked
+   * `passwordAttemptsPerUser` times a minute; beyond, 429 without hashing, so guesses in
+   * parallel from many addresses stay few and cost no CPU. A browser holding the user's
+   * device cookie (set at an earlier sign-in there) is not held to that budget, so the
+   * owner gets in during a flood; it has a budget of its own, should the cookie be stolen.
    */
-  const slowedPerUsername = async (request: FastifyRequest) => {
-    const { username } = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof username === 'string')
-      await slowAttempts(
+  const admitPasswordAttempt =
+    (request: FastifyRequest, username: string) => async (userId: string | undefined) => {
+      const max = config.passwordAttemptsPerUser;
+      const device = userId && app.deviceCookies.of(request, userId);
+      if (device) {
+        const { count } = await app.rateLimitStore.hit(`login:device:${device}`, WINDOW_MS);
+        if (count <= max) return;
+      }
+      await limitAttempts(
         app.rateLimitStore,
-        { key: `login:user:${username.trim()}`, max: limit },
+        [{ key: `login:user:${username.normalize('NFKC').toLowerCase()}`, max }],
         WINDOW_MS,
       );
-  };
+    };
 
   app.post(
     '/auth/login',
@@ -78,16 +87,22 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       config: { public: true },
       schema: { body: loginSchema, response: { 200: loginResponseSchema, ...errors } },
       // An address may try a few usernames (people behind one router), each a few times.
-      preValidation: [
-        limited('login', limit * 3, ({ username }, ip) =>
-          typeof username === 'string'
-            ? [{ key: `user-ip:${username.trim()}:${ip}`, max: limit }]
-            : [],
-        ),
-        slowedPerUsername,
-      ],
+      preValidation: limited('login', limit * 3, ({ username }, ip) =>
+        typeof username === 'string'
+          ? [{ key: `user-ip:${username.trim()}:${ip}`, max: limit }]
+          : [],
+      ),
     },
-    async (request) => login(app.sessions, request.body, actorOf(request, null)),
+    async (request, reply) => {
+      const { session, userId } = await login(
+        app.sessions,
+        request.body,
+        actorOf(request, null),
+        admitPasswordAttempt(request, request.body.username),
+      );
+      app.deviceCookies.set(request, reply, userId);
+      return session;
+    },
   );
 
   app.post(

@@ -46,13 +46,17 @@ export async function auditUserEvent(
 /**
  * Signs in with a username and password; the sign-in, or its failure (anonymous, naming
  * the username tried), goes to the audit log. `origin`: where the request came from.
+ * `admit` is asked, with the id of the user named (if any), before the password is checked:
+ * it throws to refuse the attempt unchecked (a budget spent).
+ * @returns the session, and whose it is.
  * @throws 401 with one message for an unknown user and a wrong password alike.
  */
 export async function login(
   ctx: SessionContext,
   input: LoginInput,
   origin: Actor,
-): Promise<LoginResponse> {
+  admit: (userId: string | undefined) => Promise<void>,
+): Promise<{ session: LoginResponse; userId: string }> {
   // Names are one however they are written (capitals, Unicode forms): `Viewer` signs in as
   // `viewer`. Should two older names fold alike (lib/nameRules.ts), the exact one wins.
   const [user] = await ctx.db
@@ -61,6 +65,7 @@ export async function login(
     .where(sql`${foldedName(users.username)} = ${foldedName(input.username)}`)
     .orderBy(sql`${users.username} = ${input.username} desc`)
     .limit(1);
+  await admit(user?.id);
   const matches = await verifyPassword(user?.passwordHash ?? (await decoyHash), input.password);
   if (!user?.passwordHash || !matches) {
     await recordAudit(ctx.db, origin, {
@@ -74,7 +79,7 @@ export async function login(
     action: 'auth.login',
     summary: 'Signed in with a password',
   });
-  return session;
+  return { session, userId: user.id };
 }
 
 /**
