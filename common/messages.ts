@@ -126,7 +126,7 @@ export const messages = {
     controlCharacters: 'must not contain control characters',
     invisibleCharacters: 'must not contain invisible or text-direction characters',
     mixedScripts:
-      'must be written in one script: letters of scripts that look alike (such as Latin and Cyrillic) may not be mixed',
+      'must be written in one common script: letters that look like those of another script (such as Cyrillic in a Latin name) are refused',
   },
 
   server: {

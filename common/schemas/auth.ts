@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { personNameText, singleLineText } from './text';
+import { nameText, singleLineText } from './text';
 
 /** Passwords: 8 to 128 characters (DESIGN; the upper bound keeps hashing cheap to refuse). */
 export const passwordSchema = singleLineText()
@@ -9,9 +9,10 @@ export const passwordSchema = singleLineText()
 
 /** `POST /api/auth/login`. */
 export const loginSchema = z.object({
-  // A lookup, not a new name: any username that could be stored may be typed here, and
-  // nothing a username may not hold (it would go into the audit log's failed sign-ins).
-  username: personNameText().trim().min(1, 'is required').max(254),
+  // A lookup, not a new name: any username that could be stored may be typed here (those in
+  // one script, and older ones that mix scripts), but no invisible or text-direction
+  // character (it would go into the audit log's failed sign-ins).
+  username: nameText().trim().min(1, 'is required').max(254),
   password: singleLineText().min(1, 'is required').max(128),
 });
 

@@ -20,8 +20,9 @@ const MULTI_LINE = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
 const VISIBLE_NAME = /^[^\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]*$/u;
 
 /**
- * The scripts a name's letters are told apart by (Unicode TS #39, section 5): a letter of
- * none of them counts as one script of its own, `Other`.
+ * The scripts a name's letters may be of: those Unicode recommends for identifiers (UAX #31,
+ * table 4), which TS #39's restriction levels assume. Letters of the others (Lisu's and
+ * Cherokee's look like Latin capitals) are refused.
  */
 const SCRIPTS = [
   'Latin',
@@ -49,7 +50,6 @@ const SCRIPTS = [
   'Georgian',
   'Hangul',
   'Ethiopic',
-  'Cherokee',
   'Khmer',
   'Mongolian',
   'Hiragana',
@@ -65,23 +65,21 @@ const ANY_SCRIPT = /[\p{scx=Common}\p{scx=Inherited}]/u;
  */
 const ALLOWED_SETS = [
   ...SCRIPTS.map(({ name }) => [name]),
-  ['Other'],
   ['Latin', 'Han', 'Hiragana', 'Katakana'],
   ['Latin', 'Han', 'Bopomofo'],
   ['Latin', 'Han', 'Hangul'],
 ].map((names) => new Set(names));
 
 /**
- * Whether a name is written in one script (or an allowed mix), so that no letter of it can
- * be one of another script that looks the same: `admin` with a Cyrillic `а` is refused.
+ * Whether a name is written in one recommended script (or an allowed mix), so that no letter
+ * of it can be one of another script that looks the same: `admin` with a Cyrillic `а` is
+ * refused. Judged in the form names are compared in (NFKC), where mathematical and
+ * fullwidth letters are the letters they stand for.
  */
 export function isSingleScript(name: string): boolean {
-  const letterScripts = [...name]
+  const letterScripts = [...name.normalize('NFKC')]
     .filter((character) => !ANY_SCRIPT.test(character))
-    .map((character) => {
-      const scripts = SCRIPTS.filter(({ test }) => test.test(character)).map((s) => s.name);
-      return scripts.length ? scripts : ['Other'];
-    });
+    .map((character) => SCRIPTS.filter(({ test }) => test.test(character)).map((s) => s.name));
   return ALLOWED_SETS.some((allowed) =>
     letterScripts.every((scripts) => scripts.some((script) => allowed.has(script))),
   );

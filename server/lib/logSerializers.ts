@@ -11,7 +11,7 @@ import { pgErrorFacts, unavailableOf } from './pgErrors';
 const withoutPaths = (text: string) => {
   const root = `${process.cwd()}/`;
   return text.replace(
-    /(^|[\s(])(?:file:\/\/)?(\/[^\s():]+)/gm,
+    /(^|[\s('"])(?:file:\/\/)?(\/[^\s():'"]+)/gm,
     (_, before: string, file: string) =>
       `${before}${file.startsWith(root) ? file.slice(root.length) : file.slice(file.lastIndexOf('/') + 1)}`,
   );
@@ -48,10 +48,15 @@ interface LoggedError {
 export function errorForLog(error: unknown): LoggedError {
   if (!(error instanceof Error)) return { type: typeof error, message: '', stack: '' };
   const type = error.constructor.name;
-  const refusal = error instanceof AppError ? error : unavailableOf(error);
-  if (refusal) {
-    const { code, statusCode } = refusal;
+  if (error instanceof AppError) {
+    const { code, statusCode } = error;
     return { type, message: `Refused with ${statusCode}`, code, statusCode, stack: '' };
+  }
+  const unavailable = unavailableOf(error);
+  if (unavailable) {
+    // What could not be reached (a host and port) is what an operator needs; no stack.
+    const { code, statusCode } = unavailable;
+    return { type, message: withoutPaths(error.message), code, statusCode, stack: '' };
   }
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
   if (typeof statusCode === 'number' && statusCode < 500) {

@@ -36,6 +36,8 @@ export async function enforceNameRules(db: Db, log: FastifyBaseLogger): Promise<
     for (const { table, column, index } of FOLDED_UNIQUE) {
       const [made] = await queryRows(tx, sql`select 1 from pg_indexes where indexname = ${index}`);
       if (made) continue;
+      // Writes wait from here to the index: no name that folds like another slips in between.
+      await tx.execute(sql.raw(`lock table ${table} in share mode`));
       const alike = await queryRows<{ ids: string[] }>(
         tx,
         sql`select array_agg(id::text order by id) as ids from ${sql.identifier(table)}
@@ -63,7 +65,7 @@ export async function enforceNameRules(db: Db, log: FastifyBaseLogger): Promise<
   if (unclear.length > 0) {
     log.warn(
       { ids: unclear.map((user) => user.id) },
-      'Some usernames hold invisible or text-direction characters, or mix scripts: they are refused for new names; rename these',
+      'Some usernames hold invisible or text-direction characters (those cannot sign in with a password), or mix scripts (refused for new names): rename these',
     );
   }
 }

@@ -108,7 +108,6 @@ export const authPlugin = fp(
     // may have missed at start and after its notification connection was lost.
     const endedSessions = new EndedSessions(app.db, now);
     const endedListeners: ((sessionId: string) => void)[] = [];
-    await endedSessions.reload();
     await app.pgEvents.subscribe(SESSIONS_ENDED_CHANNEL, {
       onNotify: (sessionId) => {
         endedSessions.add(sessionId);
@@ -122,6 +121,8 @@ export const authPlugin = fp(
           );
       },
     });
+    // After listening: a session that ends meanwhile is heard, if not read.
+    await endedSessions.reload();
     const sessionEnded = (sessionId: string | undefined) =>
       sessionId !== undefined && endedSessions.has(sessionId);
     app.decorate('sessionEnded', sessionEnded);

@@ -24,7 +24,7 @@ export const refreshTokens = pgTable(
   (table) => [
     index().on(table.familyId),
     index().on(table.userId),
-    // Sessions ended lately, which every server reads as it starts (lib/endedSessions.ts).
+    // Sessions ended lately, which every server reads as it starts (modules/auth/endedSessions.ts).
     index('refresh_tokens_revoked_at_index')
       .on(table.revokedAt)
       .where(sql`${table.revokedAt} is not null`),

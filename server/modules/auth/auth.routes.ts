@@ -69,16 +69,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
   const admitPasswordAttempt =
     (request: FastifyRequest, username: string) => async (userId: string | undefined) => {
       const max = config.passwordAttemptsPerUser;
-      const device = userId && app.deviceCookies.of(request, userId);
+      const identity = userId ? await app.identityOf(userId) : undefined;
+      const device =
+        userId && identity && app.deviceCookies.of(request, userId, identity.sessionGeneration);
       if (device) {
         const { count } = await app.rateLimitStore.hit(`login:device:${device}`, WINDOW_MS);
         if (count <= max) return;
       }
-      await limitAttempts(
-        app.rateLimitStore,
-        [{ key: `login:user:${username.normalize('NFKC').toLowerCase()}`, max }],
-        WINDOW_MS,
-      );
+      // Counted by the account the name signs in as (however it is spelt), or by the name
+      // when there is none.
+      const counted = userId ?? `name:${username.normalize('NFKC').toLowerCase()}`;
+      await limitAttempts(app.rateLimitStore, [{ key: `login:user:${counted}`, max }], WINDOW_MS);
     };
 
   app.post(
@@ -100,7 +101,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         actorOf(request, null),
         admitPasswordAttempt(request, request.body.username),
       );
-      app.deviceCookies.set(request, reply, userId);
+      const generation = (await app.identityOf(userId))?.sessionGeneration ?? 0;
+      app.deviceCookies.set(request, reply, userId, generation);
       return session;
     },
   );

@@ -12,8 +12,10 @@ const NAME_PREFIX = 'device-';
  * Device cookies (OWASP's defence against guessing without lock-out): a browser that once
  * signed in as a user gets a cookie that lets it past that user's attempt budget, so the
  * owner still gets in while guesses from everywhere else are refused. A cookie's value is
- * `<user id>.<nonce>.<signature>`: signed with a key of its own derived from the signing key,
- * and naming its user, so a cookie of one account never stands for another.
+ * `<user id>.<session generation>.<nonce>.<signature>`: signed with a key of its own derived
+ * from the signing key; naming its user, so a cookie of one account never stands for another;
+ * and its user's session generation, so a password set by an administrator ends every
+ * device cookie of that user with their sessions.
  */
 export class DeviceCookies {
   private readonly key: Buffer;
@@ -26,9 +28,9 @@ export class DeviceCookies {
     return createHmac('sha256', this.key).update(payload).digest();
   }
 
-  /** Sets the device cookie of `userId` in the browser of `request`. */
-  set(request: FastifyRequest, reply: FastifyReply, userId: string): void {
-    const payload = `${userId}.${randomBytes(16).toString('base64url')}`;
+  /** Sets the device cookie of `userId` (now in session generation `generation`) in the browser of `request`. */
+  set(request: FastifyRequest, reply: FastifyReply, userId: string, generation: number): void {
+    const payload = `${userId}.${generation}.${randomBytes(16).toString('base64url')}`;
     void reply.header(
       'set-cookie',
       stringifySetCookie({
@@ -45,13 +47,15 @@ export class DeviceCookies {
 
   /**
    * The nonce of the device cookie `request` holds for `userId` (its own attempts are counted
-   * by it), or undefined when it holds none, or one this server did not sign for that user.
+   * by it), or undefined when it holds none, or one this server did not sign for that user in
+   * their session generation `generation`.
    */
-  of(request: FastifyRequest, userId: string): string | undefined {
+  of(request: FastifyRequest, userId: string, generation: number): string | undefined {
     const value = parseCookie(request.headers.cookie ?? '')[`${NAME_PREFIX}${userId}`];
-    const [owner, nonce, signature] = value?.split('.') ?? [];
-    if (owner !== userId || !nonce || !signature) return undefined;
-    const expected = this.signature(`${owner}.${nonce}`);
+    const [owner, signedGeneration, nonce, signature] = value?.split('.') ?? [];
+    if (owner !== userId || signedGeneration !== String(generation) || !nonce || !signature)
+      return undefined;
+    const expected = this.signature(`${owner}.${signedGeneration}.${nonce}`);
     const given = Buffer.from(signature, 'base64url');
     return given.length === expected.length && timingSafeEqual(given, expected) ? nonce : undefined;
   }

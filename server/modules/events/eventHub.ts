@@ -63,12 +63,19 @@ export class EventHub {
     return this.streams.size;
   }
 
-  /** Adds a stream; when its user already has as many as they may, their oldest is closed. */
+  /**
+   * Adds a stream; when its user already has as many as they may, their oldest is closed. A
+   * stream whose session ended while it was opening is closed instead.
+   */
   add(stream: EventStream): void {
+    if (this.deps.sessionEnded(stream.sessionId)) {
+      stream.close();
+      return;
+    }
     const own = [...this.streams].filter((open) => open.userId === stream.userId);
-    // A set keeps its order of insertion: the first of a user's is their oldest.
-    for (const oldest of own.slice(0, own.length - this.deps.maxStreamsPerUser + 1))
-      this.end(oldest);
+    const excess = Math.max(0, own.length + 1 - this.deps.maxStreamsPerUser);
+    // A set keeps its order of insertion: the first of a user's are their oldest.
+    for (const oldest of own.slice(0, excess)) this.end(oldest);
     this.streams.add(stream);
   }
 
@@ -189,7 +196,7 @@ export class EventHub {
   ) {
     const byUser = new Map<string, EventStream[]>();
     for (const stream of this.streams) {
-      const key = `${stream.userId}/${stream.sessionGeneration}`;
+      const key = `${stream.userId}/${stream.sessionGeneration}/${stream.sessionId ?? ''}`;
       const group = byUser.get(key);
       if (group) group.push(stream);
       else byUser.set(key, [stream]);

@@ -90,6 +90,26 @@ describe.each(testDbKinds)('the password attempts of one username, on %s', (kind
     t.clock.advance(61_000);
   });
 
+  it('ends the device cookies of a user whose password an administrator sets', async () => {
+    const owned = await login('contributor', PASSWORDS.contributor!);
+    const device = deviceCookieOf(owned);
+    const id = JSON.parse(Buffer.from(owned.json().jwt.split('.')[1], 'base64url').toString())
+      .sub as string;
+    const admin = bearer((await signIn(t.app, 'admin')).jwt);
+    const setPassword = (password: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/users/${id}/password`,
+        headers: admin,
+        payload: { password },
+      });
+    expect((await setPassword('a-new-password')).statusCode).toBe(204);
+    for (let i = 0; i < BUDGET; i++) await login('contributor', `guess-${i}`);
+    expect((await login('contributor', 'a-new-password', device)).statusCode).toBe(429);
+    await setPassword(PASSWORDS.contributor!);
+    t.clock.advance(61_000);
+  });
+
   it('holds a device cookie to a budget of its own, should it be stolen', async () => {
     const device = deviceCookieOf(await login('contributor', PASSWORDS.contributor!));
     t.clock.advance(61_000);

@@ -309,11 +309,15 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
 });
 
 describe.each(testDbKinds)('event streams per user on %s', (kind) => {
+  const STREAMS = 5;
   let t: TestApp;
   let baseUrl: string;
   const streams: OpenStream[] = [];
   beforeAll(async () => {
-    t = await startTestApp(kind, { EVENT_STREAMS_PER_USER: '2', EVENTS_HEARTBEAT_SECONDS: '1' });
+    t = await startTestApp(kind, {
+      EVENT_STREAMS_PER_USER: String(STREAMS),
+      EVENTS_HEARTBEAT_SECONDS: '1',
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -331,22 +335,24 @@ describe.each(testDbKinds)('event streams per user on %s', (kind) => {
   it('closes the oldest beyond the limit, and refuses a user who opens them again and again', async () => {
     const { jwt } = await registerUser(t.app);
     const { jwt: someoneElse } = await registerUser(t.app);
-    const first = await open(jwt);
-    const second = await open(jwt);
-    const others = await open(someoneElse);
-    const third = await open(jwt);
-    await first.ended;
-    // The user's two newest, and another user's, stay open: each hears the next heartbeat.
     const heartbeatAfter = (stream: OpenStream) => {
       const seen = stream.frames.length;
       return stream.waitFor(
         (frame) => frame.event === 'comment' && stream.frames.indexOf(frame) >= seen,
       );
     };
-    await Promise.all([heartbeatAfter(second), heartbeatAfter(others), heartbeatAfter(third)]);
+    // As many as the limit stay open, each hearing the next heartbeat.
+    const mine: OpenStream[] = [];
+    for (let i = 0; i < STREAMS; i++) mine.push(await open(jwt));
+    const others = await open(someoneElse);
+    await Promise.all(mine.map(heartbeatAfter));
+    // One more closes the oldest only: the others, and another user's, stay open.
+    mine.push(await open(jwt));
+    await mine[0]!.ended;
+    await Promise.all([...mine.slice(1), others].map(heartbeatAfter));
 
-    // Three times the limit may be opened in a minute: three so far, then three more.
-    for (let i = 0; i < 3; i++) expect((await open(jwt)).status).toBe(200);
+    // Three times the limit may be opened in a minute.
+    for (let i = STREAMS + 1; i < STREAMS * 3; i++) expect((await open(jwt)).status).toBe(200);
     const refused = await openEventStream(baseUrl, jwt);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
