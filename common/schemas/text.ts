@@ -19,6 +19,9 @@ const MULTI_LINE = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/;
  */
 const VISIBLE_NAME = /^[^\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]*$/u;
 
+/** Whether a name holds no invisible or text-direction character ({@link nameText}'s rule). */
+export const isVisibleName = (name: string) => VISIBLE_NAME.test(name);
+
 /**
  * The scripts a name's letters may be of: those Unicode recommends for identifiers (UAX #31,
  * table 4), which TS #39's restriction levels assume. Letters of the others (Lisu's and

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { isSingleScript } from '@common/schemas/text';
+import { isSingleScript, isVisibleName } from '@common/schemas/text';
 import { type Db, queryRows } from '../db/client';
 
 /** The unique index on usernames as people read them (see `foldedName`). */
@@ -20,9 +20,6 @@ const FOLDED_UNIQUE = [
   { table: 'roles', column: 'name', index: ROLES_NAME_FOLDED_UNIQUE },
 ];
 
-/** Invisible and text-direction characters (as `nameText` refuses them). */
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]/u;
-
 /**
  * Makes names unique as people read them, at every start. Each folded unique index is made
  * once no two names in its table fold alike; names kept from before the rule that do are
@@ -37,7 +34,7 @@ export async function enforceNameRules(db: Db, log: FastifyBaseLogger): Promise<
       const [made] = await queryRows(tx, sql`select 1 from pg_indexes where indexname = ${index}`);
       if (made) continue;
       // Writes wait from here to the index: no name that folds like another slips in between.
-      await tx.execute(sql.raw(`lock table ${table} in share mode`));
+      await tx.execute(sql`lock table ${sql.identifier(table)} in share mode`);
       const alike = await queryRows<{ ids: string[] }>(
         tx,
         sql`select array_agg(id::text order by id) as ids from ${sql.identifier(table)}
@@ -51,7 +48,7 @@ export async function enforceNameRules(db: Db, log: FastifyBaseLogger): Promise<
         continue;
       }
       await tx.execute(
-        sql.raw(`create unique index ${index} on ${table} (lower(normalize(${column}, NFKC)))`),
+        sql`create unique index ${sql.identifier(index)} on ${sql.identifier(table)} (${foldedName(sql.identifier(column))})`,
       );
     }
   });
@@ -60,7 +57,7 @@ export async function enforceNameRules(db: Db, log: FastifyBaseLogger): Promise<
     sql`select id::text as id, username from users`,
   );
   const unclear = names.filter(
-    ({ username }) => INVISIBLE.test(username) || !isSingleScript(username),
+    ({ username }) => !isVisibleName(username) || !isSingleScript(username),
   );
   if (unclear.length > 0) {
     log.warn(

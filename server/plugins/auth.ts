@@ -5,7 +5,7 @@ import type { Identity } from '@common/schemas/auth';
 import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
-import { AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
+import { type AccessClaims, AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
 import { DeviceCookies } from '../modules/auth/deviceCookies';
 import { EndedSessions, SESSIONS_ENDED_CHANNEL } from '../modules/auth/endedSessions';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
@@ -38,8 +38,6 @@ declare module 'fastify' {
     identityOf(userId: string): Promise<IdentityRecord | undefined>;
     /** Whether the session (an access token's `sid`) has ended, as this server has heard. */
     sessionEnded(sessionId: string | undefined): boolean;
-    /** Hears of each session that ends, on any server (the event stream closes its streams). */
-    onSessionEnded(listener: (sessionId: string) => void): void;
   }
   interface FastifyContextConfig {
     /**
@@ -107,12 +105,8 @@ export const authPlugin = fp(
     // server at their next request: each server hears of it by NOTIFY, and reads those it
     // may have missed at start and after its notification connection was lost.
     const endedSessions = new EndedSessions(app.db, now);
-    const endedListeners: ((sessionId: string) => void)[] = [];
     await app.pgEvents.subscribe(SESSIONS_ENDED_CHANNEL, {
-      onNotify: (sessionId) => {
-        endedSessions.add(sessionId);
-        for (const listener of endedListeners) listener(sessionId);
-      },
+      onNotify: (sessionId) => endedSessions.add(sessionId),
       onReconnect: () => {
         endedSessions
           .reload()
@@ -126,41 +120,42 @@ export const authPlugin = fp(
     const sessionEnded = (sessionId: string | undefined) =>
       sessionId !== undefined && endedSessions.has(sessionId);
     app.decorate('sessionEnded', sessionEnded);
-    app.decorate('onSessionEnded', (listener: (sessionId: string) => void) => {
-      endedListeners.push(listener);
-    });
 
     app.decorate('identityOf', (userId: string) => identities.find(userId));
-    app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
-      const header = request.headers.authorization;
-      const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
-      if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
-      const claims = await tokens.verify(token);
+    /**
+     * The identity of a token's claims, set on the request with its session; undefined when
+     * its user is gone, or its session ended (a token of an earlier session generation was
+     * issued before its user's sessions were ended).
+     */
+    const identityOfClaims = async (
+      request: FastifyRequest,
+      claims: Pick<AccessClaims, 'sub' | 'sessionGeneration' | 'sessionId'> | undefined,
+    ) => {
       const found = claims && (await identities.find(claims.sub));
-      // A token of an earlier session generation was issued before its sessions were ended;
-      // one of an ended session, before it ended.
       if (
         !found ||
         found.sessionGeneration !== claims.sessionGeneration ||
         sessionEnded(claims.sessionId)
       )
-        throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+        return undefined;
       request.sessionId = claims.sessionId;
       return found.identity;
+    };
+    app.decorate('authenticate', async (request: FastifyRequest, given?: string) => {
+      const header = request.headers.authorization;
+      const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
+      if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
+      const identity = await identityOfClaims(request, await tokens.verify(token));
+      if (!identity) throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+      return identity;
     });
     app.decorate('authenticateDownload', async (request: FastifyRequest) => {
       const ticket = new URL(request.url, 'http://server').searchParams.get('ticket');
       if (request.headers.authorization || !ticket) return app.authenticate(request);
       const claims = await tokens.verifyDownload(ticket, downloadPathOf(request.url));
-      const found = claims && (await identities.find(claims.sub));
-      if (
-        !found ||
-        found.sessionGeneration !== claims.sessionGeneration ||
-        sessionEnded(claims.sessionId)
-      )
-        throw unauthorized('UNAUTHENTICATED', messages.server.invalidDownloadLink);
-      request.sessionId = claims.sessionId;
-      return found.identity;
+      const identity = await identityOfClaims(request, claims);
+      if (!identity) throw unauthorized('UNAUTHENTICATED', messages.server.invalidDownloadLink);
+      return identity;
     });
   },
   { name: 'auth', dependencies: ['db', 'pgEvents'] },

@@ -6,6 +6,7 @@ import { apiErrorSchema } from '@common/schemas/apiError';
 import { type ChangeEvent, presenceInputSchema, type ReadyEvent } from '@common/schemas/events';
 import type { Config } from '../../config';
 import { forbidden } from '../../lib/errors';
+import { SESSIONS_ENDED_CHANNEL } from '../auth/endedSessions';
 import { limitAttempts } from '../../lib/rateLimiter';
 import { EventHub, type EventStream, READ_ROUTE, sseFrame } from './eventHub';
 import {
@@ -51,7 +52,12 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     // Nothing to catch up on: every editor repeats their presence within PRESENCE_BEAT_MS.
     onReconnect: () => {},
   });
-  app.onSessionEnded((sessionId) => hub.endSession(sessionId));
+  // A session that ends closes its streams at once (its requests are refused from then on).
+  await app.pgEvents.subscribe(SESSIONS_ENDED_CHANNEL, {
+    onNotify: (sessionId) => hub.endSession(sessionId),
+    // A session that ended meanwhile: its streams close at their next event.
+    onReconnect: () => {},
+  });
   const heartbeat = setInterval(() => hub.heartbeat(), config.eventsHeartbeatMs);
   heartbeat.unref();
   // Ends of presence still on their way to the database.
