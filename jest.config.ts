@@ -14,6 +14,8 @@ const esmOnly = [
   'openid-client',
   'oauth4webapi',
   'oidc-provider',
+  '@scure/base',
+  '@noble/hashes',
 ];
 
 // Packages that ship only ES modules (msw's dependencies, eventsource-parser); the client
@@ -44,7 +46,8 @@ const config: Config = {
       testMatch: ['<rootDir>/__tests__/server/**/*.test.ts'],
       globalSetup: '<rootDir>/__tests__/server/setup/globalSetup.ts',
       transform: { '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: { allowJs: true } }] },
-      transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+      // Judged at the innermost node_modules: an ES-only package may sit inside another's.
+      transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)(?!.*/node_modules/)`],
       moduleNameMapper,
     },
   ],

@@ -16,6 +16,10 @@ export const errorCodes = {
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
   /** 401: the refresh token is unknown, expired, spent or revoked. */
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
+  /** 401: the sign-in step (after the password) is unknown, used up or expired: sign in again. */
+  SIGN_IN_EXPIRED: 'SIGN_IN_EXPIRED',
+  /** 400 (401 at sign-in): the authenticator code, recovery code or passkey does not match. */
+  INVALID_SECOND_FACTOR: 'INVALID_SECOND_FACTOR',
   /** 403: signed in, but no role of the user may call this route. */
   FORBIDDEN: 'FORBIDDEN',
   /** 404: no such item, or no such API route. */
@@ -42,6 +46,12 @@ export const errorCodes = {
    * `report.items` says which items and why (`{ id, code, message }` each).
    */
   BULK_REFUSED: 'BULK_REFUSED',
+  /** 409: an authenticator app is already set up (turn it off first to set up another). */
+  SECOND_FACTOR_ON: 'SECOND_FACTOR_ON',
+  /** 409: a role of the user requires a second factor, and this would remove their last one. */
+  SECOND_FACTOR_REQUIRED: 'SECOND_FACTOR_REQUIRED',
+  /** 403: a personal access token may not call this route (outside its routes, or a session-only one). */
+  TOKEN_SCOPE: 'TOKEN_SCOPE',
   /** 409: the change would leave no user with the admin role. */
   LAST_ADMIN: 'LAST_ADMIN',
   /**

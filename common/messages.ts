@@ -151,6 +151,19 @@ export const messages = {
     invalidRefreshToken: 'This refresh token is invalid, expired or revoked; sign in again',
     emailTaken: 'An account with this email already exists',
     tooManyAttempts: (seconds: number) => `Too many attempts; try again in ${seconds} s`,
+    signInExpired: 'This sign-in has expired or had too many attempts; sign in again',
+    invalidSecondFactor: 'This code is not valid (or was already used)',
+    invalidPasskey: 'This passkey could not be verified',
+    passkeysUnavailable:
+      'Passkeys need the site to be opened by its name (PUBLIC_URL), not by an IP address',
+    authenticatorAlreadyOn: 'An authenticator app is already set up; turn it off first',
+    authenticatorNotStarted: 'Start setting up the authenticator app again',
+    secondFactorRequired:
+      'A role of this account requires a second factor: set up another one before removing this one',
+    tokenScope: 'This access token may not call this route',
+    tokenScopeSessionOnly: 'Access tokens cannot call this route; sign in instead',
+    accessTokenNameTaken: 'You already have an access token with this name',
+    routeNotAllowed: 'is not a route you may call',
     googleNotConfigured:
       'Google sign-in is not configured on this server (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)',
     googleUnavailable: 'The Google sign-in service could not be reached',

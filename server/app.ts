@@ -11,7 +11,9 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { retentionPlugin } from './plugins/retention';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { accessTokensRoutes } from './modules/accessTokens/accessTokens.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { factorsRoutes } from './modules/auth/factors.routes';
 import { booksRoutes } from './modules/books/books.routes';
 import { entitiesRoutes } from './modules/entities/entities.routes';
 import { eventsRoutes } from './modules/events/events.routes';
@@ -104,6 +106,8 @@ export async function buildApp(
 
   await app.register(healthRoutes, { prefix: '/api', instance: config.instanceName });
   await app.register(authRoutes, { prefix: '/api', config });
+  await app.register(factorsRoutes, { prefix: '/api' });
+  await app.register(accessTokensRoutes, { prefix: '/api' });
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });
   await app.register(usersRoutes, { prefix: '/api' });

@@ -97,6 +97,10 @@ const envSchema = z.object({
     emptyAsUndefined,
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
+  SECRETS_KEY: z.preprocess(
+    emptyAsUndefined,
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
   REFRESH_TOKEN_DAYS: z.preprocess(
     emptyAsUndefined,
     z.coerce
@@ -175,6 +179,7 @@ const secretVariables = new Set([
   'ADMIN_PASSWORD',
   'DATABASE_URL',
   'JWT_SECRET',
+  'SECRETS_KEY',
   'GOOGLE_CLIENT_SECRET',
   'REDIS_URL',
   'BOOKS_API_KEY',
@@ -197,8 +202,16 @@ export interface Config {
   staticDir: string;
   /** Key that signs access tokens; unset: one generated once and kept in the database. */
   jwtSecret: string | undefined;
+  /**
+   * Key that encrypts the secrets kept in the database (authenticator-app secrets); unset:
+   * derived from the signing key (which may itself be in the database).
+   */
+  secretsKey: string | undefined;
   refreshTokenDays: number;
-  /** Public address of the site (OAuth redirect URLs); defaults to the listen address. */
+  /**
+   * Public address of the site (OAuth redirect URLs, the passkeys' origin and relying party);
+   * defaults to the listen address.
+   */
   publicUrl: string;
   google: { issuer: string; clientId: string; clientSecret: string } | undefined;
   redisUrl: string | undefined;
@@ -273,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     staticDir: path.resolve(e.STATIC_DIR ?? defaultStaticDir),
     jwtSecret: e.JWT_SECRET,
+    secretsKey: e.SECRETS_KEY,
     refreshTokenDays: e.REFRESH_TOKEN_DAYS,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
     google:

@@ -9,8 +9,15 @@ export const roleRefSchema = z.object({
   name: z.string(),
 });
 
-/** A role (spec section 3); its version counts changes of its members. */
-export const roleSchema = roleRefSchema.extend({ _version: itemVersionSchema });
+/** A role (spec section 3); its version counts changes of its members and of its rule. */
+export const roleSchema = roleRefSchema.extend({
+  _version: itemVersionSchema,
+  /** Its members must sign in with a second factor. */
+  requireSecondFactor: z.boolean().default(false),
+});
+
+/** `PUT /api/roles/{id}/second-factor`. */
+export const roleSecondFactorSchema = z.object({ required: z.boolean() });
 
 /** `POST /api/roles`. */
 export const createRoleSchema = z.object({

@@ -62,6 +62,10 @@ const takenByConstraint: Record<string, { code: ErrorCode; message: string }> = 
   entities_name_unique: { code: 'NAME_TAKEN', message: messages.server.entityNameTaken },
   [VIEWS_OWNER_NAME_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.viewNameTaken },
   [VIEWS_ROLE_NAME_UNIQUE]: { code: 'NAME_TAKEN', message: messages.server.roleViewNameTaken },
+  personal_access_tokens_owner_name_unique: {
+    code: 'NAME_TAKEN',
+    message: messages.server.accessTokenNameTaken,
+  },
 };
 
 /**

@@ -6,10 +6,17 @@ import type { Config } from '../config';
 import { unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
 import { type AccessClaims, AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
+import {
+  type PersonalToken,
+  PERSONAL_TOKEN_PREFIX,
+  verifyPersonalToken,
+} from '../modules/accessTokens/accessTokens.service';
 import { DeviceCookies } from '../modules/auth/deviceCookies';
 import { EndedSessions, SESSIONS_ENDED_CHANNEL } from '../modules/auth/endedSessions';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
+import { type RelyingParty, relyingPartyOf } from '../modules/auth/passkeys.service';
 import type { IdentityRecord, SessionContext } from '../modules/auth/session.service';
+import { SecretBox } from '../lib/secretBox';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,11 +24,16 @@ declare module 'fastify' {
     now: () => Date;
     accessTokens: AccessTokens;
     deviceCookies: DeviceCookies;
+    /** Encrypts the secrets kept in the database (authenticator apps'). */
+    secretBox: SecretBox;
+    /** Whom this site's passkeys are for (from PUBLIC_URL). */
+    relyingParty: RelyingParty;
     sessions: SessionContext;
     rateLimitStore: RateLimitStore;
     /**
      * The user of a request's access token (from `authorization: Bearer …`, or the given
-     * token), with their roles read from the database.
+     * token), with their roles read from the database. A personal access token is set on the
+     * request (`personalToken`).
      * @throws 401 when there is no token, or it is invalid or expired, or its user is gone.
      */
     authenticate(request: FastifyRequest, token?: string): Promise<Identity>;
@@ -52,6 +64,8 @@ declare module 'fastify' {
     user: Identity | null;
     /** The session (`sid`) of the request's access token, once authenticated, if it names one. */
     sessionId: string | undefined;
+    /** The personal access token the request was made with, once authenticated, if any. */
+    personalToken: PersonalToken | undefined;
   }
 }
 
@@ -80,6 +94,11 @@ export const authPlugin = fp(
     app.decorate('now', now);
     app.decorate('accessTokens', tokens);
     app.decorate('deviceCookies', new DeviceCookies(signingKey));
+    app.decorate(
+      'secretBox',
+      new SecretBox(config.secretsKey ? new TextEncoder().encode(config.secretsKey) : signingKey),
+    );
+    app.decorate('relyingParty', relyingPartyOf(config.publicUrl));
     app.decorate('sessions', {
       db: app.db,
       tokens,
@@ -89,6 +108,7 @@ export const authPlugin = fp(
     app.decorate('rateLimitStore', rateLimitStore);
     app.decorateRequest('user', null);
     app.decorateRequest('sessionId', undefined);
+    app.decorateRequest('personalToken', undefined);
 
     // Roles come from the database, not the token, so a role taken away counts at once:
     // every server forgets its cached identities on the trigger's NOTIFY (and after its
@@ -145,6 +165,13 @@ export const authPlugin = fp(
       const header = request.headers.authorization;
       const token = given ?? (header?.startsWith('Bearer ') ? header.slice(7) : undefined);
       if (!token) throw unauthorized('UNAUTHENTICATED', messages.server.signInRequired);
+      if (token.startsWith(PERSONAL_TOKEN_PREFIX)) {
+        const personalToken = await verifyPersonalToken(app.db, now(), token);
+        const found = personalToken && (await identities.find(personalToken.userId));
+        if (!found) throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
+        request.personalToken = personalToken;
+        return found.identity;
+      }
       const identity = await identityOfClaims(request, await tokens.verify(token));
       if (!identity) throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
       return identity;

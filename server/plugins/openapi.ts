@@ -17,7 +17,8 @@ function commonErrors(schema: FastifySchema, access: 'public' | 'signedIn' | 'pe
     // Malformed JSON, a bad parameter, or a refused value.
     400: apiErrorSchema,
     ...(access !== 'public' ? { 401: apiErrorSchema } : {}),
-    ...(access === 'permitted' ? { 403: apiErrorSchema } : {}),
+    // signedIn: a personal access token is refused (TOKEN_SCOPE).
+    ...(access !== 'public' ? { 403: apiErrorSchema } : {}),
     ...(schema.body ? { 413: apiErrorSchema, 415: apiErrorSchema } : {}),
     // Overloaded (OVERLOADED) or without its database (DATABASE_UNAVAILABLE), with Retry-After.
     503: apiErrorSchema,

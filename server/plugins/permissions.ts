@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { messages } from '@common/messages';
 import type { Identity } from '@common/schemas/auth';
 import type { Permissions } from '@common/schemas/permissions';
-import { forbidden } from '../lib/errors';
+import { AppError, forbidden } from '../lib/errors';
 import {
   loadPermissionMap,
   PERMISSIONS_CHANNEL,
@@ -130,6 +130,12 @@ export const permissionsPlugin = fp(
         ? await app.authenticateDownload(request)
         : await app.authenticate(request);
       if (pending) await pending;
+      const { personalToken } = request;
+      // A personal access token reaches the routes of the table it names, and only while its
+      // owner may call them; never what every signed-in user reaches (their sign-in factors,
+      // their tokens, the event stream), which belongs to a session.
+      if (config.signedIn && personalToken)
+        throw new AppError(403, 'TOKEN_SCOPE', messages.server.tokenScopeSessionOnly);
       if (!config.signedIn) {
         const checked =
           config.checkedAs ??
@@ -138,6 +144,8 @@ export const permissionsPlugin = fp(
             : { verb: request.method === 'HEAD' ? 'GET' : request.method, path: url });
         if (!app.mayCall(user, checked.verb, checked.path))
           throw forbidden(messages.server.forbidden);
+        if (personalToken && !personalToken.routes.has(`${checked.verb} ${checked.path}`))
+          throw new AppError(403, 'TOKEN_SCOPE', messages.server.tokenScope);
       }
       request.user = user;
     });

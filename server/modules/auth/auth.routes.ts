@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messages } from '@common/messages';
@@ -14,11 +14,25 @@ import {
   registerSchema,
 } from '@common/schemas/auth';
 import { downloadLinkRequestSchema, downloadLinkSchema } from '@common/schemas/exports';
+import {
+  loginAnswerSchema,
+  passkeyOptionsInputSchema,
+  passkeySignInSchema,
+  secondFactorAnswerSchema,
+  secondFactorInputSchema,
+  signInStepSchema,
+  totpEnrolmentSchema,
+  webAuthnOptionsSchema,
+} from '@common/schemas/signIn';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { type Limit, limitAttempts } from '../../lib/rateLimiter';
 import { actorOf } from '../../lib/audit';
-import { auditUserEvent, login, register } from './auth.service';
+import { hashToken } from '../../lib/tokens';
+import { auditUserEvent, completeSignIn, login, register, secondStep } from './auth.service';
+import { attemptChallenge, findChallenge, takeChallenge } from './challenges';
+import { authenticationOptions, verifyPasskeySignIn } from './passkeys.service';
+import { beginTotp, confirmTotp, factorsOf, takeSecondFactor } from './secondFactor.service';
 import { ExternalSignInError, GoogleSignIn } from './google.service';
 import { endSession, refreshSession, startSession } from './session.service';
 
@@ -59,14 +73,14 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       );
     };
   /**
-   * Whether a password attempt for `username` (user `userId`, if one has that name) is
-   * checked. Every address and server together may have the user's password checked
-   * `passwordAttemptsPerUser` times a minute; beyond, 429 without hashing, so guesses in
-   * parallel from many addresses stay few and cost no CPU. A browser holding the user's
-   * device cookie (set at an earlier sign-in there) is not held to that budget, so the
-   * owner gets in during a flood; it has a budget of its own, should the cookie be stolen.
+   * Whether a password (or second-factor) attempt for `username` (user `userId`, if one has
+   * that name) is checked. Every address and server together may have the user's password
+   * checked `passwordAttemptsPerUser` times a minute; beyond, 429 without hashing, so guesses
+   * in parallel from many addresses stay few and cost no CPU. A browser holding the user's
+   * device cookie (set at an earlier sign-in there) is not held to that budget, so the owner
+   * gets in during a flood; it has a budget of its own, should the cookie be stolen.
    */
-  const admitPasswordAttempt =
+  const admitAttempt =
     (request: FastifyRequest, username: string) => async (userId: string | undefined) => {
       const max = config.passwordAttemptsPerUser;
       const identity = userId ? await app.identityOf(userId) : undefined;
@@ -81,12 +95,20 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       const counted = userId ?? `name:${username.normalize('NFKC').toLowerCase()}`;
       await limitAttempts(app.rateLimitStore, [{ key: `login:user:${counted}`, max }], WINDOW_MS);
     };
+  /** Marks this browser as the user's (its device cookie) once they are signed in. */
+  const signedInHere = async (request: FastifyRequest, reply: FastifyReply, userId: string) => {
+    const generation = (await app.identityOf(userId))?.sessionGeneration ?? 0;
+    app.deviceCookies.set(request, reply, userId, generation);
+  };
+  const factors = { db: app.db, box: app.secretBox, now: app.now };
+  const passkeyContext = { db: app.db, now: app.now, relyingParty: app.relyingParty };
+  const expired = () => new AppError(401, 'SIGN_IN_EXPIRED', messages.server.signInExpired);
 
   app.post(
     '/auth/login',
     {
       config: { public: true },
-      schema: { body: loginSchema, response: { 200: loginResponseSchema, ...errors } },
+      schema: { body: loginSchema, response: { 200: loginAnswerSchema, ...errors } },
       // An address may try a few usernames (people behind one router), each a few times.
       preValidation: limited('login', limit * 3, ({ username }, ip) =>
         typeof username === 'string'
@@ -95,14 +117,120 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       ),
     },
     async (request, reply) => {
-      const { session, userId } = await login(
+      const { answer, userId } = await login(
         app.sessions,
         request.body,
         actorOf(request, null),
-        admitPasswordAttempt(request, request.body.username),
+        admitAttempt(request, request.body.username),
       );
-      const generation = (await app.identityOf(userId))?.sessionGeneration ?? 0;
-      app.deviceCookies.set(request, reply, userId, generation);
+      if ('jwt' in answer) await signedInHere(request, reply, userId);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/auth/login/second-factor',
+    {
+      config: { public: true },
+      schema: {
+        body: secondFactorInputSchema,
+        response: { 200: secondFactorAnswerSchema, ...errors },
+      },
+      preValidation: limited('login', limit * 3),
+    },
+    async (request, reply) => {
+      const { challenge, code } = request.body;
+      // Each step takes a few codes, and codes count against the account's budget as
+      // passwords do: a stolen password does not open unlimited guessing of codes.
+      const step = await attemptChallenge(app.db, app.now(), challenge);
+      if (!step?.userId) throw expired();
+      const userId = step.userId;
+      await admitAttempt(request, '')(userId);
+      const { methods } = await factorsOf(app.db, userId);
+      // No factor yet (a role requires one): the code confirms the app set up in this step.
+      const recoveryCodes =
+        methods.length === 0
+          ? await confirmTotp(factors, userId, code).catch(() => undefined)
+          : undefined;
+      const used = recoveryCodes ? 'totp' : await takeSecondFactor(factors, userId, code);
+      if (!used) {
+        await auditUserEvent(app.db, actorOf(request, null), userId, {
+          action: 'auth.second_factor_failed',
+          summary: 'A wrong second-factor code after a right password',
+        });
+        throw new AppError(401, 'INVALID_SECOND_FACTOR', messages.server.invalidSecondFactor);
+      }
+      if (!(await takeChallenge(app.db, app.now(), challenge, 'second_factor'))) throw expired();
+      const session = await completeSignIn(
+        app.sessions,
+        userId,
+        actorOf(request, null),
+        used === 'totp'
+          ? 'with an authenticator code (second step)'
+          : 'with a recovery code (second step)',
+      );
+      await signedInHere(request, reply, userId);
+      return recoveryCodes ? { ...session, recoveryCodes } : session;
+    },
+  );
+
+  app.post(
+    '/auth/login/authenticator',
+    {
+      config: { public: true },
+      schema: { body: signInStepSchema, response: { 200: totpEnrolmentSchema, ...errors } },
+      preValidation: limited('login', limit * 3),
+    },
+    async (request) => {
+      // Only a step of an account that must set up a second factor and has none.
+      const step = await findChallenge(app.db, app.now(), request.body.challenge, 'second_factor');
+      const identity = step?.userId && (await app.identityOf(step.userId));
+      if (!identity || (await factorsOf(app.db, identity.identity._id)).methods.length > 0)
+        throw expired();
+      return beginTotp(factors, {
+        id: identity.identity._id,
+        username: identity.identity.username,
+      });
+    },
+  );
+
+  app.post(
+    '/auth/passkey/options',
+    {
+      config: { public: true },
+      schema: {
+        body: passkeyOptionsInputSchema,
+        response: { 200: webAuthnOptionsSchema, ...errors },
+      },
+      preValidation: limited('login', limit * 3),
+    },
+    async (request) => ({
+      ...(await authenticationOptions(passkeyContext, request.body.challenge)),
+    }),
+  );
+
+  app.post(
+    '/auth/passkey',
+    {
+      config: { public: true },
+      schema: { body: passkeySignInSchema, response: { 200: loginResponseSchema, ...errors } },
+      preValidation: limited('login', limit * 3),
+    },
+    async (request, reply) => {
+      const { challenge, credential } = request.body;
+      const { userId, stepHash } = await verifyPasskeySignIn(passkeyContext, credential);
+      // A passkey within a sign-in's second step ends that step.
+      if (stepHash) {
+        if (!challenge || hashToken(challenge) !== stepHash) throw expired();
+        if (!(await takeChallenge(app.db, app.now(), challenge, 'second_factor'))) throw expired();
+      }
+      const session = await completeSignIn(
+        app.sessions,
+        userId,
+        actorOf(request, null),
+        stepHash ? 'with a passkey (second step)' : 'with a passkey',
+      );
+      await signedInHere(request, reply, userId);
       return session;
     },
   );
@@ -189,6 +317,19 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       try {
         if (!google) throw new ExternalSignInError('Google sign-in is not configured');
         const userId = await google.complete(new URL(request.url, config.publicUrl), app.now());
+        // An account with a second factor goes on to its second step on the sign-in page (in
+        // the fragment, which the browser does not send on).
+        const step = await secondStep(app.db, app.now(), userId);
+        if (step) {
+          const { challenge, methods, enrol, expiresAt } = step.secondFactor;
+          const fragment = new URLSearchParams({
+            challenge,
+            methods: methods.join(','),
+            enrol: String(enrol),
+            expiresAt,
+          });
+          return reply.redirect(`/Login#${fragment.toString()}`);
+        }
         const { jwt, refreshToken } = await startSession(app.sessions, userId);
         await auditUserEvent(app.db, actorOf(request, null), userId, {
           action: 'auth.login',

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '@common/messages';
 import type { LoginInput, LoginResponse, RegisterInput } from '@common/schemas/auth';
+import type { LoginAnswer, SecondFactorStep } from '@common/schemas/signIn';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/users';
 import { type Actor, type AuditEntry, recordAudit } from '../../lib/audit';
@@ -8,6 +9,8 @@ import { publishChanges } from '../../lib/changeEvents';
 import { conflict, unauthorized } from '../../lib/errors';
 import { foldedName } from '../../lib/nameRules';
 import { hashPassword, verifyPassword } from '../../lib/password';
+import { openChallenge } from './challenges';
+import { factorsOf } from './secondFactor.service';
 import { type SessionContext, startSession } from './session.service';
 
 /** Checked against when the user does not exist, so both failures take the same time. */
@@ -48,7 +51,8 @@ export async function auditUserEvent(
  * the username tried), goes to the audit log. `origin`: where the request came from.
  * `admit` is asked, with the id of the user named (if any), before the password is checked:
  * it throws to refuse the attempt unchecked (a budget spent).
- * @returns the session, and whose it is.
+ * @returns the session, or, when the account has a second factor (or a role of it requires
+ * one), the step that asks for it; and whose it is.
  * @throws 401 with one message for an unknown user and a wrong password alike.
  */
 export async function login(
@@ -56,7 +60,7 @@ export async function login(
   input: LoginInput,
   origin: Actor,
   admit: (userId: string | undefined) => Promise<void>,
-): Promise<{ session: LoginResponse; userId: string }> {
+): Promise<{ answer: LoginAnswer; userId: string }> {
   // Names are one however they are written (capitals, Unicode forms): `Viewer` signs in as
   // `viewer`. Should two older names fold alike (lib/nameRules.ts), the exact one wins.
   const [user] = await ctx.db
@@ -74,12 +78,52 @@ export async function login(
     });
     throw unauthorized('INVALID_CREDENTIALS', messages.server.invalidCredentials);
   }
+  const step = await secondStep(ctx.db, ctx.now(), user.id);
+  if (step) return { answer: step, userId: user.id };
   const session = await startSession(ctx, user.id);
   await auditAs(ctx.db, origin, user, {
     action: 'auth.login',
     summary: 'Signed in with a password',
   });
-  return { session, userId: user.id };
+  return { answer: session, userId: user.id };
+}
+
+/**
+ * The second step of a sign-in whose first factor was right, when the account has a second
+ * factor or a role of it requires one (then, with none yet, it sets up an authenticator app
+ * in this step: `enrol`); undefined when the first factor is enough.
+ */
+export async function secondStep(
+  db: Db,
+  now: Date,
+  userId: string,
+): Promise<SecondFactorStep | undefined> {
+  const { methods, required } = await factorsOf(db, userId);
+  if (methods.length === 0 && !required) return undefined;
+  const { secret, expiresAt } = await openChallenge(db, now, { purpose: 'second_factor', userId });
+  return {
+    secondFactor: {
+      challenge: secret,
+      methods,
+      enrol: methods.length === 0,
+      expiresAt: expiresAt.toISOString(),
+    },
+  };
+}
+
+/** Starts the session of a sign-in completed by a second factor, or a passkey alone. */
+export async function completeSignIn(
+  ctx: SessionContext,
+  userId: string,
+  origin: Actor,
+  how: string,
+): Promise<LoginResponse> {
+  const session = await startSession(ctx, userId);
+  await auditUserEvent(ctx.db, origin, userId, {
+    action: 'auth.login',
+    summary: `Signed in ${how}`,
+  });
+  return session;
 }
 
 /**

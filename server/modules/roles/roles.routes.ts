@@ -6,6 +6,7 @@ import {
   roleExportQuerySchema,
   roleIdParamsSchema,
   roleSchema,
+  roleSecondFactorSchema,
   roleUserParamsSchema,
   roleUserSchema,
 } from '@common/schemas/roles';
@@ -17,6 +18,7 @@ import {
   getRole,
   listRoleUsers,
   listRoles,
+  setRoleSecondFactor,
   toggleRoleUser,
 } from './roles.service';
 import { actorOf } from '../../lib/audit';
@@ -113,5 +115,18 @@ export const rolesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       toggleRoleUser(app.db, request.params.id, request.params.userId, actorOf(request)),
+  );
+
+  app.put(
+    '/roles/:id/second-factor',
+    {
+      schema: {
+        params: roleIdParamsSchema,
+        body: roleSecondFactorSchema,
+        response: { 200: roleSchema, ...errors },
+      },
+    },
+    async (request) =>
+      setRoleSecondFactor(app.db, request.params.id, request.body.required, actorOf(request)),
   );
 };

@@ -19,6 +19,7 @@ const toWire = (row: typeof roles.$inferSelect): Role => ({
   _id: row.id,
   name: row.name,
   _version: row.version,
+  requireSecondFactor: row.requireSecondFactor,
 });
 
 /** Every role, by name. */
@@ -310,5 +311,33 @@ export async function toggleRoleUser(
     }
     await record(false);
     return { hasRole: false };
+  });
+}
+
+/**
+ * Makes a second factor required (or not) for the role's members, from their next sign-in.
+ * @throws 404 for an unknown id.
+ */
+export async function setRoleSecondFactor(
+  db: Db,
+  id: string,
+  required: boolean,
+  actor: Actor,
+): Promise<Role> {
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(roles)
+      .set({ requireSecondFactor: required, version: sql`${roles.version} + 1` })
+      .where(eq(roles.id, id))
+      .returning();
+    if (!updated) throw notFound('Role');
+    await recordAudit(tx, actor, {
+      action: 'role.update',
+      resourceId: id,
+      summary: required
+        ? `Required a second factor of the members of ${updated.name}`
+        : `No longer required a second factor of the members of ${updated.name}`,
+    });
+    return toWire(updated);
   });
 }

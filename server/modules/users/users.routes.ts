@@ -17,6 +17,7 @@ import {
   deleteUser,
   exportUsers,
   listUsers,
+  resetSecondFactor,
   setUserPassword,
   updateUser,
 } from './users.service';
@@ -154,6 +155,15 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         { userId: request.params.id, by: request.user!.username },
         "An administrator set a user's password; their sessions are ended",
       );
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/users/:id/second-factor',
+    { schema: { params: userIdParamsSchema, response: { 204: z.null(), ...errors } } },
+    async (request, reply) => {
+      await resetSecondFactor(app.db, request.params.id, actorOf(request));
       return reply.status(204).send(null);
     },
   );

@@ -6,6 +6,7 @@ import type { SetPasswordInput, User, UserExportQuery } from '@common/schemas/us
 import { type Db, type Tx, isAnyOf, perDatabase, sessionOf } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
+import { passkeys, recoveryCodes, totpSecrets } from '../../db/schema/signInFactors';
 import { userRoles, users } from '../../db/schema/users';
 import { versions } from '../../db/schema/versions';
 import { type Actor, recordAudit } from '../../lib/audit';
@@ -484,5 +485,30 @@ export async function setUserPassword(
       .update(refreshTokens)
       .set({ revokedAt: now })
       .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt)));
+  });
+}
+
+/**
+ * Removes every second factor of a user (authenticator app, recovery codes, passkeys), for
+ * one who lost them: they sign in with their password again (and, should a role of theirs
+ * require a second factor, set one up at that sign-in).
+ * @throws 404 for an unknown user.
+ */
+export async function resetSecondFactor(db: Db, id: string, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ username: users.username })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('update');
+    if (!user) throw notFound('User');
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
+    await tx.delete(totpSecrets).where(eq(totpSecrets.userId, id));
+    await tx.delete(passkeys).where(eq(passkeys.userId, id));
+    await recordAudit(tx, actor, {
+      action: 'user.second_factor_reset',
+      resourceId: id,
+      summary: `Reset the second factors of ${user.username} (authenticator app, recovery codes, passkeys)`,
+    });
   });
 }

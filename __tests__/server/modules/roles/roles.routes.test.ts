@@ -33,7 +33,12 @@ describe.each(testDbKinds)('roles on %s', (kind) => {
     it('creates a role', async () => {
       const res = await createRole('auditor');
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toEqual({ _id: expect.any(String), name: 'auditor', _version: 1 });
+      expect(res.json()).toEqual({
+        _id: expect.any(String),
+        name: 'auditor',
+        _version: 1,
+        requireSecondFactor: false,
+      });
       const one = await t.app.inject({ url: `/api/roles/${res.json()._id}`, headers: admin });
       expect(one.json()).toEqual(res.json());
     });
