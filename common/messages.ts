@@ -30,6 +30,31 @@ export const messages = {
     forgotPasswordTitle: 'Forgot your password?',
     forgotPasswordHelp:
       'Passwords are reset by an administrator of this site. Ask one to set a new password for your account, then sign in with it.',
+    secondStepTitle: 'Second step',
+    secondStepHelp:
+      'Type the 6-digit code your authenticator app shows, or one of your recovery codes.',
+    enrolHelp:
+      'A role of your account requires a second factor. Scan this QR code with an authenticator app (or type the secret), then type the code it shows.',
+    codeFailed: 'This code is not valid (or was already used).',
+    signInExpired: 'This sign-in has expired. Sign in again.',
+    passkeyFailed: 'The passkey was not used, or could not be verified.',
+    passkeyContext: 'Error signing in with a passkey',
+    recoveryCodesHelp:
+      'Keep these recovery codes somewhere safe: each one signs you in once if you lose your authenticator app. They are shown only now.',
+  },
+  account: {
+    fetchContext: 'Error fetching your sign-in settings',
+    authenticatorContext: 'Error changing your authenticator app',
+    passkeyContext: 'Error changing your passkeys',
+    tokenContext: 'Error changing your access tokens',
+    authenticatorOn: 'Authenticator app turned on',
+    authenticatorOff: 'Authenticator app turned off',
+    passkeyAdded: (name: string) => `Passkey ${name} added`,
+    passkeyRemoved: (name: string) => `Passkey ${name} removed`,
+    tokenRevoked: (name: string) => `Access token ${name} revoked`,
+    tokenShownOnce:
+      'Copy this token now: it is shown only once. Use it as "Authorization: Bearer <token>".',
+    required: 'A role of yours requires a second factor: keep at least one.',
   },
   books: {
     /** A book's author when it has none (spec section 3), in the list and from a lookup. */
@@ -85,6 +110,10 @@ export const messages = {
     passwordSet: (username: string) => `Password set; ${username} was signed out everywhere`,
     deleteOwn: (username: string) =>
       `Delete ${username}? It is your own account: you will be signed out, and cannot undo it.`,
+    resetFactorsContext: 'Error resetting second factors',
+    resetFactors: (username: string) =>
+      `Reset the second factors of ${username}? Their authenticator app, recovery codes and passkeys stop working; they sign in with their password (and set up a new factor if a role requires one).`,
+    factorsReset: (username: string) => `Second factors of ${username} reset`,
   },
   roles: {
     fetchContext: 'Error fetching roles',
@@ -92,6 +121,7 @@ export const messages = {
     addContext: 'Error adding role',
     deleteContext: 'Error deleting roles',
     editUsersContext: 'Error editing user roles',
+    secondFactorContext: 'Error changing the role',
   },
   permissions: {
     fetchContext: 'Error getting routes',
@@ -157,7 +187,6 @@ export const messages = {
     passkeysUnavailable:
       'Passkeys need the site to be opened by its name (PUBLIC_URL), not by an IP address',
     authenticatorAlreadyOn: 'An authenticator app is already set up; turn it off first',
-    authenticatorNotStarted: 'Start setting up the authenticator app again',
     secondFactorRequired:
       'A role of this account requires a second factor: set up another one before removing this one',
     tokenScope: 'This access token may not call this route',

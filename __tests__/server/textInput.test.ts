@@ -93,6 +93,19 @@ const recordFields: TextField[] = [
   { at: 'body.fields', kind: 'name', key: true },
 ];
 const record = { entityName: 'Car', id: '$recordId' };
+/** A passkey's answer as the browser sends it (its texts are checked before it is verified). */
+const CREDENTIAL = {
+  id: 'credential-id',
+  rawId: 'credential-id',
+  type: 'public-key',
+  response: { clientDataJSON: 'client-data' },
+  clientExtensionResults: {},
+};
+const credentialFields: TextField[] = [
+  { at: 'body.credential.id', kind: 'single' },
+  { at: 'body.credential.rawId', kind: 'single' },
+  { at: 'body.credential.response.clientDataJSON', kind: 'single' },
+];
 const endpoints: Endpoint[] = [
   {
     method: 'POST',
@@ -110,6 +123,53 @@ const endpoints: Endpoint[] = [
     fields: [
       { at: 'body.email', kind: 'single' },
       { at: 'body.password', kind: 'single' },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login/second-factor',
+    body: { challenge: 'a-challenge', code: '123456' },
+    fields: [
+      { at: 'body.challenge', kind: 'single' },
+      { at: 'body.code', kind: 'single' },
+    ],
+  },
+  ...['login/authenticator', 'passkey/options'].map((action): Endpoint => ({
+    method: 'POST',
+    path: `/api/auth/${action}`,
+    body: { challenge: 'a-challenge' },
+    fields: [{ at: 'body.challenge', kind: 'single' }],
+  })),
+  {
+    method: 'POST',
+    path: '/api/auth/passkey',
+    body: { challenge: 'a-challenge', credential: CREDENTIAL },
+    fields: [{ at: 'body.challenge', kind: 'single' }, ...credentialFields],
+  },
+  ...['confirm', 'disable', 'recovery-codes'].map((action): Endpoint => ({
+    method: 'POST',
+    path: `/api/auth/authenticator/${action}`,
+    body: { code: '123456' },
+    fields: [{ at: 'body.code', kind: 'single' }],
+  })),
+  {
+    method: 'POST',
+    path: '/api/auth/passkeys',
+    body: { name: 'My key', credential: CREDENTIAL },
+    fields: [{ at: 'body.name', kind: 'name' }, ...credentialFields],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/access-tokens',
+    body: {
+      name: 'Script',
+      expiresInDays: 30,
+      routes: [{ routeVerb: 'GET', routePath: '/api/books' }],
+    },
+    fields: [
+      { at: 'body.name', kind: 'name' },
+      { at: 'body.routes.0.routeVerb', kind: 'single' },
+      { at: 'body.routes.0.routePath', kind: 'single' },
     ],
   },
   ...['refresh-token', 'logout'].map((action): Endpoint => ({

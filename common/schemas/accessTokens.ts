@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { allowedRouteSchema } from './permissions';
-import { nameText } from './text';
+import { nameText, singleLineText } from './text';
 
 /** The longest life of a personal access token. */
 export const ACCESS_TOKEN_MAX_DAYS = 365;
@@ -28,8 +28,8 @@ export const createAccessTokenSchema = z.object({
   routes: z
     .array(
       z.object({
-        routeVerb: z.string().min(1).max(10),
-        routePath: z.string().min(1).max(300),
+        routeVerb: singleLineText().min(1).max(10),
+        routePath: singleLineText().min(1).max(300),
       }),
     )
     .min(1, 'must name at least one route')

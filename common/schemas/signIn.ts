@@ -72,10 +72,10 @@ export const factorsSchema = z.object({
 
 /** A WebAuthn credential as the browser answers it (its parts are checked by the server). */
 const credentialJsonSchema = z.looseObject({
-  id: z.string().min(1).max(1024),
-  rawId: z.string().min(1).max(1024),
+  id: singleLineText().min(1).max(1024),
+  rawId: singleLineText().min(1).max(1024),
   type: z.literal('public-key'),
-  response: z.looseObject({ clientDataJSON: z.string().min(1).max(8192) }),
+  response: z.looseObject({ clientDataJSON: singleLineText().min(1).max(8192) }),
   clientExtensionResults: z.looseObject({}),
 });
 

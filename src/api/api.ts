@@ -19,6 +19,8 @@ const TAG_TYPES = [
   'Job',
   'Permissions',
   'View',
+  'Factors',
+  'AccessToken',
 ] as const;
 /** What the cache's tags are of. */
 export type TagType = (typeof TAG_TYPES)[number];

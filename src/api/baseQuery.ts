@@ -39,8 +39,16 @@ function requestKey(args: string | FetchArgs): string {
   return `${(args.method ?? 'GET').toUpperCase()} ${args.url}${query}`;
 }
 
-/** Sign-in calls answer 401 for bad credentials: their pages say so themselves. */
-const SIGN_IN_CALLS = ['/api/auth/login', '/api/auth/register', '/api/auth/google'];
+/** Sign-in calls answer 401 for bad credentials (or codes): their pages say so themselves. */
+const SIGN_IN_CALLS = [
+  '/api/auth/login',
+  '/api/auth/login/second-factor',
+  '/api/auth/login/authenticator',
+  '/api/auth/passkey/options',
+  '/api/auth/passkey',
+  '/api/auth/register',
+  '/api/auth/google',
+];
 const isSignInCall = (args: string | FetchArgs) =>
   SIGN_IN_CALLS.some((path) => urlOf(args).split('?')[0] === path);
 

@@ -92,6 +92,9 @@ const RolesPage = privateScreen(async () => (await import('@/features/roles/Role
 const RoleFormPage = privateScreen(
   async () => (await import('@/features/roles/RoleFormPage')).RoleFormPage,
 );
+const AccountPage = privateScreen(
+  async () => (await import('@/features/account/AccountPage')).AccountPage,
+);
 const RoleUsersPage = privateScreen(
   async () => (await import('@/features/roles/RoleUsersPage')).RoleUsersPage,
 );
@@ -111,6 +114,7 @@ export function AppRoutes() {
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="google-callback" element={<GoogleCallbackPage />} />
         <Route path="routes" element={<RoutesScreen />} />
+        <Route path="account" element={<AccountPage />} />
         <Route path="books" element={<BooksPage />} />
         <Route path="book" element={<BookFormPage />} />
         <Route path="book/:id/edit" element={<BookEditPage />} />

@@ -1,7 +1,9 @@
 import { Alert, Box, Button, Divider, Link, Paper, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { messages } from '@common/messages';
-import { loginSchema } from '@common/schemas/auth';
+import { type LoginResponse, loginSchema } from '@common/schemas/auth';
+import { type SecondFactorStep as Step, secondFactorStepSchema } from '@common/schemas/signIn';
 import { errorMessage, reportError } from '@/api/errors';
 import { useAppDispatch } from '@/lib/store';
 import { FormTextField } from '@/components/FormTextField';
@@ -9,9 +11,33 @@ import { FORM_ALERT } from '@/lib/formErrors';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useGetGoogleUrlMutation, useLoginMutation } from './auth.api';
 import { loggedIn } from './auth.slice';
+import { passkeysSupported } from './passkey';
+import { RecoveryCodes } from './RecoveryCodes';
 import { returnPath } from './RequireAuth';
+import { SecondFactorStep } from './SecondFactorStep';
+import { usePasskeySignIn } from './usePasskeySignIn';
 
-/** `/login`: username and password, Forgot Password?, Register, and Google. */
+/**
+ * The second step Google sign-in sent the browser back with (in the fragment, which no
+ * server sees), if any.
+ */
+function stepInFragment(hash: string): Step['secondFactor'] | undefined {
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
+  const parsed = secondFactorStepSchema.safeParse({
+    secondFactor: {
+      challenge: fragment.get('challenge'),
+      methods: fragment.get('methods')?.split(',').filter(Boolean) ?? [],
+      enrol: fragment.get('enrol') === 'true',
+      expiresAt: fragment.get('expiresAt'),
+    },
+  });
+  return parsed.success ? parsed.data.secondFactor : undefined;
+}
+
+/**
+ * `/login`: username and password, Forgot Password?, Register, Google, and a passkey; then,
+ * for an account with a second factor, its second step.
+ */
 export function LoginPage() {
   const [login, { isLoading }] = useLoginMutation();
   const [getGoogleUrl, { isLoading: isGoogleLoading }] = useGetGoogleUrlMutation();
@@ -26,11 +52,31 @@ export function LoginPage() {
     codes: { INVALID_CREDENTIALS: { message: messages.auth.loginFailed } },
   });
 
-  const submit = form.submit(async (credentials) => {
-    const { jwt, refreshToken } = await login(credentials).unwrap();
+  const [step, setStep] = useState(() => stepInFragment(location.hash));
+  const [recoveryCodes, setRecoveryCodes] = useState<{ codes: string[]; session: LoginResponse }>();
+  const { signInWithPasskey, isBusy: isPasskeyBusy } = usePasskeySignIn();
+
+  const signedIn = ({ jwt, refreshToken }: LoginResponse) => {
     dispatch(loggedIn({ accessToken: jwt, refreshToken }));
     void navigate(returnPath(location.state), { replace: true });
+  };
+
+  const submit = form.submit(async (credentials) => {
+    const answer = await login(credentials).unwrap();
+    if ('secondFactor' in answer) setStep(answer.secondFactor);
+    else signedIn(answer);
   });
+
+  async function signInWithAPasskey() {
+    await form.attempt(async () => {
+      try {
+        signedIn(await signInWithPasskey());
+      } catch (error) {
+        // The browser's own refusals (cancelled, no passkey here) are Errors; the server's are not.
+        throw error instanceof Error ? new Error(messages.auth.passkeyFailed) : error;
+      }
+    });
+  }
 
   async function signInWithGoogle() {
     try {
@@ -41,6 +87,32 @@ export function LoginPage() {
       form.setError(FORM_ALERT, { type: 'server', message: errorMessage(error) });
     }
   }
+
+  if (recoveryCodes || step)
+    return (
+      <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Login
+        </Typography>
+        {recoveryCodes ? (
+          <RecoveryCodes
+            codes={recoveryCodes.codes}
+            onDone={() => signedIn(recoveryCodes.session)}
+          />
+        ) : (
+          <SecondFactorStep
+            step={step!}
+            onSignedIn={(session, codes) =>
+              codes ? setRecoveryCodes({ codes, session }) : signedIn(session)
+            }
+            onRestart={() => {
+              setStep(undefined);
+              if (location.hash) void navigate('/login', { replace: true, state: location.state });
+            }}
+          />
+        )}
+      </Paper>
+    );
 
   return (
     <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
@@ -80,6 +152,15 @@ export function LoginPage() {
         <Button variant="outlined" onClick={signInWithGoogle} disabled={isGoogleLoading}>
           Sign in with Google
         </Button>
+        {passkeysSupported() && (
+          <Button
+            variant="outlined"
+            onClick={() => void signInWithAPasskey()}
+            disabled={isPasskeyBusy}
+          >
+            Use a passkey
+          </Button>
+        )}
       </Stack>
     </Paper>
   );

@@ -75,6 +75,19 @@ export async function beginTotp(
 }
 
 /**
+ * The secret as set up, or undefined when it was sealed with another key (SECRETS_KEY, or
+ * the signing key, changed since): then no code matches, and a recovery code or an admin's
+ * reset is the way back in.
+ */
+function openSecret(ctx: FactorsContext, sealed: string): string | undefined {
+  try {
+    return ctx.box.open(sealed);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether `code` is the user's authenticator code now, and not one already taken: the
  * secret's row is locked, and its last time step moves on, so a code signs in once.
  * `pending`: the code of a secret being set up (it confirms it).
@@ -97,8 +110,10 @@ async function takeTotpCode(
     )
     .for('update');
   if (!row || !/^\d{6}$/.test(code)) return false;
+  const secret = openSecret(ctx, row.secret);
+  if (!secret) return false;
   const result = await verify({
-    secret: ctx.box.open(row.secret),
+    secret,
     token: code,
     epoch: Math.floor(ctx.now().getTime() / 1000),
     epochTolerance: TOLERANCE_SECONDS,

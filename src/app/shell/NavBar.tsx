@@ -227,7 +227,10 @@ export function NavBar() {
       <Box sx={{ flexGrow: 1 }} />
       <Box sx={wide}>
         {isAuthenticated ? (
-          <NavButton onClick={logout}>Logout</NavButton>
+          <>
+            <NavLink item={SIGNED_IN_LINKS.account} />
+            <NavButton onClick={logout}>Logout</NavButton>
+          </>
         ) : (
           <NavLink item={{ label: 'Login', to: '/login' }} />
         )}

@@ -137,6 +137,7 @@ export function NavDrawer(props: { id: string; open: boolean; onClose(): void; o
               <ApiReady>
                 <AuditLink link={link} />
               </ApiReady>
+              {link(SIGNED_IN_LINKS.account)}
               <ListItem disablePadding>
                 <ListItemButton
                   onClick={() => {

@@ -16,4 +16,5 @@ export const SIGNED_IN_LINKS = {
   users: { label: 'Users', to: '/users' },
   routes: { label: 'Routes', to: '/routes' },
   audit: { label: 'Audit', to: '/audit' },
+  account: { label: 'Security', to: '/account' },
 } satisfies Record<string, NavItem>;

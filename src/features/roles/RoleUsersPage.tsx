@@ -1,7 +1,7 @@
-import { List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
+import { FormControlLabel, List, ListItem, ListItemText, Paper, Switch } from '@mui/material';
 import { useParams } from 'react-router-dom';
 import { messages } from '@common/messages';
-import type { RoleUser } from '@common/schemas/roles';
+import type { Role, RoleUser } from '@common/schemas/roles';
 import { reportError } from '@/api/errors';
 import { PermissionGate } from '@/auth/PermissionGate';
 import { useCan } from '@/auth/useCan';
@@ -9,7 +9,12 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
-import { useGetRoleQuery, useListRoleUsersQuery, useToggleRoleUserMutation } from './roles.api';
+import {
+  useGetRoleQuery,
+  useListRoleUsersQuery,
+  useSetRoleSecondFactorMutation,
+  useToggleRoleUserMutation,
+} from './roles.api';
 
 /** Every user, with a switch for whether they hold the role (read-only without the right). */
 function RoleUserList({ id }: { id: string }) {
@@ -65,6 +70,30 @@ function RoleUserList({ id }: { id: string }) {
   );
 }
 
+/** Whether the role's members must sign in with a second factor (read-only without the right). */
+function SecondFactorSwitch({ role }: { role: Role }) {
+  const [setRequired, { isLoading }] = useSetRoleSecondFactorMutation();
+  const mayChange = useCan('PUT', '/api/roles/:id/second-factor');
+  return (
+    <FormControlLabel
+      sx={{ mb: 1 }}
+      label="Members must use a second factor (authenticator app or passkey)"
+      control={
+        <Switch
+          checked={role.requireSecondFactor}
+          disabled={!mayChange}
+          onChange={(event) => {
+            if (isLoading) return;
+            setRequired({ id: role._id, required: event.target.checked })
+              .unwrap()
+              .catch((error: unknown) => reportError(messages.roles.secondFactorContext, error));
+          }}
+        />
+      }
+    />
+  );
+}
+
 /**
  * The role, then who holds it: the users are asked for only once the role is known to
  * exist, so an unknown id makes one request and one toast, and shows no switches.
@@ -86,7 +115,12 @@ function RoleUsers({ id }: { id: string }) {
           back: { label: 'See the roles', to: '/roles' },
         }}
       >
-        {(loaded) => <RoleUserList id={loaded._id} />}
+        {(loaded) => (
+          <>
+            <SecondFactorSwitch role={loaded} />
+            <RoleUserList id={loaded._id} />
+          </>
+        )}
       </QueryState>
     </>
   );

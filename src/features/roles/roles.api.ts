@@ -44,6 +44,23 @@ export const rolesApi = api.injectEndpoints({
         );
       },
     }),
+    /** Requires (or not) a second factor of the role's members; answers the role. */
+    setRoleSecondFactor: build.mutation<Role, { id: string; required: boolean }>({
+      query: ({ id, required }) => ({
+        url: `/api/roles/${id}/second-factor`,
+        method: 'PUT',
+        body: { required },
+      }),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(rolesApi.util.upsertQueryData('getRole', id, data));
+        } catch {
+          return; // Refused: whoever asked for it reports why.
+        }
+      },
+      ...responseSchema(roleSchema),
+    }),
     /** Every user, with whether they hold the role. */
     listRoleUsers: build.query<RoleUser[], string>({
       query: (id) => `/api/roles/${id}/users`,
@@ -89,6 +106,7 @@ export const {
   useDeleteRoleMutation,
   useListRoleUsersQuery,
   useToggleRoleUserMutation,
+  useSetRoleSecondFactorMutation,
 } = rolesApi;
 
 /**

@@ -114,6 +114,11 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
           onClose={() => setImporting(false)}
         />
       )}
+      <ConfirmDialog
+        {...grid.factorsReset.dialog}
+        title="Reset second factors"
+        message={messages.users.resetFactors(grid.factorsReset.pending?.username ?? '')}
+      />
       {grid.password.for && (
         <SetPasswordDialog user={grid.password.for} onClose={grid.password.close} />
       )}

@@ -25,6 +25,7 @@ import {
   undoUsersDelete,
   useBulkDeleteUsersMutation,
   useDeleteUserMutation,
+  useResetSecondFactorMutation,
   useUpdateUserMutation,
 } from './users.api';
 
@@ -37,10 +38,11 @@ function useUserPermissions() {
   const mayEdit = useCan('PUT', '/api/users/:id');
   const mayDelete = useCan('DELETE', '/api/users/:id');
   const maySetPassword = useCan('PUT', '/api/users/:id/password');
+  const mayResetFactors = useCan('DELETE', '/api/users/:id/second-factor');
   const mayRestore = useCan('POST', '/api/users/bulk-restore');
   return useMemo(
-    () => ({ mayEdit, mayDelete, maySetPassword, mayRestore }),
-    [mayEdit, mayDelete, maySetPassword, mayRestore],
+    () => ({ mayEdit, mayDelete, maySetPassword, mayResetFactors, mayRestore }),
+    [mayEdit, mayDelete, maySetPassword, mayResetFactors, mayRestore],
   );
 }
 
@@ -179,6 +181,7 @@ export function useUserGrid(users: User[]) {
   const may = useUserPermissions();
   const [updateUser] = useUpdateUserMutation();
   const [deleteUser] = useDeleteUserMutation();
+  const [resetSecondFactor] = useResetSecondFactorMutation();
   const dispatch = useAppDispatch();
   const apiRef = useGridApiRef();
   // Setting one's own password ends one's own sessions: never offered on one's own row.
@@ -229,6 +232,11 @@ export function useUserGrid(users: User[]) {
     if (neighbour !== undefined) apiRef.current?.setCellFocus(neighbour, 'username');
   }, messages.users.deleteContext);
 
+  const factorsReset = useConfirmedAction(async (user: User) => {
+    await resetSecondFactor(user._id).unwrap();
+    dispatch(toastQueued(messages.users.factorsReset(user.username), 'success'));
+  }, messages.users.resetFactorsContext);
+
   const { ask } = removal;
   const askToDelete = useCallback(
     (user: User) => {
@@ -257,6 +265,7 @@ export function useUserGrid(users: User[]) {
     askToDelete,
     refusal,
     password: { for: passwordFor, open: setPasswordFor, close: () => setPasswordFor(undefined) },
+    factorsReset,
   };
 }
 

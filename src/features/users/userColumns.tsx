@@ -1,6 +1,7 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
 import LockResetIcon from '@mui/icons-material/LockReset';
+import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase';
 import { Chip, Stack } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useMemo } from 'react';
@@ -14,6 +15,7 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
   const { may, myId, askToDelete } = grid;
   const { isEditing, startEdit, saveEdit, cancelEdit } = grid.edit;
   const openPassword = grid.password.open;
+  const askToResetFactors = grid.factorsReset.ask;
   return useMemo(
     () => [
       {
@@ -49,7 +51,7 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
         ),
       },
       rowActionsColumn<User>({
-        width: may.maySetPassword ? 160 : 120,
+        width: 120 + (may.maySetPassword ? 40 : 0) + (may.mayResetFactors ? 40 : 0),
         isEditing: (row) => isEditing(row._id),
         saveLabel: (row) => `Save ${row.username}`,
         onSave: (row) => saveEdit(row._id),
@@ -69,6 +71,12 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
             shows: (row) => may.maySetPassword && row._id !== myId,
           },
           {
+            icon: <PhonelinkEraseIcon />,
+            label: (row) => `Reset second factors of ${row.username}`,
+            onClick: askToResetFactors,
+            shows: () => may.mayResetFactors,
+          },
+          {
             icon: <DeleteIcon />,
             label: (row) => `Delete ${row.username}`,
             onClick: askToDelete,
@@ -77,6 +85,16 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
         ],
       }),
     ],
-    [may, myId, askToDelete, isEditing, startEdit, saveEdit, cancelEdit, openPassword],
+    [
+      may,
+      myId,
+      askToDelete,
+      isEditing,
+      startEdit,
+      saveEdit,
+      cancelEdit,
+      openPassword,
+      askToResetFactors,
+    ],
   );
 }

@@ -71,6 +71,10 @@ export const usersApi = api.injectEndpoints({
         );
       },
     }),
+    /** Removes the user's second factors (an admin's help for one who lost them). */
+    resetSecondFactor: build.mutation<void, string>({
+      query: (id) => ({ url: `/api/users/${id}/second-factor`, method: 'DELETE' }),
+    }),
     deleteUser: build.mutation<void, string>({
       query: (id) => ({ url: `/api/users/${id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error) => (error ? [] : [roleUserLists]),
@@ -103,6 +107,7 @@ export const {
   useCreateUserMutation,
   useUpdateUserMutation,
   useDeleteUserMutation,
+  useResetSecondFactorMutation,
   useBulkDeleteUsersMutation,
   useSetUserPasswordMutation,
 } = usersApi;

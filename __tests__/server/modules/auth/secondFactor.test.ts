@@ -293,4 +293,31 @@ describe.each(testDbKinds)('a second factor (authenticator app), on %s', (kind) 
       await budgeted.close();
     }
   });
+
+  it('refuses codes, without a fault, once the secrets key changed; a recovery code still signs in', async () => {
+    const { email, secret, recoveryCodes } = await enrolled();
+    const other = await t.startAnother({
+      SECRETS_KEY: 'another key of at least thirty-two characters',
+    });
+    const step = (
+      await other.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: email, password: PASSWORD },
+      })
+    ).json().secondFactor;
+    const code = await other.inject({
+      method: 'POST',
+      url: '/api/auth/login/second-factor',
+      payload: { challenge: step.challenge, code: codeOf(secret) },
+    });
+    expect(code.statusCode).toBe(401);
+    expect(code.json().code).toBe('INVALID_SECOND_FACTOR');
+    const recovery = await other.inject({
+      method: 'POST',
+      url: '/api/auth/login/second-factor',
+      payload: { challenge: step.challenge, code: recoveryCodes[0] },
+    });
+    expect(recovery.statusCode).toBe(200);
+  });
 });

@@ -1,0 +1,26 @@
+import { Box, Stack, Typography } from '@mui/material';
+import type { TotpEnrolment } from '@common/schemas/signIn';
+
+/** An authenticator app's set-up: its QR code, and the secret to type instead. */
+export function AuthenticatorSetup({ enrolment }: { enrolment: TotpEnrolment }) {
+  return (
+    <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+      <Box
+        component="img"
+        src={enrolment.qrCode}
+        alt="QR code of the authenticator app's secret"
+        sx={{ width: 200, height: 200, bgcolor: 'common.white' }}
+      />
+      <Typography variant="body2">
+        Secret:{' '}
+        <Box
+          component="code"
+          data-testid="authenticator-secret"
+          sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+        >
+          {enrolment.secret}
+        </Box>
+      </Typography>
+    </Stack>
+  );
+}

@@ -1,0 +1,128 @@
+import { Alert, Button, Divider, Stack, Typography } from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
+import { messages } from '@common/messages';
+import type { LoginResponse } from '@common/schemas/auth';
+import {
+  codeInputSchema,
+  type SecondFactorStep as Step,
+  type TotpEnrolment,
+} from '@common/schemas/signIn';
+import { errorMessage } from '@/api/errors';
+import { FormTextField } from '@/components/FormTextField';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { FORM_ALERT } from '@/lib/formErrors';
+import { useBeginStepAuthenticatorMutation, useCompleteSecondFactorMutation } from './auth.api';
+import { AuthenticatorSetup } from './AuthenticatorSetup';
+import { usePasskeySignIn } from './usePasskeySignIn';
+
+interface SecondFactorStepProps {
+  step: Step['secondFactor'];
+  /** Signed in: the session, and the recovery codes of an app set up in this step. */
+  onSignedIn(session: LoginResponse, recoveryCodes?: string[]): void;
+  /** Back to the password (the step expired, or the person chose to). */
+  onRestart(): void;
+}
+
+/**
+ * The sign-in's second step: an authenticator code or a recovery code, or a passkey. An
+ * account that must have a second factor and has none sets up an authenticator app here.
+ */
+export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorStepProps) {
+  const [complete, { isLoading }] = useCompleteSecondFactorMutation();
+  const [beginSetup] = useBeginStepAuthenticatorMutation();
+  const { signInWithPasskey, isBusy } = usePasskeySignIn();
+  const [enrolment, setEnrolment] = useState<TotpEnrolment>();
+  const [expired, setExpired] = useState(false);
+  const form = useSchemaForm(codeInputSchema, {
+    defaultValues: { code: '' },
+    codes: {
+      INVALID_SECOND_FACTOR: { field: 'code', message: messages.auth.codeFailed },
+      SIGN_IN_EXPIRED: { message: messages.auth.signInExpired },
+    },
+  });
+  const { setError } = form;
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (!step.enrol || started.current) return;
+    started.current = true;
+    beginSetup(step.challenge)
+      .unwrap()
+      .then(setEnrolment)
+      .catch((error: unknown) => {
+        setExpired(true);
+        setError(FORM_ALERT, { type: 'server', message: errorMessage(error) });
+      });
+  }, [step, beginSetup, setError]);
+
+  const submit = form.submit(async ({ code }) => {
+    try {
+      const { recoveryCodes, ...session } = await complete({
+        challenge: step.challenge,
+        code,
+      }).unwrap();
+      onSignedIn(session, recoveryCodes);
+    } catch (error) {
+      if ((error as { data?: { code?: string } }).data?.code === 'SIGN_IN_EXPIRED')
+        setExpired(true);
+      throw error;
+    }
+  });
+
+  async function signInWithAPasskey() {
+    await form.attempt(async () => {
+      try {
+        onSignedIn(await signInWithPasskey(step.challenge));
+      } catch (error) {
+        // The browser's own refusals (cancelled, no passkey here) are Errors; the server's are not.
+        throw error instanceof Error ? new Error(messages.auth.passkeyFailed) : error;
+      }
+    });
+  }
+
+  return (
+    <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Second step">
+      <Typography variant="h5" component="h2">
+        {messages.auth.secondStepTitle}
+      </Typography>
+      {form.failure && <Alert severity="error">{form.failure}</Alert>}
+      {step.enrol ? (
+        <>
+          <Typography>{messages.auth.enrolHelp}</Typography>
+          {enrolment && <AuthenticatorSetup enrolment={enrolment} />}
+        </>
+      ) : (
+        <Typography>{messages.auth.secondStepHelp}</Typography>
+      )}
+      {!expired && (
+        <>
+          <FormTextField
+            control={form.control}
+            name="code"
+            label="Code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            required
+            autoFocus
+          />
+          <Button type="submit" variant="contained" disabled={isLoading}>
+            Verify
+          </Button>
+          {step.methods.includes('passkey') && (
+            <>
+              <Divider>or</Divider>
+              <Button
+                variant="outlined"
+                onClick={() => void signInWithAPasskey()}
+                disabled={isBusy}
+              >
+                Use a passkey
+              </Button>
+            </>
+          )}
+        </>
+      )}
+      <Button onClick={onRestart}>Back to sign-in</Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,107 @@
+import { Alert, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { z } from 'zod';
+import { messages } from '@common/messages';
+import type { Factors, Passkey } from '@common/schemas/signIn';
+import { nameText } from '@common/schemas/text';
+import { errorMessage, reportError } from '@/api/errors';
+import { createPasskey, passkeysSupported } from '@/auth/passkey';
+import { FormTextField } from '@/components/FormTextField';
+import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { useAppDispatch } from '@/lib/store';
+import { toastQueued } from '@/ui/ui.slice';
+import {
+  useAddPasskeyMutation,
+  usePasskeyOptionsMutation,
+  useRemovePasskeyMutation,
+} from './account.api';
+
+const nameSchema = z.object({
+  name: nameText().trim().min(1, 'is required').max(60, 'must be at most 60 characters'),
+});
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/** The user's passkeys: each signs in alone, or as the second step after the password. */
+export function PasskeysSection({ factors }: { factors: Factors }) {
+  const dispatch = useAppDispatch();
+  const [getOptions] = usePasskeyOptionsMutation();
+  const [add, { isLoading: isAdding }] = useAddPasskeyMutation();
+  const [remove] = useRemovePasskeyMutation();
+  const form = useSchemaForm(nameSchema, {
+    defaultValues: { name: '' },
+    errorContext: messages.account.passkeyContext,
+  });
+
+  const submit = form.submit(async ({ name }) => {
+    const options = await getOptions().unwrap();
+    let credential;
+    try {
+      credential = await createPasskey(options);
+    } catch {
+      throw new Error(messages.auth.passkeyFailed);
+    }
+    await add({ name, credential }).unwrap();
+    form.reset();
+    dispatch(toastQueued(messages.account.passkeyAdded(name), 'success'));
+  });
+
+  async function removeOne(passkey: Passkey) {
+    try {
+      await remove(passkey._id).unwrap();
+      dispatch(toastQueued(messages.account.passkeyRemoved(passkey.name), 'success'));
+    } catch (error) {
+      reportError(messages.account.passkeyContext, error);
+      form.setError('root.server', { type: 'server', message: errorMessage(error) });
+    }
+  }
+
+  return (
+    <Stack spacing={2}>
+      {factors.passkeys.length > 0 ? (
+        <List aria-label="Passkeys" dense>
+          {factors.passkeys.map((passkey) => (
+            <ListItem
+              key={passkey._id}
+              divider
+              secondaryAction={
+                <Button
+                  color="error"
+                  aria-label={`Remove ${passkey.name}`}
+                  onClick={() => void removeOne(passkey)}
+                >
+                  Remove
+                </Button>
+              }
+            >
+              <ListItemText
+                primary={passkey.name}
+                secondary={`Added ${when(passkey.createdAt)} · last used ${when(passkey.lastUsedAt)}`}
+              />
+            </ListItem>
+          ))}
+        </List>
+      ) : (
+        <Typography>No passkeys yet.</Typography>
+      )}
+      {passkeysSupported() ? (
+        <Stack
+          component="form"
+          direction={{ xs: 'column', sm: 'row' }}
+          spacing={1}
+          noValidate
+          aria-label="Add a passkey"
+          onSubmit={submit}
+          sx={{ alignItems: { sm: 'flex-start' } }}
+        >
+          <FormTextField control={form.control} name="name" label="Passkey name" required />
+          <Button type="submit" variant="contained" disabled={isAdding} sx={{ mt: { sm: 1 } }}>
+            Add a passkey
+          </Button>
+        </Stack>
+      ) : (
+        <Typography>This browser cannot use passkeys.</Typography>
+      )}
+      {form.failure && <Alert severity="error">{form.failure}</Alert>}
+    </Stack>
+  );
+}
