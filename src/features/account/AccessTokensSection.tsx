@@ -116,6 +116,11 @@ export function AccessTokensSection() {
       </QueryState>
       {made ? (
         <NewToken token={made} onDone={() => setMade(undefined)} />
+      ) : permissions.isSuccess && allowed.length === 0 ? (
+        <Typography>
+          Your roles let you call no routes, so an access token could do nothing. An
+          administrator can give you a role.
+        </Typography>
       ) : (
         <Stack
           component="form"
