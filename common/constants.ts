@@ -67,3 +67,9 @@ export const RECORD_EXACT_TOTAL = 10_000;
 
 /** The most items one bulk action changes (narrow the filter for more). */
 export const BULK_MAX_ITEMS = 10_000;
+
+/**
+ * Adding a sign-in credential (an authenticator app, a passkey, an access token) needs a
+ * sign-in of the last this many minutes: a stolen session cannot make itself a lasting one.
+ */
+export const RECENT_SIGN_IN_MINUTES = 10;

@@ -50,6 +50,8 @@ export const errorCodes = {
   SECOND_FACTOR_ON: 'SECOND_FACTOR_ON',
   /** 409: a role of the user requires a second factor, and this would remove their last one. */
   SECOND_FACTOR_REQUIRED: 'SECOND_FACTOR_REQUIRED',
+  /** 403: adding a sign-in credential needs a recent sign-in (RECENT_SIGN_IN_MINUTES): sign in again. */
+  RECENT_SIGN_IN_REQUIRED: 'RECENT_SIGN_IN_REQUIRED',
   /** 403: a personal access token may not call this route (outside its routes, or a session-only one). */
   TOKEN_SCOPE: 'TOKEN_SCOPE',
   /** 409: the change would leave no user with the admin role. */

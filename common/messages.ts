@@ -38,6 +38,10 @@ export const messages = {
     codeFailed: 'This code is not valid (or was already used).',
     signInExpired: 'This sign-in has expired. Sign in again.',
     passkeyFailed: 'The passkey was not used, or could not be verified.',
+    passkeyOnThisDevice: 'This device already has a passkey for your account.',
+    passkeyNeedsName:
+      'Passkeys need the site opened by its name (for example http://localhost:PORT), not by an IP address.',
+    passkeyOnlyHelp: 'Your account signs in with a passkey after the password.',
     passkeyContext: 'Error signing in with a passkey',
     recoveryCodesHelp:
       'Keep these recovery codes somewhere safe: each one signs you in once if you lose your authenticator app. They are shown only now.',
@@ -193,6 +197,10 @@ export const messages = {
     tokenScopeSessionOnly: 'Access tokens cannot call this route; sign in instead',
     accessTokenNameTaken: 'You already have an access token with this name',
     routeNotAllowed: 'is not a route you may call',
+    resetOwnFactors:
+      'Your own second factors are changed on your Security page, with a current code',
+    recentSignInRequired: (minutes: number) =>
+      `For this, sign in again: it needs a sign-in of the last ${minutes} minutes`,
     googleNotConfigured:
       'Google sign-in is not configured on this server (set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET)',
     googleUnavailable: 'The Google sign-in service could not be reached',

@@ -151,6 +151,10 @@ test('a personal access token calls the API for its routes only, until it is rev
   expect((await write.json()).code).toBe('TOKEN_SCOPE');
 
   await page.getByRole('button', { name: `Revoke ${name}` }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke access token' })
+    .getByRole('button', { name: 'Revoke' })
+    .click();
   await expect(page.getByText('No access tokens yet')).toBeVisible();
   expect((await request.get('/api/books', { headers: { authorization } })).status()).toBe(401);
 });

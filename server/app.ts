@@ -106,7 +106,7 @@ export async function buildApp(
 
   await app.register(healthRoutes, { prefix: '/api', instance: config.instanceName });
   await app.register(authRoutes, { prefix: '/api', config });
-  await app.register(factorsRoutes, { prefix: '/api' });
+  await app.register(factorsRoutes, { prefix: '/api', config });
   await app.register(accessTokensRoutes, { prefix: '/api' });
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });

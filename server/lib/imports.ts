@@ -329,7 +329,7 @@ export async function sendImport(
   if (!(request.body instanceof Readable))
     throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', messages.server.unsupportedMediaType);
   // A column of ids changes the items it names: the right to change one is needed too.
-  const mayChange = request.server.mayCall(request.user!, changes.verb, changes.path);
+  const mayChange = request.server.mayRequest(request, changes.verb, changes.path);
   const file = await spooled(request.body);
   const out = new PassThrough();
   let began!: () => void;

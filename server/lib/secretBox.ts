@@ -1,15 +1,26 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Encrypts the secrets the database keeps (AES-256-GCM), with a key derived from
- * `SECRETS_KEY`, or else from the token signing key. A sealed value is
- * `v1.<iv>.<tag>.<ciphertext>`, base64url: the version names the scheme, should it change.
+ * Encrypts the secrets the database keeps (AES-256-GCM), and digests the short ones it only
+ * compares (HMAC-SHA-256), with keys derived from `SECRETS_KEY`, or else from the token
+ * signing key. A sealed value is `v1.<iv>.<tag>.<ciphertext>`, base64url: the version names
+ * the scheme, should it change.
  */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly digestKey: Buffer;
 
   constructor(material: Uint8Array) {
     this.key = Buffer.from(hkdfSync('sha256', material, 'secret-box', 'aes-256-gcm', 32));
+    this.digestKey = Buffer.from(hkdfSync('sha256', material, 'secret-box', 'hmac-sha256', 32));
+  }
+
+  /**
+   * A keyed digest of a short secret (a recovery code): a copy of the table alone cannot be
+   * searched for the codes, as a plain hash of so few characters could.
+   */
+  digest(text: string): string {
+    return createHmac('sha256', this.digestKey).update(text).digest('hex');
   }
 
   seal(plain: string): string {

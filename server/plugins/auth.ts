@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { messages } from '@common/messages';
 import type { Identity } from '@common/schemas/auth';
 import type { Config } from '../config';
-import { unauthorized } from '../lib/errors';
+import { AppError, unauthorized } from '../lib/errors';
 import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from '../lib/rateLimiter';
 import { type AccessClaims, AccessTokens, downloadPathOf, loadSigningKey } from '../lib/tokens';
 import {
@@ -15,7 +15,12 @@ import { DeviceCookies } from '../modules/auth/deviceCookies';
 import { EndedSessions, SESSIONS_ENDED_CHANNEL } from '../modules/auth/endedSessions';
 import { IDENTITIES_CHANNEL, IdentityCache } from '../modules/auth/identityCache';
 import { type RelyingParty, relyingPartyOf } from '../modules/auth/passkeys.service';
-import type { IdentityRecord, SessionContext } from '../modules/auth/session.service';
+import {
+  type IdentityRecord,
+  type SessionContext,
+  sessionStartedAt,
+} from '../modules/auth/session.service';
+import { RECENT_SIGN_IN_MINUTES } from '@common/constants';
 import { SecretBox } from '../lib/secretBox';
 
 declare module 'fastify' {
@@ -50,6 +55,11 @@ declare module 'fastify' {
     identityOf(userId: string): Promise<IdentityRecord | undefined>;
     /** Whether the session (an access token's `sid`) has ended, as this server has heard. */
     sessionEnded(sessionId: string | undefined): boolean;
+    /**
+     * @throws 403 RECENT_SIGN_IN_REQUIRED unless the request's session signed in within
+     * RECENT_SIGN_IN_MINUTES (what adding a sign-in credential asks).
+     */
+    requireRecentSignIn(request: FastifyRequest): Promise<void>;
   }
   interface FastifyContextConfig {
     /**
@@ -142,6 +152,15 @@ export const authPlugin = fp(
     app.decorate('sessionEnded', sessionEnded);
 
     app.decorate('identityOf', (userId: string) => identities.find(userId));
+    app.decorate('requireRecentSignIn', async (request: FastifyRequest) => {
+      const started = request.sessionId && (await sessionStartedAt(app.db, request.sessionId));
+      if (!started || now().getTime() - started.getTime() > RECENT_SIGN_IN_MINUTES * 60_000)
+        throw new AppError(
+          403,
+          'RECENT_SIGN_IN_REQUIRED',
+          messages.server.recentSignInRequired(RECENT_SIGN_IN_MINUTES),
+        );
+    });
     /**
      * The identity of a token's claims, set on the request with its session; undefined when
      * its user is gone, or its session ended (a token of an earlier session generation was

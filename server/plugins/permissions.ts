@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { messages } from '@common/messages';
 import type { Identity } from '@common/schemas/auth';
@@ -43,6 +43,12 @@ declare module 'fastify' {
     permissionsOf(user: Identity): Permissions;
     /** Whether the user may call `VERB /path` (the path as registered), by that same copy. */
     mayCall(user: Identity, verb: string, path: string): boolean;
+    /**
+     * Whether the request's user may call `VERB /path`, and its personal access token (if it
+     * was made with one) names that route: what a handler asks before doing more than its
+     * own route does (an import that also updates).
+     */
+    mayRequest(request: FastifyRequest, verb: string, path: string): boolean;
   }
 }
 
@@ -101,10 +107,18 @@ export const permissionsPlugin = fp(
     };
     app.decorate('reloadPermissions', reload);
     app.decorate('permissionsOf', (user: Identity) => permissionsOf(allowed, user.roles));
-    app.decorate('mayCall', (user: Identity, verb: string, path: string) => {
+    const mayCall = (user: Identity, verb: string, path: string) => {
       const route = allowed.get(`${verb} ${path}`);
       return user.roles.some((role) => route?.allowedRoles.has(role));
-    });
+    };
+    app.decorate('mayCall', mayCall);
+    app.decorate(
+      'mayRequest',
+      (request: FastifyRequest, verb: string, path: string) =>
+        request.user !== null &&
+        mayCall(request.user, verb, path) &&
+        (!request.personalToken || request.personalToken.routes.has(`${verb} ${path}`)),
+    );
 
     // A change from another server arrives as a NOTIFY; after the connection was lost, one
     // may have been missed.

@@ -11,7 +11,7 @@ import { FORM_ALERT } from '@/lib/formErrors';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useGetGoogleUrlMutation, useLoginMutation } from './auth.api';
 import { loggedIn } from './auth.slice';
-import { passkeysSupported } from './passkey';
+import { passkeyFailure, passkeysSupported } from './passkey';
 import { RecoveryCodes } from './RecoveryCodes';
 import { returnPath } from './RequireAuth';
 import { SecondFactorStep } from './SecondFactorStep';
@@ -72,8 +72,7 @@ export function LoginPage() {
       try {
         signedIn(await signInWithPasskey());
       } catch (error) {
-        // The browser's own refusals (cancelled, no passkey here) are Errors; the server's are not.
-        throw error instanceof Error ? new Error(messages.auth.passkeyFailed) : error;
+        throw passkeyFailure(error);
       }
     });
   }

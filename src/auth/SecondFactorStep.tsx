@@ -7,12 +7,13 @@ import {
   type SecondFactorStep as Step,
   type TotpEnrolment,
 } from '@common/schemas/signIn';
-import { errorMessage } from '@/api/errors';
+import { errorCode, errorMessage } from '@/api/errors';
 import { FormTextField } from '@/components/FormTextField';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { FORM_ALERT } from '@/lib/formErrors';
 import { useBeginStepAuthenticatorMutation, useCompleteSecondFactorMutation } from './auth.api';
 import { AuthenticatorSetup } from './AuthenticatorSetup';
+import { passkeyFailure } from './passkey';
 import { usePasskeySignIn } from './usePasskeySignIn';
 
 interface SecondFactorStepProps {
@@ -41,6 +42,8 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
     },
   });
   const { setError } = form;
+  // An account whose only second factor is a passkey has no code to type.
+  const takesCode = step.enrol || step.methods.includes('totp');
 
   const started = useRef(false);
   useEffect(() => {
@@ -63,8 +66,7 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
       }).unwrap();
       onSignedIn(session, recoveryCodes);
     } catch (error) {
-      if ((error as { data?: { code?: string } }).data?.code === 'SIGN_IN_EXPIRED')
-        setExpired(true);
+      if (errorCode(error) === 'SIGN_IN_EXPIRED') setExpired(true);
       throw error;
     }
   });
@@ -74,8 +76,8 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
       try {
         onSignedIn(await signInWithPasskey(step.challenge));
       } catch (error) {
-        // The browser's own refusals (cancelled, no passkey here) are Errors; the server's are not.
-        throw error instanceof Error ? new Error(messages.auth.passkeyFailed) : error;
+        if (errorCode(error) === 'SIGN_IN_EXPIRED') setExpired(true);
+        throw passkeyFailure(error);
       }
     });
   }
@@ -92,25 +94,31 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
           {enrolment && <AuthenticatorSetup enrolment={enrolment} />}
         </>
       ) : (
-        <Typography>{messages.auth.secondStepHelp}</Typography>
+        <Typography>
+          {takesCode ? messages.auth.secondStepHelp : messages.auth.passkeyOnlyHelp}
+        </Typography>
       )}
       {!expired && (
         <>
-          <FormTextField
-            control={form.control}
-            name="code"
-            label="Code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            required
-            autoFocus
-          />
-          <Button type="submit" variant="contained" disabled={isLoading}>
-            Verify
-          </Button>
+          {takesCode && (
+            <>
+              <FormTextField
+                control={form.control}
+                name="code"
+                label="Code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                required
+                autoFocus
+              />
+              <Button type="submit" variant="contained" disabled={isLoading}>
+                Verify
+              </Button>
+            </>
+          )}
           {step.methods.includes('passkey') && (
             <>
-              <Divider>or</Divider>
+              {takesCode && <Divider>or</Divider>}
               <Button
                 variant="outlined"
                 onClick={() => void signInWithAPasskey()}

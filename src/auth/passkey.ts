@@ -2,7 +2,21 @@
  * The browser's passkey ceremonies (WebAuthn, through @simplewebauthn/browser, loaded on
  * first use): the options come from the server and go back to it, answered.
  */
+import { messages } from '@common/messages';
+
 type Options = { challenge: string } & Record<string, unknown>;
+
+/**
+ * The sentence for a browser's refusal of a passkey ceremony (cancelled, this device has one
+ * already, a site reached by an IP address); the server's refusals (not Errors) as they are.
+ */
+export function passkeyFailure(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const name = (error as { cause?: { name?: string } }).cause?.name ?? error.name;
+  if (name === 'InvalidStateError') return new Error(messages.auth.passkeyOnThisDevice);
+  if (name === 'SecurityError') return new Error(messages.auth.passkeyNeedsName);
+  return new Error(messages.auth.passkeyFailed);
+}
 
 /** Whether this browser can use passkeys at all. */
 export const passkeysSupported = () =>

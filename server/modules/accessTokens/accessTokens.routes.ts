@@ -37,6 +37,7 @@ export const accessTokensRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      await app.requireRecentSignIn(request);
       const user = request.user!;
       const { routes } = request.body;
       const refused = routes.flatMap(({ routeVerb, routePath }, index) =>

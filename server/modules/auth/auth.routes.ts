@@ -25,7 +25,9 @@ import {
   webAuthnOptionsSchema,
 } from '@common/schemas/signIn';
 import type { Config } from '../../config';
-import { AppError } from '../../lib/errors';
+import type { Tx } from '../../db/client';
+import { AppError, unauthorized } from '../../lib/errors';
+import { PERSONAL_TOKEN_PREFIX } from '../accessTokens/accessTokens.service';
 import { type Limit, limitAttempts } from '../../lib/rateLimiter';
 import { actorOf } from '../../lib/audit';
 import { hashToken } from '../../lib/tokens';
@@ -147,12 +149,19 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
       const userId = step.userId;
       await admitAttempt(request, '')(userId);
       const { methods } = await factorsOf(app.db, userId);
+      // The step is taken with the code, or neither is: a code never outlives a lost race
+      // for the step (nor does an app set up here, with recovery codes never shown).
+      const takeStep = async (tx: Tx) => {
+        if (!(await takeChallenge(tx, app.now(), challenge, 'second_factor'))) throw expired();
+      };
       // No factor yet (a role requires one): the code confirms the app set up in this step.
       const recoveryCodes =
-        methods.length === 0
-          ? await confirmTotp(factors, userId, code).catch(() => undefined)
+        methods.length === 0 ? await confirmTotp(factors, userId, code, takeStep) : undefined;
+      const used = recoveryCodes
+        ? 'totp'
+        : methods.length > 0
+          ? await takeSecondFactor(factors, userId, code, { alongWith: takeStep })
           : undefined;
-      const used = recoveryCodes ? 'totp' : await takeSecondFactor(factors, userId, code);
       if (!used) {
         await auditUserEvent(app.db, actorOf(request, null), userId, {
           action: 'auth.second_factor_failed',
@@ -160,7 +169,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
         });
         throw new AppError(401, 'INVALID_SECOND_FACTOR', messages.server.invalidSecondFactor);
       }
-      if (!(await takeChallenge(app.db, app.now(), challenge, 'second_factor'))) throw expired();
       const session = await completeSignIn(
         app.sessions,
         userId,
@@ -380,6 +388,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app,
     async (request) => {
       const header = request.headers['x-access-token'];
       const token = (typeof header === 'string' ? header : undefined) ?? request.query.token;
+      // A personal access token is no session: it is not told its owner here (nor put in URLs).
+      if (token?.startsWith(PERSONAL_TOKEN_PREFIX))
+        throw unauthorized('UNAUTHENTICATED', messages.server.invalidAccessToken);
       // A session ended through another server a moment ago counts here too.
       await app.pgEvents.heard();
       return app.authenticate(request, token ?? '');

@@ -13,7 +13,9 @@ import {
   webAuthnOptionsSchema,
 } from '@common/schemas/signIn';
 import { actorOf } from '../../lib/audit';
+import type { Config } from '../../config';
 import { AppError, notFound } from '../../lib/errors';
+import { limitAttempts } from '../../lib/rateLimiter';
 import { auditUserEvent } from './auth.service';
 import {
   deletePasskey,
@@ -37,16 +39,38 @@ const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema }
  * recovery codes, and passkeys. Every signed-in user reaches them; a personal access token
  * does not. Turning a factor off, or renewing the codes, asks for a current code.
  */
-export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const factorsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   const factors = { db: app.db, box: app.secretBox, now: app.now };
   const passkeyContext = { db: app.db, now: app.now, relyingParty: app.relyingParty };
-  const config = { signedIn: true };
+  const sessionOnly = { signedIn: true };
   const audit = (
     request: Parameters<typeof actorOf>[0],
     action: Parameters<typeof auditUserEvent>[3],
   ) => auditUserEvent(app.db, actorOf(request), request.user!._id, action);
-  const invalidCode = () =>
-    new AppError(400, 'INVALID_SECOND_FACTOR', messages.server.invalidSecondFactor);
+  /**
+   * Checks a code the signed-in user typed to change their factors: it counts against their
+   * account's attempt budget, as a password or a sign-in code does, and a wrong one is audited.
+   * `totpOnly`: a recovery code is not taken (nor spent).
+   * @throws 400 INVALID_SECOND_FACTOR for a wrong code; 429 past the budget.
+   */
+  const checkCode = async (
+    request: Parameters<typeof actorOf>[0],
+    code: string,
+    { totpOnly = false } = {},
+  ) => {
+    const userId = request.user!._id;
+    await limitAttempts(
+      app.rateLimitStore,
+      [{ key: `login:user:${userId}`, max: config.passwordAttemptsPerUser }],
+      60_000,
+    );
+    if (await takeSecondFactor(factors, userId, code, { totpOnly })) return;
+    await audit(request, {
+      action: 'auth.second_factor_failed',
+      summary: 'A wrong second-factor code on the Security page',
+    });
+    throw new AppError(400, 'INVALID_SECOND_FACTOR', messages.server.invalidSecondFactor);
+  };
   /** Refuses to remove what would leave a user whose role requires a second factor without one. */
   const keepsRequiredFactor = async (userId: string, removing: 'totp' | 'passkey') => {
     const { methods, passkeys, required } = await factorsOf(app.db, userId);
@@ -57,7 +81,7 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/auth/factors',
-    { config, schema: { response: { 200: factorsSchema } } },
+    { config: sessionOnly, schema: { response: { 200: factorsSchema } } },
     async (request) => {
       const userId = request.user!._id;
       const { totp, recoveryCodesLeft, required } = await factorsOf(app.db, userId);
@@ -67,8 +91,9 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/authenticator',
-    { config, schema: { response: { 200: totpEnrolmentSchema, ...errors } } },
+    { config: sessionOnly, schema: { response: { 200: totpEnrolmentSchema, ...errors } } },
     async (request) => {
+      await app.requireRecentSignIn(request);
       const { _id, username } = request.user!;
       return beginTotp(factors, { id: _id, username });
     },
@@ -77,11 +102,13 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/authenticator/confirm',
     {
-      config,
+      config: sessionOnly,
       schema: { body: codeInputSchema, response: { 200: recoveryCodesSchema, ...errors } },
     },
     async (request) => {
       const recoveryCodes = await confirmTotp(factors, request.user!._id, request.body.code);
+      if (!recoveryCodes)
+        throw new AppError(400, 'INVALID_SECOND_FACTOR', messages.server.invalidSecondFactor);
       await audit(request, {
         action: 'auth.authenticator_on',
         summary: 'Turned on an authenticator app (with new recovery codes)',
@@ -92,11 +119,14 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/authenticator/disable',
-    { config, schema: { body: codeInputSchema, response: { 204: z.null(), ...errors } } },
+    {
+      config: sessionOnly,
+      schema: { body: codeInputSchema, response: { 204: z.null(), ...errors } },
+    },
     async (request, reply) => {
       const userId = request.user!._id;
       await keepsRequiredFactor(userId, 'totp');
-      if (!(await takeSecondFactor(factors, userId, request.body.code))) throw invalidCode();
+      await checkCode(request, request.body.code);
       await removeTotp(app.db, userId);
       await audit(request, {
         action: 'auth.authenticator_off',
@@ -109,13 +139,12 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/authenticator/recovery-codes',
     {
-      config,
+      config: sessionOnly,
       schema: { body: codeInputSchema, response: { 200: recoveryCodesSchema, ...errors } },
     },
     async (request) => {
       const userId = request.user!._id;
-      if ((await takeSecondFactor(factors, userId, request.body.code)) !== 'totp')
-        throw invalidCode();
+      await checkCode(request, request.body.code, { totpOnly: true });
       const recoveryCodes = await renewRecoveryCodes(factors, userId);
       await audit(request, {
         action: 'auth.recovery_codes_renewed',
@@ -127,8 +156,9 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/passkeys/options',
-    { config, schema: { response: { 200: webAuthnOptionsSchema, ...errors } } },
+    { config: sessionOnly, schema: { response: { 200: webAuthnOptionsSchema, ...errors } } },
     async (request) => {
+      await app.requireRecentSignIn(request);
       const { _id, username } = request.user!;
       return { ...(await registrationOptions(passkeyContext, { id: _id, username })) };
     },
@@ -136,8 +166,12 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/passkeys',
-    { config, schema: { body: newPasskeySchema, response: { 201: passkeySchema, ...errors } } },
+    {
+      config: sessionOnly,
+      schema: { body: newPasskeySchema, response: { 201: passkeySchema, ...errors } },
+    },
     async (request, reply) => {
+      await app.requireRecentSignIn(request);
       const { name, credential } = request.body;
       const passkey = await registerPasskey(passkeyContext, request.user!._id, name, credential);
       await audit(request, {
@@ -151,7 +185,7 @@ export const factorsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/auth/passkeys/:id',
     {
-      config,
+      config: sessionOnly,
       schema: { params: passkeyIdParamsSchema, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {

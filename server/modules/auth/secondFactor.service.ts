@@ -8,9 +8,8 @@ import type { Db, Tx } from '../../db/client';
 import { roles } from '../../db/schema/roles';
 import { passkeys, recoveryCodes, totpSecrets } from '../../db/schema/signInFactors';
 import { userRoles } from '../../db/schema/users';
-import { AppError, conflict } from '../../lib/errors';
+import { conflict } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secretBox';
-import { hashToken } from '../../lib/tokens';
 
 /** What the authenticator app shows the account as. */
 const ISSUER = 'An Experimentation';
@@ -112,13 +111,15 @@ async function takeTotpCode(
   if (!row || !/^\d{6}$/.test(code)) return false;
   const secret = openSecret(ctx, row.secret);
   if (!secret) return false;
+  // otplib throws when the last step taken is past the window (this server's clock is behind
+  // the one that took it): no code can be taken now.
   const result = await verify({
     secret,
     token: code,
     epoch: Math.floor(ctx.now().getTime() / 1000),
     epochTolerance: TOLERANCE_SECONDS,
     afterTimeStep: row.lastTimeStep ?? undefined,
-  });
+  }).catch(() => ({ valid: false }) as const);
   if (!result.valid || !('timeStep' in result)) return false;
   await tx
     .update(totpSecrets)
@@ -127,67 +128,89 @@ async function takeTotpCode(
   return true;
 }
 
-/** A recovery code as typed: spaces, dashes and capitals do not count. */
-const recoveryCodeHash = (code: string) => hashToken(code.replace(/[\s-]/g, '').toLowerCase());
+/** A recovery code as typed (spaces, dashes and capitals do not count), digested. */
+const recoveryCodeHash = (ctx: FactorsContext, code: string) =>
+  ctx.box.digest(code.replace(/[\s-]/g, '').toLowerCase());
 
-/** New recovery codes for the user, replacing the old ones; shown once, stored hashed. */
-async function replaceRecoveryCodes(tx: Tx, userId: string): Promise<string[]> {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const text = randomBytes(8).toString('hex').slice(0, 10);
-    return `${text.slice(0, 5)}-${text.slice(5)}`;
-  });
+/**
+ * New recovery codes for the user (16 hex digits each, in fours), replacing the old ones;
+ * shown once, stored digested.
+ */
+async function replaceRecoveryCodes(
+  ctx: FactorsContext,
+  tx: Tx,
+  userId: string,
+): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () =>
+    randomBytes(8).toString('hex').match(/.{4}/g)!.join('-'),
+  );
   await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   await tx
     .insert(recoveryCodes)
-    .values(codes.map((code) => ({ userId, codeHash: recoveryCodeHash(code) })));
+    .values(codes.map((code) => ({ userId, codeHash: recoveryCodeHash(ctx, code) })));
   return codes;
 }
 
-const invalidCode = () =>
-  new AppError(400, 'INVALID_SECOND_FACTOR', messages.server.invalidSecondFactor);
+/**
+ * What else must happen with a code's taking, in its transaction: it throws to undo both (a
+ * sign-in step taken meanwhile by another request).
+ */
+type AlongWith = (tx: Tx) => Promise<void>;
 
 /**
  * Confirms the authenticator app being set up with a code of it, and answers the user's new
- * recovery codes.
- * @throws 400 INVALID_SECOND_FACTOR when the code is not its current one.
+ * recovery codes; undefined when the code is not its current one.
  */
-export function confirmTotp(ctx: FactorsContext, userId: string, code: string): Promise<string[]> {
+export function confirmTotp(
+  ctx: FactorsContext,
+  userId: string,
+  code: string,
+  alongWith?: AlongWith,
+): Promise<string[] | undefined> {
   return ctx.db.transaction(async (tx) => {
-    if (!(await takeTotpCode(ctx, tx, userId, code, true))) throw invalidCode();
-    return replaceRecoveryCodes(tx, userId);
+    if (!(await takeTotpCode(ctx, tx, userId, code.trim(), true))) return undefined;
+    await alongWith?.(tx);
+    return replaceRecoveryCodes(ctx, tx, userId);
   });
 }
 
 /**
  * Checks a second factor typed at sign-in or to change the factors: the authenticator code,
- * or else an unused recovery code (spent by it).
+ * or else (unless `totpOnly`) an unused recovery code (spent by it).
  * @returns which it was, or undefined when it is neither.
  */
 export function takeSecondFactor(
   ctx: FactorsContext,
   userId: string,
   code: string,
+  { totpOnly = false, alongWith }: { totpOnly?: boolean; alongWith?: AlongWith } = {},
 ): Promise<'totp' | 'recovery_code' | undefined> {
   return ctx.db.transaction(async (tx) => {
-    if (await takeTotpCode(ctx, tx, userId, code.trim(), false)) return 'totp';
+    if (await takeTotpCode(ctx, tx, userId, code.trim(), false)) {
+      await alongWith?.(tx);
+      return 'totp';
+    }
+    if (totpOnly) return undefined;
     const [used] = await tx
       .update(recoveryCodes)
       .set({ usedAt: ctx.now() })
       .where(
         and(
           eq(recoveryCodes.userId, userId),
-          eq(recoveryCodes.codeHash, recoveryCodeHash(code)),
+          eq(recoveryCodes.codeHash, recoveryCodeHash(ctx, code)),
           isNull(recoveryCodes.usedAt),
         ),
       )
       .returning({ id: recoveryCodes.id });
-    return used ? 'recovery_code' : undefined;
+    if (!used) return undefined;
+    await alongWith?.(tx);
+    return 'recovery_code';
   });
 }
 
 /** New recovery codes for a user with an authenticator app (the old ones stop working). */
 export function renewRecoveryCodes(ctx: FactorsContext, userId: string): Promise<string[]> {
-  return ctx.db.transaction((tx) => replaceRecoveryCodes(tx, userId));
+  return ctx.db.transaction((tx) => replaceRecoveryCodes(ctx, tx, userId));
 }
 
 /**

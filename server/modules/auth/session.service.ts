@@ -92,6 +92,7 @@ export async function startSession(ctx: SessionContext, userId: string): Promise
     familyId,
     tokenHash: hashToken(refreshToken),
     expiresAt: new Date(ctx.now().getTime() + ctx.refreshTokenDays * DAY_MS),
+    createdAt: ctx.now(),
   });
   return { jwt: await ctx.tokens.sign(accessClaims(found, familyId)), refreshToken };
 }
@@ -154,6 +155,7 @@ export async function refreshSession(
       familyId: token.familyId,
       tokenHash: hashToken(successor),
       expiresAt: new Date(now.getTime() + ctx.refreshTokenDays * DAY_MS),
+      createdAt: now,
     });
     return issued(tx, token, successor);
   });
@@ -181,6 +183,15 @@ async function issued(
 ) {
   const found = await findIdentity(tx, userId);
   return found && { found, refreshToken, sessionId: familyId };
+}
+
+/** When the session (a refresh-token family) began: its sign-in. */
+export async function sessionStartedAt(db: Db, sessionId: string): Promise<Date | undefined> {
+  const [first] = await db
+    .select({ at: sql<Date>`min(${refreshTokens.createdAt})` })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.familyId, sessionId));
+  return first?.at ? new Date(first.at) : undefined;
 }
 
 /**

@@ -110,6 +110,8 @@ const roleChanges = (
 interface DeletedRole {
   name: string;
   _version: number;
+  /** Its members had to sign in with a second factor (absent in deletes made before the rule). */
+  requireSecondFactor?: boolean;
   /** The ids of the users who held it. */
   members: string[];
   /** The ids of the routes it was allowed on. */
@@ -132,7 +134,12 @@ export async function restoreRole(db: Db, id: string, actor: Actor): Promise<Rol
     const deleted = (await deletedDocument(tx, 'roles', id, 'Role')) as unknown as DeletedRole;
     const [row] = await tx
       .insert(roles)
-      .values({ id, name: deleted.name, version: deleted._version + 1 })
+      .values({
+        id,
+        name: deleted.name,
+        version: deleted._version + 1,
+        requireSecondFactor: deleted.requireSecondFactor ?? false,
+      })
       .returning();
     const regranted = deleted.grants.length
       ? await tx
@@ -215,6 +222,7 @@ export async function deleteRole(db: Db, id: string, actor: Actor): Promise<void
     const document: DeletedRole = {
       name: role.name,
       _version: role.version,
+      requireSecondFactor: role.requireSecondFactor,
       members: holders.map((user) => user.id),
       grants: regranted.map((route) => route.id),
       views: kept,
@@ -338,6 +346,9 @@ export async function setRoleSecondFactor(
         ? `Required a second factor of the members of ${updated.name}`
         : `No longer required a second factor of the members of ${updated.name}`,
     });
+    await publishChanges(tx, actor, [
+      { resource: 'roles', id, action: 'update', version: updated.version },
+    ]);
     return toWire(updated);
   });
 }

@@ -6,7 +6,12 @@ import type { SetPasswordInput, User, UserExportQuery } from '@common/schemas/us
 import { type Db, type Tx, isAnyOf, perDatabase, sessionOf } from '../../db/client';
 import { refreshTokens } from '../../db/schema/refreshTokens';
 import { roles } from '../../db/schema/roles';
-import { passkeys, recoveryCodes, totpSecrets } from '../../db/schema/signInFactors';
+import {
+  passkeys,
+  personalAccessTokens,
+  recoveryCodes,
+  totpSecrets,
+} from '../../db/schema/signInFactors';
 import { userRoles, users } from '../../db/schema/users';
 import { versions } from '../../db/schema/versions';
 import { type Actor, recordAudit } from '../../lib/audit';
@@ -479,8 +484,10 @@ export async function setUserPassword(
     await recordAudit(tx, actor, {
       action: 'user.password_reset',
       resourceId: id,
-      summary: `Set the password of ${updated.username} and ended their sessions`,
+      summary: `Set the password of ${updated.username}, ended their sessions and revoked their access tokens`,
     });
+    // A password set by an administrator is a recovery: no credential of before goes on.
+    await tx.delete(personalAccessTokens).where(eq(personalAccessTokens.userId, id));
     await tx
       .update(refreshTokens)
       .set({ revokedAt: now })
@@ -491,10 +498,12 @@ export async function setUserPassword(
 /**
  * Removes every second factor of a user (authenticator app, recovery codes, passkeys), for
  * one who lost them: they sign in with their password again (and, should a role of theirs
- * require a second factor, set one up at that sign-in).
- * @throws 404 for an unknown user.
+ * require a second factor, set one up at that sign-in). Their access tokens are revoked too.
+ * @throws 400 for one's own (the profile turns them off, with a code); 404 for an unknown user.
  */
 export async function resetSecondFactor(db: Db, id: string, actor: Actor): Promise<void> {
+  // One's own factors are turned off from one's profile, with a code: not here without one.
+  if (id === actor.id) throw badRequest(messages.server.resetOwnFactors);
   await db.transaction(async (tx) => {
     const [user] = await tx
       .select({ username: users.username })
@@ -505,10 +514,11 @@ export async function resetSecondFactor(db: Db, id: string, actor: Actor): Promi
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
     await tx.delete(totpSecrets).where(eq(totpSecrets.userId, id));
     await tx.delete(passkeys).where(eq(passkeys.userId, id));
+    await tx.delete(personalAccessTokens).where(eq(personalAccessTokens.userId, id));
     await recordAudit(tx, actor, {
       action: 'user.second_factor_reset',
       resourceId: id,
-      summary: `Reset the second factors of ${user.username} (authenticator app, recovery codes, passkeys)`,
+      summary: `Reset the second factors of ${user.username} (authenticator app, recovery codes, passkeys) and revoked their access tokens`,
     });
   });
 }

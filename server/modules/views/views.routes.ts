@@ -38,7 +38,7 @@ export const viewsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = request.user!;
       // Who may keep views for a role sees every role's, to change or delete them.
-      const everyRole = app.mayCall(user, 'POST', '/api/role-views');
+      const everyRole = app.mayRequest(request, 'POST', '/api/role-views');
       return listViews(app.db, request.query.grid, user, { everyRole });
     },
   );

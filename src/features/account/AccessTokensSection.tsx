@@ -20,7 +20,8 @@ import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { messages } from '@common/messages';
 import { type AccessToken, createAccessTokenSchema } from '@common/schemas/accessTokens';
-import { errorMessage, reportError } from '@/api/errors';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useGetPermissionsQuery } from '@/auth/permissions.api';
 import { FormTextField } from '@/components/FormTextField';
 import { QueryState } from '@/components/QueryState';
@@ -51,7 +52,9 @@ function NewToken({ token, onDone }: { token: string; onDone(): void }) {
         {token}
       </Box>
       <Stack direction="row" spacing={1}>
-        <Button onClick={() => void navigator.clipboard?.writeText(token)}>Copy token</Button>
+        <Button onClick={() => void navigator.clipboard?.writeText(token)} autoFocus>
+          Copy token
+        </Button>
         <Button variant="contained" onClick={onDone}>
           Done
         </Button>
@@ -74,15 +77,10 @@ export function AccessTokensSection() {
     codes: { NAME_TAKEN: { field: 'name' } },
   });
 
-  async function revokeOne(token: AccessToken) {
-    try {
-      await revoke(token._id).unwrap();
-      dispatch(toastQueued(messages.account.tokenRevoked(token.name), 'success'));
-    } catch (error) {
-      reportError(messages.account.tokenContext, error);
-      form.setError('root.server', { type: 'server', message: errorMessage(error) });
-    }
-  }
+  const revocation = useConfirmedAction(async (token: AccessToken) => {
+    await revoke(token._id).unwrap();
+    dispatch(toastQueued(messages.account.tokenRevoked(token.name), 'success'));
+  }, messages.account.tokenContext);
 
   const allowed = permissions.data?.allowed ?? [];
   return (
@@ -98,7 +96,7 @@ export function AccessTokensSection() {
                   <Button
                     color="error"
                     aria-label={`Revoke ${token.name}`}
-                    onClick={() => void revokeOne(token)}
+                    onClick={() => revocation.ask(token)}
                   >
                     Revoke
                   </Button>
@@ -118,8 +116,8 @@ export function AccessTokensSection() {
         <NewToken token={made} onDone={() => setMade(undefined)} />
       ) : permissions.isSuccess && allowed.length === 0 ? (
         <Typography>
-          Your roles let you call no routes, so an access token could do nothing. An
-          administrator can give you a role.
+          Your roles let you call no routes, so an access token could do nothing. An administrator
+          can give you a role.
         </Typography>
       ) : (
         <Stack
@@ -165,7 +163,29 @@ export function AccessTokensSection() {
               return (
                 <FormControl component="fieldset" error={Boolean(fieldState.error)}>
                   <FormLabel component="legend">Routes it may call</FormLabel>
-                  <FormGroup sx={{ maxHeight: 260, overflowY: 'auto', flexWrap: 'nowrap' }}>
+                  <FormControlLabel
+                    label={`All ${allowed.length} routes`}
+                    control={
+                      <Checkbox
+                        size="small"
+                        checked={chosen.size === allowed.length}
+                        indeterminate={chosen.size > 0 && chosen.size < allowed.length}
+                        onChange={(event) => field.onChange(event.target.checked ? allowed : [])}
+                      />
+                    }
+                  />
+                  {/* Scrolls within a border, so routes past its height are seen to be there. */}
+                  <FormGroup
+                    sx={{
+                      maxHeight: 260,
+                      overflowY: 'auto',
+                      flexWrap: 'nowrap',
+                      border: 1,
+                      borderColor: 'divider',
+                      borderRadius: 1,
+                      px: 1,
+                    }}
+                  >
                     {allowed.map((route) => (
                       <FormControlLabel
                         key={routeKey(route)}
@@ -204,6 +224,12 @@ export function AccessTokensSection() {
           </Button>
         </Stack>
       )}
+      <ConfirmDialog
+        {...revocation.dialog}
+        title="Revoke access token"
+        confirmLabel="Revoke"
+        message={`Revoke ${revocation.pending?.name ?? ''}? Scripts using it stop working at once.`}
+      />
     </Stack>
   );
 }

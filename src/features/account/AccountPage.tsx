@@ -32,7 +32,7 @@ export function AccountPage() {
           <Stack spacing={2}>
             {factors.required && <Alert severity="info">{messages.account.required}</Alert>}
             <Section title="Authenticator app">
-              <AuthenticatorSection factors={factors} />
+              <AuthenticatorSection factors={factors} onStale={() => void factorsQuery.refetch()} />
             </Section>
             <Section title="Passkeys">
               <PasskeysSection factors={factors} />

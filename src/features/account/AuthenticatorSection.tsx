@@ -25,7 +25,14 @@ function useCodeForm() {
 }
 
 /** The authenticator app: set it up (QR code, then a code), or renew its codes, or turn it off. */
-export function AuthenticatorSection({ factors }: { factors: Factors }) {
+export function AuthenticatorSection({
+  factors,
+  onStale,
+}: {
+  factors: Factors;
+  /** A code was refused: the factors may have changed meanwhile (in another window). */
+  onStale(): void;
+}) {
   const dispatch = useAppDispatch();
   const [begin, { isLoading: isStarting }] = useBeginAuthenticatorMutation();
   const [confirm, { isLoading: isConfirming }] = useConfirmAuthenticatorMutation();
@@ -34,13 +41,21 @@ export function AuthenticatorSection({ factors }: { factors: Factors }) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment>();
   const [codes, setCodes] = useState<string[]>();
   const form = useCodeForm();
+  const refused = (error: unknown): never => {
+    onStale();
+    throw error;
+  };
 
   if (codes) return <RecoveryCodes codes={codes} onDone={() => setCodes(undefined)} />;
 
   if (!factors.totp && !enrolment)
     return (
       <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <Typography>Off. Sign-in asks only for your password (or a passkey).</Typography>
+        <Typography>
+          {factors.passkeys.length > 0
+            ? 'Off. After your password, sign-in asks for a passkey.'
+            : 'Off. Sign-in asks only for your password (or a passkey).'}
+        </Typography>
         <Button
           variant="contained"
           disabled={isStarting}
@@ -91,7 +106,14 @@ export function AuthenticatorSection({ factors }: { factors: Factors }) {
     );
 
   return (
-    <Stack component="form" spacing={2} noValidate aria-label="Change the authenticator app">
+    // Two actions, neither the default: Enter in the code sends nothing.
+    <Stack
+      component="form"
+      spacing={2}
+      noValidate
+      aria-label="Change the authenticator app"
+      onSubmit={(event) => event.preventDefault()}
+    >
       <Typography>
         On: sign-in asks for its code after your password. {factors.recoveryCodesLeft} recovery code
         {factors.recoveryCodesLeft === 1 ? '' : 's'} left.
@@ -109,7 +131,7 @@ export function AuthenticatorSection({ factors }: { factors: Factors }) {
           variant="outlined"
           disabled={isRenewing}
           onClick={form.submit(async ({ code }) => {
-            const { recoveryCodes } = await renew(code).unwrap();
+            const { recoveryCodes } = await renew(code).unwrap().catch(refused);
             form.reset();
             setCodes(recoveryCodes);
           })}
@@ -120,7 +142,7 @@ export function AuthenticatorSection({ factors }: { factors: Factors }) {
           color="error"
           disabled={isDisabling}
           onClick={form.submit(async ({ code }) => {
-            await disable(code).unwrap();
+            await disable(code).unwrap().catch(refused);
             form.reset();
             dispatch(toastQueued(messages.account.authenticatorOff, 'success'));
           })}

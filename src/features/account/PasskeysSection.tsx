@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { messages } from '@common/messages';
 import type { Factors, Passkey } from '@common/schemas/signIn';
 import { nameText } from '@common/schemas/text';
-import { errorMessage, reportError } from '@/api/errors';
-import { createPasskey, passkeysSupported } from '@/auth/passkey';
+import { createPasskey, passkeyFailure, passkeysSupported } from '@/auth/passkey';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { FormTextField } from '@/components/FormTextField';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useAppDispatch } from '@/lib/store';
@@ -37,23 +38,18 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
     let credential;
     try {
       credential = await createPasskey(options);
-    } catch {
-      throw new Error(messages.auth.passkeyFailed);
+    } catch (error) {
+      throw passkeyFailure(error);
     }
     await add({ name, credential }).unwrap();
     form.reset();
     dispatch(toastQueued(messages.account.passkeyAdded(name), 'success'));
   });
 
-  async function removeOne(passkey: Passkey) {
-    try {
-      await remove(passkey._id).unwrap();
-      dispatch(toastQueued(messages.account.passkeyRemoved(passkey.name), 'success'));
-    } catch (error) {
-      reportError(messages.account.passkeyContext, error);
-      form.setError('root.server', { type: 'server', message: errorMessage(error) });
-    }
-  }
+  const removal = useConfirmedAction(async (passkey: Passkey) => {
+    await remove(passkey._id).unwrap();
+    dispatch(toastQueued(messages.account.passkeyRemoved(passkey.name), 'success'));
+  }, messages.account.passkeyContext);
 
   return (
     <Stack spacing={2}>
@@ -67,7 +63,7 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
                 <Button
                   color="error"
                   aria-label={`Remove ${passkey.name}`}
-                  onClick={() => void removeOne(passkey)}
+                  onClick={() => removal.ask(passkey)}
                 >
                   Remove
                 </Button>
@@ -102,6 +98,12 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
         <Typography>This browser cannot use passkeys.</Typography>
       )}
       {form.failure && <Alert severity="error">{form.failure}</Alert>}
+      <ConfirmDialog
+        {...removal.dialog}
+        title="Remove passkey"
+        confirmLabel="Remove"
+        message={`Remove the passkey ${removal.pending?.name ?? ''}? It will no longer sign you in.`}
+      />
     </Stack>
   );
 }

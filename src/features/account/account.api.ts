@@ -67,7 +67,8 @@ export const accountApi = api.injectEndpoints({
     }),
     removePasskey: build.mutation<void, string>({
       query: (id) => ({ url: `/api/auth/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error) => (error ? [] : [factorsTag]),
+      // Refused too: it may be gone already (removed in another window).
+      invalidatesTags: [factorsTag],
     }),
     listAccessTokens: build.query<AccessToken[], void>({
       query: () => '/api/auth/access-tokens',
@@ -82,7 +83,8 @@ export const accountApi = api.injectEndpoints({
     }),
     revokeAccessToken: build.mutation<void, string>({
       query: (id) => ({ url: `/api/auth/access-tokens/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_result, error) => (error ? [] : [tokensTag]),
+      // Refused too: it may be gone already (revoked in another window).
+      invalidatesTags: [tokensTag],
     }),
   }),
 });

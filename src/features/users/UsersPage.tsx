@@ -117,6 +117,7 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       <ConfirmDialog
         {...grid.factorsReset.dialog}
         title="Reset second factors"
+        confirmLabel="Reset"
         message={messages.users.resetFactors(grid.factorsReset.pending?.username ?? '')}
       />
       {grid.password.for && (

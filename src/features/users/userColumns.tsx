@@ -74,7 +74,8 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
             icon: <PhonelinkEraseIcon />,
             label: (row) => `Reset second factors of ${row.username}`,
             onClick: askToResetFactors,
-            shows: () => may.mayResetFactors,
+            // One's own are changed on the Security page, with a code.
+            shows: (row) => may.mayResetFactors && row._id !== myId,
           },
           {
             icon: <DeleteIcon />,

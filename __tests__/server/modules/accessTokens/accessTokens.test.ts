@@ -145,4 +145,58 @@ describe.each(testDbKinds)('personal access tokens, on %s', (kind) => {
     expect((await call('DELETE', `/api/users/${id}`, await asAdmin())).statusCode).toBe(204);
     expect((await call('GET', '/api/books', pat)).statusCode).toBe(401);
   });
+
+  it('is made only by a recent sign-in, so a stolen session cannot make itself a lasting one', async () => {
+    const { email } = await member('viewer');
+    const { refreshToken } = await signIn(t.app, email, 'a-good-password');
+    t.clock.advance(11 * 60_000);
+    // The session goes on (refreshed), but its sign-in is too old to add a credential.
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh-token',
+      payload: { refreshToken },
+    });
+    const late = await create(bearer(refreshed.json().accessToken), [['GET', '/api/books']]);
+    expect(late.statusCode).toBe(403);
+    expect(late.json().code).toBe('RECENT_SIGN_IN_REQUIRED');
+  });
+
+  it('ends when an admin sets its owner’s password', async () => {
+    const { id, session } = await member('viewer');
+    const pat = bearer((await create(session, [['GET', '/api/books']])).json().token);
+    const set = await call('PUT', `/api/users/${id}/password`, await asAdmin(), {
+      password: 'a-new-password-1',
+    });
+    expect(set.statusCode).toBe(204);
+    expect((await call('GET', '/api/books', pat)).statusCode).toBe(401);
+  });
+
+  it('is not told its owner by /api/users/identify', async () => {
+    const { session } = await member('viewer');
+    const { token } = (await create(session, [['GET', '/api/books']])).json();
+    const res = await t.app.inject({
+      url: '/api/users/identify',
+      headers: { 'x-access-token': token },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('changes no existing user through an import unless it names the update route', async () => {
+    const admin = await asAdmin();
+    const { id, email } = await member('viewer');
+    const { token } = (await create(admin, [['POST', '/api/users']])).json();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/import?dryRun=false&mode=valid',
+      headers: { ...bearer(token), 'content-type': 'text/csv' },
+      payload: `_id,Username\n${id},renamed-by-token\n`,
+    });
+    // A file of ids changes users: the token names no route that does.
+    expect(res.statusCode).toBe(403);
+    const users = (await call('GET', '/api/users', admin)).json() as {
+      _id: string;
+      username: string;
+    }[];
+    expect(users.find((u) => u._id === id)!.username).toBe(email);
+  });
 });

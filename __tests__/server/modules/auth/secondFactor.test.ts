@@ -294,7 +294,7 @@ describe.each(testDbKinds)('a second factor (authenticator app), on %s', (kind) 
     }
   });
 
-  it('refuses codes, without a fault, once the secrets key changed; a recovery code still signs in', async () => {
+  it('refuses codes, without a fault, once the secrets key changed', async () => {
     const { email, secret, recoveryCodes } = await enrolled();
     const other = await t.startAnother({
       SECRETS_KEY: 'another key of at least thirty-two characters',
@@ -313,11 +313,87 @@ describe.each(testDbKinds)('a second factor (authenticator app), on %s', (kind) 
     });
     expect(code.statusCode).toBe(401);
     expect(code.json().code).toBe('INVALID_SECOND_FACTOR');
+    // Recovery codes are digested with the key too: an admin's reset is the way back in.
     const recovery = await other.inject({
       method: 'POST',
       url: '/api/auth/login/second-factor',
       payload: { challenge: step.challenge, code: recoveryCodes[0] },
     });
-    expect(recovery.statusCode).toBe(200);
+    expect(recovery.statusCode).toBe(401);
+  });
+
+  it('makes new recovery codes for an authenticator code only; a recovery code typed there stays unspent', async () => {
+    const { headers, secret, recoveryCodes } = await enrolled();
+    const withRecovery = await post(
+      '/api/auth/authenticator/recovery-codes',
+      { code: recoveryCodes[0]! },
+      headers,
+    );
+    expect(withRecovery.json().code).toBe('INVALID_SECOND_FACTOR');
+    expect(
+      (await auditOf('auth.second_factor_failed')).some((e) => e.summary.includes('Security page')),
+    ).toBe(true);
+    expect(
+      (await t.app.inject({ url: '/api/auth/factors', headers })).json().recoveryCodesLeft,
+    ).toBe(10);
+    const renewed = await post(
+      '/api/auth/authenticator/recovery-codes',
+      { code: codeOf(secret) },
+      headers,
+    );
+    expect(renewed.statusCode).toBe(200);
+    expect(renewed.json().recoveryCodes).toHaveLength(10);
+    expect(renewed.json().recoveryCodes).not.toContain(recoveryCodes[0]);
+  });
+
+  it('is set up only by a recent sign-in', async () => {
+    const { jwt, refreshToken } = await registerUser(t.app);
+    t.clock.advance(11 * 60_000);
+    // The session goes on (refreshed), but it signed in too long ago to add a factor.
+    const refreshed = await post('/api/auth/refresh-token', { refreshToken });
+    expect(refreshed.statusCode).toBe(200);
+    expect(jwt).not.toBe(refreshed.json().accessToken);
+    const res = await post('/api/auth/authenticator', {}, bearer(refreshed.json().accessToken));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('RECENT_SIGN_IN_REQUIRED');
+    const passkey = await post(
+      '/api/auth/passkeys/options',
+      {},
+      bearer(refreshed.json().accessToken),
+    );
+    expect(passkey.json().code).toBe('RECENT_SIGN_IN_REQUIRED');
+  });
+
+  it('is not reset by an admin for themself (their profile asks for a code)', async () => {
+    const admin = await asAdmin();
+    const me = (await t.app.inject({ url: '/api/users', headers: admin })).json() as {
+      _id: string;
+      username: string;
+    }[];
+    const own = me.find((u) => u.username === 'admin')!;
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${own._id}/second-factor`,
+      headers: admin,
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('stays required by a role deleted and restored', async () => {
+    const admin = await asAdmin();
+    const role = (await post('/api/roles', { name: `kept-${kind}` }, admin)).json();
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/roles/${role._id}/second-factor`,
+      payload: { required: true },
+      headers: admin,
+    });
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/roles/${role._id}`, headers: admin }))
+        .statusCode,
+    ).toBe(204);
+    const restored = await post(`/api/roles/${role._id}/restore`, {}, admin);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json().requireSecondFactor).toBe(true);
   });
 });
