@@ -37,3 +37,16 @@ export async function registerUser(
 }
 
 export const bearer = (jwt: string) => ({ authorization: `Bearer ${jwt}` });
+
+/**
+ * An admin's headers, for a test whose clock moves: signed in again once the clock has moved
+ * (past an access token's life, or a sign-in's recency).
+ */
+export function adminHeaders(app: FastifyInstance, clock: { time: number }) {
+  let admin: { headers: Record<string, string>; at: number } | undefined;
+  return async () => {
+    if (admin?.at !== clock.time)
+      admin = { headers: bearer((await login(app, 'admin')).jwt), at: clock.time };
+    return admin.headers;
+  };
+}

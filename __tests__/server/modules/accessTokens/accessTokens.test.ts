@@ -1,4 +1,4 @@
-import { bearer, login as signIn, registerUser } from '../../helpers/auth';
+import { adminHeaders, bearer, login as signIn, registerUser } from '../../helpers/auth';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -6,17 +6,12 @@ const DAY_MS = 86_400_000;
 
 describe.each(testDbKinds)('personal access tokens, on %s', (kind) => {
   let t: TestApp;
+  let asAdmin: () => Promise<Record<string, string>>;
   beforeAll(async () => {
     t = await startTestApp(kind, { AUTH_RATE_LIMIT: '1000' });
+    asAdmin = adminHeaders(t.app, t.clock);
   });
   afterAll(() => t.close());
-  /** An admin's headers, signed in again once the clock has moved (past a token's life). */
-  let admin: { headers: Record<string, string>; at: number } | undefined;
-  const asAdmin = async () => {
-    if (admin?.at !== t.clock.time)
-      admin = { headers: bearer((await signIn(t.app, 'admin')).jwt), at: t.clock.time };
-    return admin.headers;
-  };
 
   const call = (method: string, url: string, headers: Record<string, string>, payload?: object) =>
     t.app.inject({ method: method as 'GET', url, headers, payload });

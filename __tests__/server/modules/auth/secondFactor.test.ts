@@ -1,6 +1,6 @@
 import { generateSync } from 'otplib';
 import { totpSecrets } from '../../../../server/db/schema/signInFactors';
-import { bearer, login as signIn, registerUser } from '../../helpers/auth';
+import { adminHeaders, bearer, login as signIn, registerUser } from '../../helpers/auth';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -8,17 +8,12 @@ const PASSWORD = 'a-good-password';
 
 describe.each(testDbKinds)('a second factor (authenticator app), on %s', (kind) => {
   let t: TestApp;
+  let asAdmin: () => Promise<Record<string, string>>;
   beforeAll(async () => {
     t = await startTestApp(kind, { PASSWORD_ATTEMPTS_PER_USER: '100', AUTH_RATE_LIMIT: '1000' });
+    asAdmin = adminHeaders(t.app, t.clock);
   });
   afterAll(() => t.close());
-  /** An admin's headers, signed in again once the clock has moved (past a token's life). */
-  let admin: { headers: Record<string, string>; at: number } | undefined;
-  const asAdmin = async () => {
-    if (admin?.at !== t.clock.time)
-      admin = { headers: bearer((await signIn(t.app, 'admin')).jwt), at: t.clock.time };
-    return admin.headers;
-  };
 
   /** The authenticator app's code now, by the server's clock. */
   const codeOf = (secret: string) =>
