@@ -1,15 +1,27 @@
 import { Alert, Box, Button, Stack } from '@mui/material';
+import { useEffect, useRef } from 'react';
 import { messages } from '@common/messages';
 
 /** Recovery codes, shown once: the person saves them, then goes on. */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
+  // The focus goes to the warning, so it is read before the codes and the way on.
+  const warning = useRef<HTMLDivElement>(null);
+  useEffect(() => warning.current?.focus(), []);
   return (
     <Stack spacing={2}>
-      <Alert severity="warning">{messages.auth.recoveryCodesHelp}</Alert>
+      <Alert severity="warning" ref={warning} tabIndex={-1}>
+        {messages.auth.recoveryCodesHelp}
+      </Alert>
       <Box
         component="ul"
         aria-label="Recovery codes"
-        sx={{ fontFamily: 'monospace', columns: 2, m: 0, pl: 3 }}
+        sx={{
+          fontFamily: 'monospace',
+          columns: { xs: 1, sm: 2 },
+          m: 0,
+          pl: 3,
+          '& li': { whiteSpace: 'nowrap' },
+        }}
       >
         {codes.map((code) => (
           <li key={code}>{code}</li>
@@ -19,7 +31,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): vo
         <Button onClick={() => void navigator.clipboard?.writeText(codes.join('\n'))}>
           Copy codes
         </Button>
-        <Button variant="contained" onClick={onDone} autoFocus>
+        <Button variant="contained" onClick={onDone}>
           I have saved them
         </Button>
       </Stack>

@@ -16,7 +16,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { messages } from '@common/messages';
 import { type AccessToken, createAccessTokenSchema } from '@common/schemas/accessTokens';
@@ -76,10 +76,19 @@ export function AccessTokensSection() {
     errorContext: messages.account.tokenContext,
     codes: { NAME_TAKEN: { field: 'name' } },
   });
+  // Once the shown token is put away, the focus goes to the form that comes back.
+  const refocus = useRef(false);
+  const { setFocus } = form;
+  useEffect(() => {
+    if (made || !refocus.current) return;
+    refocus.current = false;
+    setFocus('name');
+  }, [made, setFocus]);
 
   const revocation = useConfirmedAction(async (token: AccessToken) => {
     await revoke(token._id).unwrap();
     dispatch(toastQueued(messages.account.tokenRevoked(token.name), 'success'));
+    form.setFocus('name');
   }, messages.account.tokenContext);
 
   const allowed = permissions.data?.allowed ?? [];
@@ -105,7 +114,7 @@ export function AccessTokensSection() {
                 <ListItemText
                   primary={`${token.name} (${token.prefix}…)`}
                   secondary={`${token.routes.length} route${token.routes.length === 1 ? '' : 's'} · expires ${day(token.expiresAt)} · last used ${day(token.lastUsedAt)}`}
-                  sx={{ pr: 8, overflowWrap: 'anywhere' }}
+                  sx={{ pr: 10, overflowWrap: 'anywhere' }}
                 />
               </ListItem>
             ))}
@@ -113,7 +122,13 @@ export function AccessTokensSection() {
         )}
       </QueryState>
       {made ? (
-        <NewToken token={made} onDone={() => setMade(undefined)} />
+        <NewToken
+          token={made}
+          onDone={() => {
+            refocus.current = true;
+            setMade(undefined);
+          }}
+        />
       ) : permissions.isSuccess && allowed.length === 0 ? (
         <Typography>
           Your roles let you call no routes, so an access token could do nothing. An administrator
@@ -189,7 +204,11 @@ export function AccessTokensSection() {
                     {allowed.map((route) => (
                       <FormControlLabel
                         key={routeKey(route)}
-                        label={<code>{routeKey(route)}</code>}
+                        label={
+                          <Box component="code" sx={{ overflowWrap: 'anywhere' }}>
+                            {routeKey(route)}
+                          </Box>
+                        }
                         control={
                           <Checkbox
                             size="small"

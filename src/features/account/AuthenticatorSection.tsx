@@ -140,7 +140,8 @@ export function AuthenticatorSection({
         </Button>
         <Button
           color="error"
-          disabled={isDisabling}
+          // A role requires a second factor, and this is the only one.
+          disabled={isDisabling || (factors.required && factors.passkeys.length === 0)}
           onClick={form.submit(async ({ code }) => {
             await disable(code).unwrap().catch(refused);
             form.reset();

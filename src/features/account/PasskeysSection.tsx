@@ -43,12 +43,14 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
     }
     await add({ name, credential }).unwrap();
     form.reset();
+    form.setFocus('name');
     dispatch(toastQueued(messages.account.passkeyAdded(name), 'success'));
   });
 
   const removal = useConfirmedAction(async (passkey: Passkey) => {
     await remove(passkey._id).unwrap();
     dispatch(toastQueued(messages.account.passkeyRemoved(passkey.name), 'success'));
+    form.setFocus('name');
   }, messages.account.passkeyContext);
 
   return (
@@ -72,6 +74,7 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
               <ListItemText
                 primary={passkey.name}
                 secondary={`Added ${when(passkey.createdAt)} · last used ${when(passkey.lastUsedAt)}`}
+                sx={{ pr: 10 }}
               />
             </ListItem>
           ))}

@@ -8,6 +8,8 @@ import { useCan } from '@/auth/useCan';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useAppDispatch } from '@/lib/store';
+import { toastQueued } from '@/ui/ui.slice';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import {
   useGetRoleQuery,
@@ -73,6 +75,7 @@ function RoleUserList({ id }: { id: string }) {
 /** Whether the role's members must sign in with a second factor (read-only without the right). */
 function SecondFactorSwitch({ role }: { role: Role }) {
   const [setRequired, { isLoading }] = useSetRoleSecondFactorMutation();
+  const dispatch = useAppDispatch();
   const mayChange = useCan('PUT', '/api/roles/:id/second-factor');
   return (
     <FormControlLabel
@@ -86,6 +89,16 @@ function SecondFactorSwitch({ role }: { role: Role }) {
             if (isLoading) return;
             setRequired({ id: role._id, required: event.target.checked })
               .unwrap()
+              .then(({ requireSecondFactor }) =>
+                dispatch(
+                  toastQueued(
+                    requireSecondFactor
+                      ? `Members of ${role.name} must now use a second factor`
+                      : `Members of ${role.name} no longer must use a second factor`,
+                    'success',
+                  ),
+                ),
+              )
               .catch((error: unknown) => reportError(messages.roles.secondFactorContext, error));
           }}
         />
