@@ -94,7 +94,7 @@ describe.each(testDbKinds)('the audit log on %s', (kind) => {
         'user.create: Added the user audited',
         'role.assign: Gave the role auditors to audited',
         'role.unassign: Took the role auditors from audited',
-        'user.password_reset: Set the password of audited and ended their sessions',
+        'user.password_reset: Set the password of audited, ended their sessions and revoked their access tokens',
         'user.update: Changed the user audited2 (was audited)',
         'route.update: GET /api/books: admin, auditors (was admin, contributor, viewer)',
         'user.delete: Deleted the user audited2',
