@@ -10,16 +10,25 @@ import {
   signIn,
   test,
 } from './fixtures';
-import { PASSWORDS } from './people';
+import { bearer, PASSWORDS } from './people';
 
 const PASSWORD = 'a-good-password';
 
-/** A new account (no role), made through the API: each test its own. */
+/**
+ * A new account (no role), made through the API: each test its own. Its name sorts after the
+ * seeded ones, so the users grid of other tests keeps those in view; `remove` deletes it.
+ */
 async function newAccount(request: APIRequestContext) {
-  const email = `e2e-${randomBytes(4).toString('hex')}@example.com`;
+  const email = `zz-e2e-${randomBytes(4).toString('hex')}@example.com`;
   const res = await request.post('/api/auth/register', { data: { email, password: PASSWORD } });
   expect(res.status()).toBe(200);
-  return email;
+  const { jwt } = await res.json();
+  const remove = async () => {
+    const headers = await bearer(request, 'admin');
+    const id = JSON.parse(atob(jwt.split('.')[1]!)).sub as string;
+    expect((await request.delete(`/api/users/${id}`, { headers })).status()).toBe(204);
+  };
+  return { email, remove };
 }
 
 /**
@@ -43,7 +52,7 @@ test('an authenticator app is set up from the profile, and sign-in then asks for
   consoleErrors,
 }) => {
   await page.setViewportSize(DESKTOP);
-  const email = await newAccount(request);
+  const { email, remove } = await newAccount(request);
   await signIn(page, email, PASSWORD);
   await page
     .getByRole('navigation', { name: 'Main' })
@@ -83,6 +92,7 @@ test('an authenticator app is set up from the profile, and sign-in then asks for
   await step.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL((url) => url.pathname !== '/login');
   await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  await remove();
 });
 
 test('a passkey is registered with the browser’s authenticator, and signs in alone', async ({
@@ -105,7 +115,7 @@ test('a passkey is registered with the browser’s authenticator, and signs in a
       automaticPresenceSimulation: true,
     },
   });
-  const email = await newAccount(request);
+  const { email, remove } = await newAccount(request);
   await signIn(page, email, PASSWORD);
   await page.goto('/account');
   const add = page.getByRole('form', { name: 'Add a passkey' });
@@ -122,6 +132,7 @@ test('a passkey is registered with the browser’s authenticator, and signs in a
   await page.goto('/account');
   await expect(page.getByRole('list', { name: 'Passkeys' })).not.toContainText('last used never');
   await context.close();
+  await remove();
 });
 
 test('a personal access token calls the API for its routes only, until it is revoked', async ({
