@@ -6,9 +6,10 @@ import {
   namedQuery,
   perDatabase,
   withSearchSession,
+  queryRows,
   withSession,
 } from '../../db/client';
-import { jobDetails, jobs } from '../../db/schema/jobs';
+import { SAMPLED_HASHES_BELOW, jobDetails, jobs } from '../../db/schema/jobs';
 import { notFound } from '../../lib/errors';
 import { GenerationCache, SharedWork } from './generationCache';
 import { type GeneratedJob, generateJob } from './jobGenerator';
@@ -179,7 +180,8 @@ const sortKeys = (column: SortColumn) =>
 /**
  * Every job that holds every word (`$1`), found through the indexes when they can serve
  * (`$4`…: see indexedConditions), counted, and a page of them sorted: `$2` offset, `$3`
- * limit. Materialized, so the planner cannot walk a sort index instead.
+ * limit, or the last page's offset when `$2` is past it (so a page past the last costs
+ * no second reading). Materialized, so the planner cannot walk a sort index instead.
  */
 const matchesStatement = (
   column: SortColumn,
@@ -193,12 +195,17 @@ const matchesStatement = (
     return `
       with matches as materialized (
         select ${sortKeys(column)} from jobs as j where ${conditions.join(' and ')}
-      )
+      ),
+      counted as (select count(*) as total from matches)
       select
         (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
-         from (select * from matches as j order by ${order} offset $2 limit $3) as page
+         from (
+           select * from matches as j order by ${order}
+           offset least($2::int8, greatest((select total from counted) - 1, 0) / $3::int8 * $3::int8)
+           limit $3
+         ) as page
          join jobs as j on j.id = page.id) as jobs,
-        (select count(*) from matches)::float8 as total`;
+        (select total from counted)::float8 as total`;
   });
 
 /**
@@ -267,18 +274,21 @@ const WORD_VALUES_STATEMENT = `
 
 /**
  * A sample: the jobs whose id hashes into a window of uuid_hash's range, from parameter
- * `$from` up to the next: a range of jobs_sample_order_index, read as a bitmap, so in the
- * table's order. The window's share of the range is the sample's share of the jobs, drawn at
- * random whatever the data.
+ * `$from` up to the next, within the quarter of the range jobs_sample_index holds (the
+ * constant bound lets every plan use it): a range of the index, read in its order with
+ * what a job is tested on, not visiting the table. The window's share of the range is the
+ * sample's share of the jobs, drawn at random whatever the data.
  */
 const inWindow = (from: number) =>
-  `uuid_hash(j.id) >= $${from}::bigint and uuid_hash(j.id) < $${from + 1}::bigint`;
+  `uuid_hash(j.id) >= $${from}::bigint and uuid_hash(j.id) < $${from + 1}::bigint
+    and uuid_hash(j.id) < ${SAMPLED_HASHES_BELOW}`;
 /**
  * A filter's own sample (`$2`, `$3`), for its estimate: each filter has a window of its own,
  * so the errors of two estimates are not the same error. How many of its jobs hold every
  * word of `$1` (`hits`).
  */
-const SAMPLE_JOBS = `select j.* from jobs as j where ${inWindow(2)}`;
+const SAMPLE_JOBS = `select j.indexed_text, j.status, j.conclusion from jobs as j
+  where ${inWindow(2)}`;
 const sampleStatement = (tested: Tested) =>
   statement(
     `jobs_sample_${tested}`,
@@ -475,8 +485,9 @@ const nothing = (): JobList => ({ jobs: [], totalJobs: 0, page: 1, totalIsEstima
  * conclusion (jobs are stored in number order), a page each in the description's order
  * (`walkedByText`); the indexes' candidates are read in the table's order (their lists
  * decode much faster), and the matches among them kept and sorted (`kept`, measured from
- * 3,000 to 90,000 matches); a plain scan reads every job in order, a sample a page a job;
- * `grams`, job_search_grams run on a job's text (see lookedUp).
+ * 3,000 to 90,000 matches); a plain scan reads every job in order; a sample is read from
+ * its index and tested (0.3 + 0.3 µs); `grams`, job_search_grams run on a job's text (see
+ * lookedUp).
  */
 const COST = {
   walked: 1,
@@ -485,7 +496,7 @@ const COST = {
   kept: 2,
   listed: 0.05,
   scanned: 0.15,
-  sampled: 2,
+  sampled: 0.65,
   grams: 40,
 };
 const walkedCost = (column: SortColumn) =>
@@ -612,7 +623,7 @@ async function findPage(
   const counted =
     !total &&
     (share * jobs <= 1.5 * EXACT_TOTAL_UP_TO ||
-      matchesCost <= (COST.sampled * HITS_FOR_ESTIMATE) / share ||
+      matchesCost <= COST.sampled * sampledFor(share, jobs) ||
       share * FIRST_SAMPLE < 1);
   if (counted) return fromMatches();
   // Or the whole groups read in order, and the others' matches through the indexes.
@@ -703,14 +714,15 @@ async function jobTotals(
 
 /**
  * The window of uuid_hash (an int4) a sample of about `rows` of the `jobs` hashes into,
- * starting `at` (0 to 1) of the way along the range: every job when rows reaches them.
+ * starting `at` (0 to 1) of the way along the sampled quarter of the range: the whole
+ * quarter, a quarter of the jobs, when rows reaches that.
  */
 function sampleWindow(at: number, rows: number, jobs: number): [number, number] {
   const bottom = -(2 ** 31);
-  if (rows >= jobs) return [bottom, 2 ** 31];
-  const width = (rows / jobs) * 2 ** 32;
-  const start = bottom + at * (2 ** 32 - width);
-  return [Math.floor(start), Math.floor(start + width)];
+  const sampled = SAMPLED_HASHES_BELOW - bottom;
+  const width = Math.min(sampled, (rows / jobs) * 2 ** 32);
+  const start = bottom + at * (sampled - width);
+  return [Math.floor(start), Math.ceil(start + width)];
 }
 
 /** Where a filter's own sample starts: placed by a hash of its key. */
@@ -735,7 +747,7 @@ const serverSamples = perDatabase((): ServerSamples => ({
 /**
  * This server's sample of about FIRST_SAMPLE of the `jobs`, drawn at random (a window of the
  * hash range placed at random), taken again after SERVER_SAMPLE_KEPT_MS or once the jobs
- * grew or shrank by a tenth. Reading it costs a page a job (~20 ms at 1M): kept, it tells
+ * grew or shrank by a tenth. Reading it costs ~1 ms, but kept, it tells
  * each filter new to the server common from rare for nothing. Only the way a page is found
  * rests on it, never a total.
  */
@@ -866,30 +878,27 @@ const readGrouped = async (
 async function readMatches(db: Session, query: JobListQuery, filter: Filter): Promise<JobList> {
   const { shape, parameters } = indexedParameters(filter);
   const { name, text } = matchesStatement(query.sortColumn, query.sortOrder, shape, filter.tested);
-  const read = async (page: number) =>
-    (
-      await namedQuery<{ jobs: JobList['jobs']; total: number }>(db, name, text, [
-        filter.words,
-        (page - 1) * query.perPage,
-        query.perPage,
-        ...parameters,
-      ])
-    )[0]!;
-  let page = query.page;
-  let answer = await read(page);
-  if (!answer.jobs.length && page > 1) {
-    page = lastPage(answer.total, query.perPage);
-    if (answer.total) answer = await read(page);
-  }
-  return { jobs: answer.jobs, totalJobs: answer.total, page, totalIsEstimate: false };
+  const [answer] = await namedQuery<{ jobs: JobList['jobs']; total: number }>(db, name, text, [
+    filter.words,
+    (query.page - 1) * query.perPage,
+    query.perPage,
+    ...parameters,
+  ]);
+  const { jobs, total } = answer!;
+  const page = Math.min(query.page, lastPage(total, query.perPage));
+  return { jobs, totalJobs: total, page, totalIsEstimate: false };
 }
 
 /**
- * The total of a filter too common to count cheaply, from a sample sized to hold about
- * HITS_FOR_ESTIMATE hits at the first sample's share.
+ * The jobs an estimate at `share` samples: enough to hold about HITS_FOR_ESTIMATE hits (a
+ * tenth more, as the share is itself sampled), at most the quarter of the jobs sampled.
  */
+const sampledFor = (share: number, jobs: number) =>
+  Math.min(Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), Math.ceil(jobs / 4));
+
+/** The total of a filter too common to count cheaply, from a sample (sampledFor). */
 async function estimate(db: Session, filter: Filter, jobs: number, share: number) {
-  const window = sampleWindow(windowOf(filter), Math.ceil((HITS_FOR_ESTIMATE / share) * 1.1), jobs);
+  const window = sampleWindow(windowOf(filter), sampledFor(share, jobs), jobs);
   const { name, text } = sampleStatement(filter.tested);
   const [sampled] = await namedQuery<Sampled>(db, name, text, [filter.words, ...window]);
   return Math.round((sampled!.hits / Math.max(sampled!.rows, 1)) * jobs);
@@ -968,9 +977,23 @@ export async function insertJobs(db: Pick<Db, 'execute'>, batch: GeneratedJob[])
 }
 
 /**
+ * The search's indexes: trigrams (0017_job_search_trigrams.sql), letters and pairs
+ * (0019_job_search_short_words.sql), the sample (0026_job_sample_index.sql).
+ */
+const SEARCH_INDEXES = [
+  'jobs_indexed_text_trgm_index',
+  'jobs_indexed_text_grams_index',
+  'jobs_sample_index',
+];
+
+/**
  * Generates and inserts jobs `from`..`to` (1-based positions) in batches, reporting
  * progress, in one transaction: other sessions see the jobs when it commits. `generate`
- * makes the job at a position (the generator's, or the benchmark's prose jobs).
+ * makes the job at a position (the generator's, or the benchmark's prose jobs). A load that
+ * at least doubles the jobs drops the search's indexes and builds them again at its end:
+ * built at once, from sorted entries, they cost less than adding each job's entries as it
+ * comes does, and take less room (measured in bench/README.md). Meanwhile the load's lock keeps
+ * everyone else off the jobs, as a bulk load may.
  */
 export async function loadJobs(
   db: Pick<Db, 'transaction'>,
@@ -983,12 +1006,30 @@ export async function loadJobs(
   }: { batchSize?: number; generate?: typeof generateJob } = {},
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    const [{ jobs: before } = { jobs: 0 }] = await queryRows<{ jobs: number }>(
+      tx,
+      sql`select jobs::float8 as jobs from job_totals`,
+    );
+    const rebuilt =
+      to - from + 1 >= before
+        ? await queryRows<{ name: string; definition: string }>(
+            tx,
+            sql`select indexname as name, indexdef as definition from pg_indexes
+              where tablename = 'jobs' and indexname in ${SEARCH_INDEXES}`,
+          )
+        : [];
+    for (const { name } of rebuilt) await tx.execute(sql.raw(`drop index "${name}"`));
+    // Each batch is generated while the database inserts the one before it.
+    let inserting: Promise<void> | undefined;
     for (let start = from; start <= to; start += batchSize) {
       const end = Math.min(to, start + batchSize - 1);
       const batch = Array.from({ length: end - start + 1 }, (_, i) => generate(start + i));
-      await insertJobs(tx, batch);
-      onProgress(end - from + 1);
+      await inserting;
+      inserting = insertJobs(tx, batch).then(() => onProgress(end - from + 1));
     }
+    await inserting;
+    if (rebuilt.length) await tx.execute(sql`set local maintenance_work_mem = '1GB'`);
+    for (const { definition } of rebuilt) await tx.execute(sql.raw(definition));
     await tx.execute(sql`analyze jobs`);
   });
 }

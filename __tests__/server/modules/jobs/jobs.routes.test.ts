@@ -345,7 +345,10 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
   });
 
   it('inserts in bulk, continues numbering where the last load stopped, and the list follows', async () => {
+    const indexesBefore = await searchIndexes(t.database.db);
     await loadJobs(t.database.db, SEEDED + 1, SEEDED + 3);
+    // A load of a few jobs more adds to the search's indexes; it does not build them again.
+    expect(await searchIndexes(t.database.db)).toEqual(indexesBefore);
     const last = await list('?sortOrder=desc&perPage=20');
     expect(last.jobs[0]!.friendlyNumber).toBe(`J-${String(SEEDED + 3).padStart(7, '0')}`);
     expect(last.totalJobs).toBe(SEEDED + 3);
@@ -374,7 +377,33 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
     expect(await list('?filter=completed')).toMatchObject({ jobs: [], totalJobs: 0 });
     expect(await list()).toMatchObject({ jobs: [], totalJobs: 0, page: 1 });
   });
+
+  it('builds the search indexes again after a load that at least doubles the jobs, as they were', async () => {
+    const db = t.database.db;
+    const before = await searchIndexes(db);
+    await loadJobs(db, 1, 60);
+    const after = await searchIndexes(db);
+    expect(after.map(({ name, definition }) => ({ name, definition }))).toEqual(
+      before.map(({ name, definition }) => ({ name, definition })),
+    );
+    after.forEach(({ oid }, i) => expect(oid).not.toBe(before[i]!.oid));
+    const word = generateJob(7).description.split(' ')[1]!.slice(1, 4);
+    for (const filter of [word, 'zq', generateJob(9).friendlyNumber.slice(0, 8)]) {
+      const asked = { ...query(filter), perPage: 100 } as const;
+      const { jobs, total } = await scanJobs(db, asked);
+      expect(await listJobs(db, asked)).toMatchObject({ jobs, totalJobs: total });
+    }
+  });
 });
+
+/** The search's indexes: each one's name, definition and oid (new when built again). */
+const searchIndexes = (db: Db) =>
+  queryRows<{ name: string; definition: string; oid: number }>(
+    db,
+    sql`select indexname as name, indexdef as definition, indexname::regclass::oid::int8::float8 as oid
+      from pg_indexes where indexname in ('jobs_indexed_text_grams_index',
+        'jobs_indexed_text_trgm_index', 'jobs_sample_index') order by indexname`,
+  );
 
 /** Every other job described in prose, so one load holds both kinds of descriptions. */
 const generateMixedJob = (n: number) => (n % 2 ? generateProseJob(n) : generateJob(n));
