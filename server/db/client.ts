@@ -4,13 +4,12 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Config } from '../config';
 import { migrationsFolder } from '../paths';
 import { lockDataDir } from './dataDirLock';
+import { migrateInJournalOrder } from './migrate';
 
 /** The query builder, the same type over PGlite and over a PostgreSQL server. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -224,7 +223,7 @@ export function fromPglite(client: PGlite, onClose: () => void = () => {}): Data
     db,
     kind: 'pglite',
     migrate: async () => {
-      await migratePglite(db, { migrationsFolder });
+      await migrateInJournalOrder(db, migrationsFolder);
     },
     openNotificationConnection: async ({ onNotification }) => {
       // PGlite is one session in this process: "listening" is a callback per channel.
@@ -296,9 +295,10 @@ export function openPostgres(
       const connection = await pool.connect();
       try {
         await connection.query('select pg_advisory_lock(hashtext($1))', ['migrations']);
-        await migratePg(drizzlePg({ client: connection, casing: 'snake_case' }), {
+        await migrateInJournalOrder(
+          drizzlePg({ client: connection, casing: 'snake_case' }),
           migrationsFolder,
-        });
+        );
       } finally {
         await connection.query('select pg_advisory_unlock(hashtext($1))', ['migrations']);
         connection.release();
