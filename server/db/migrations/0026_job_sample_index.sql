@@ -6,8 +6,7 @@
 -- on, and a window of it is read in the index's order without visiting the table (an
 -- index-only scan): a fraction of the cost, at about the size of the index it replaces.
 -- `id` is included because PostgreSQL reads an expression's columns from the index, not
--- the expression. Dated (in the journal) just after 0023, which was dated ahead: drizzle
--- applies only the migrations dated after the newest one applied.
+-- the expression.
 DROP INDEX "jobs_sample_order_index";--> statement-breakpoint
 CREATE INDEX "jobs_sample_index" ON "jobs" USING btree (uuid_hash("id"))
   INCLUDE ("id", "indexed_text", "status", "conclusion")
