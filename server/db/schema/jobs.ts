@@ -25,8 +25,9 @@ export const SAMPLED_HASHES_BELOW = -(2 ** 31) + 2 ** 30;
  * it rather than compute it), for short words through an index of its letters and pairs of
  * letters, and of status and conclusion (a handful of values each) through their sort
  * indexes, or by walking a sort order testing each job; estimates sample the jobs in the
- * order of a hash of their id, a quarter of them held whole in an index of their own. How the search chooses: jobs.service.ts; the totals the
- * triggers keep: 0017_job_search_trigrams.sql.
+ * order of a hash of their id, a quarter of them held whole in an index of their own. How
+ * the search chooses: jobs.service.ts; the totals the triggers keep:
+ * 0017_job_search_trigrams.sql.
  */
 export const jobs = pgTable(
   'jobs',

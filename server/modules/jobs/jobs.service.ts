@@ -5,8 +5,8 @@ import {
   type Session,
   namedQuery,
   perDatabase,
-  withSearchSession,
   queryRows,
+  withSearchSession,
   withSession,
 } from '../../db/client';
 import { SAMPLED_HASHES_BELOW, jobDetails, jobs } from '../../db/schema/jobs';
@@ -201,7 +201,8 @@ const matchesStatement = (
         (select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]')
          from (
            select * from matches as j order by ${order}
-           offset least($2::int8, greatest((select total from counted) - 1, 0) / $3::int8 * $3::int8)
+           offset least($2::int8,
+             greatest((select total from counted) - 1, 0) / $3::int8 * $3::int8)
            limit $3
          ) as page
          join jobs as j on j.id = page.id) as jobs,
@@ -747,7 +748,7 @@ const serverSamples = perDatabase((): ServerSamples => ({
 /**
  * This server's sample of about FIRST_SAMPLE of the `jobs`, drawn at random (a window of the
  * hash range placed at random), taken again after SERVER_SAMPLE_KEPT_MS or once the jobs
- * grew or shrank by a tenth. Reading it costs ~1 ms, but kept, it tells
+ * grew or shrank by a tenth. Read from the sample index (~1 ms) and kept, it tells
  * each filter new to the server common from rare for nothing. Only the way a page is found
  * rests on it, never a total.
  */
@@ -989,11 +990,12 @@ const SEARCH_INDEXES = [
 /**
  * Generates and inserts jobs `from`..`to` (1-based positions) in batches, reporting
  * progress, in one transaction: other sessions see the jobs when it commits. `generate`
- * makes the job at a position (the generator's, or the benchmark's prose jobs). A load that
- * at least doubles the jobs drops the search's indexes and builds them again at its end:
- * built at once, from sorted entries, they cost less than adding each job's entries as it
- * comes does, and take less room (measured in bench/README.md). Meanwhile the load's lock keeps
- * everyone else off the jobs, as a bulk load may.
+ * makes the job at a position (the generator's, or the benchmark's prose jobs).
+ * `rebuildSearch`, for a database no one reads meanwhile (the benchmark's), with a load
+ * that at least doubles the jobs: the search's indexes are dropped and built again at its
+ * end, from sorted entries, which costs less than adding each job's entries as it comes
+ * and takes less room (bench/README.md); dropping them locks everyone else off the jobs
+ * until the load commits.
  */
 export async function loadJobs(
   db: Pick<Db, 'transaction'>,
@@ -1003,7 +1005,8 @@ export async function loadJobs(
   {
     batchSize = 2000,
     generate = generateJob,
-  }: { batchSize?: number; generate?: typeof generateJob } = {},
+    rebuildSearch = false,
+  }: { batchSize?: number; generate?: typeof generateJob; rebuildSearch?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [{ jobs: before } = { jobs: 0 }] = await queryRows<{ jobs: number }>(
@@ -1011,7 +1014,7 @@ export async function loadJobs(
       sql`select jobs::float8 as jobs from job_totals`,
     );
     const rebuilt =
-      to - from + 1 >= before
+      rebuildSearch && to - from + 1 >= before
         ? await queryRows<{ name: string; definition: string }>(
             tx,
             sql`select indexname as name, indexdef as definition from pg_indexes
@@ -1019,15 +1022,12 @@ export async function loadJobs(
           )
         : [];
     for (const { name } of rebuilt) await tx.execute(sql.raw(`drop index "${name}"`));
-    // Each batch is generated while the database inserts the one before it.
-    let inserting: Promise<void> | undefined;
     for (let start = from; start <= to; start += batchSize) {
       const end = Math.min(to, start + batchSize - 1);
       const batch = Array.from({ length: end - start + 1 }, (_, i) => generate(start + i));
-      await inserting;
-      inserting = insertJobs(tx, batch).then(() => onProgress(end - from + 1));
+      await insertJobs(tx, batch);
+      onProgress(end - from + 1);
     }
-    await inserting;
     if (rebuilt.length) await tx.execute(sql`set local maintenance_work_mem = '1GB'`);
     for (const { definition } of rebuilt) await tx.execute(sql.raw(definition));
     await tx.execute(sql`analyze jobs`);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { JOB_SORT_COLUMNS, type Job, type JobList, type JobListQuery } from '@common/schemas/jobs';
 import { type Database, type Db, queryRows, withSearchSession } from '@server/db/client';
+import { SAMPLED_HASHES_BELOW } from '@server/db/schema/jobs';
 import { JOB_CONCLUSIONS, JOB_STATUSES, generateJob } from '@server/modules/jobs/jobGenerator';
 import {
   EXACT_TOTAL_UP_TO,
@@ -346,7 +347,7 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
 
   it('inserts in bulk, continues numbering where the last load stopped, and the list follows', async () => {
     const indexesBefore = await searchIndexes(t.database.db);
-    await loadJobs(t.database.db, SEEDED + 1, SEEDED + 3);
+    await loadJobs(t.database.db, SEEDED + 1, SEEDED + 3, undefined, { rebuildSearch: true });
     // A load of a few jobs more adds to the search's indexes; it does not build them again.
     expect(await searchIndexes(t.database.db)).toEqual(indexesBefore);
     const last = await list('?sortOrder=desc&perPage=20');
@@ -378,10 +379,23 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
     expect(await list()).toMatchObject({ jobs: [], totalJobs: 0, page: 1 });
   });
 
-  it('builds the search indexes again after a load that at least doubles the jobs, as they were', async () => {
+  it('samples the quarter of the hashes the sample index holds, with what a job is tested on', async () => {
+    const [index] = await queryRows<{ definition: string }>(
+      t.database.db,
+      sql`select indexdef as definition from pg_indexes where indexname = 'jobs_sample_index'`,
+    );
+    expect(index!.definition).toContain(
+      `INCLUDE (id, indexed_text, status, conclusion) WHERE (uuid_hash(id) < '${SAMPLED_HASHES_BELOW}'::integer)`,
+    );
+  });
+
+  it('builds the search indexes again after a load told to that at least doubles the jobs, as they were', async () => {
     const db = t.database.db;
     const before = await searchIndexes(db);
-    await loadJobs(db, 1, 60);
+    // Not told to (a database others read): the indexes stay, whatever the load.
+    await loadJobs(db, 1, 30);
+    expect(await searchIndexes(db)).toEqual(before);
+    await loadJobs(db, 31, 60, undefined, { rebuildSearch: true });
     const after = await searchIndexes(db);
     expect(after.map(({ name, definition }) => ({ name, definition }))).toEqual(
       before.map(({ name, definition }) => ({ name, definition })),
