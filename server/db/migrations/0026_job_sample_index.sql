@@ -4,7 +4,8 @@
 -- a few percent were counted instead, reading all their matches. Now the jobs of the lowest
 -- quarter of the range are held whole in an index of their own, with what a job is tested
 -- on, and a window of it is read in the index's order without visiting the table (an
--- index-only scan): a fraction of the cost, at about the size of the index it replaces.
+-- index-only scan): a fraction of the cost, in 41 MB at 1,000,000 jobs where the index it
+-- replaces took 30.
 -- `id` is included because PostgreSQL reads an expression's columns from the index, not
 -- the expression.
 DROP INDEX "jobs_sample_order_index";--> statement-breakpoint

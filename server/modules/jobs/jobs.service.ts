@@ -284,9 +284,10 @@ const inWindow = (from: number) =>
   `uuid_hash(j.id) >= $${from}::bigint and uuid_hash(j.id) < $${from + 1}::bigint
     and uuid_hash(j.id) < ${SAMPLED_HASHES_BELOW}`;
 /**
- * A filter's own sample (`$2`, `$3`), for its estimate: each filter has a window of its own,
- * so the errors of two estimates are not the same error. How many of its jobs hold every
- * word of `$1` (`hits`).
+ * A filter's own sample (`$2`, `$3`), for its estimate: each filter has a window of its own
+ * where the sampled quarter allows, so the errors of two estimates are not the same error
+ * (a filter rare enough to need the whole quarter shares it with every such filter). How
+ * many of its jobs hold every word of `$1` (`hits`).
  */
 const SAMPLE_JOBS = `select j.indexed_text, j.status, j.conclusion from jobs as j
   where ${inWindow(2)}`;
@@ -988,6 +989,23 @@ const SEARCH_INDEXES = [
 ];
 
 /**
+ * The search's indexes, by name and definition, when a load of `count` jobs at least doubles
+ * the jobs; else none.
+ */
+async function searchIndexesToRebuild(tx: Pick<Db, 'execute'>, count: number) {
+  const [{ jobs } = { jobs: 0 }] = await queryRows<{ jobs: number }>(
+    tx,
+    sql`select jobs::float8 as jobs from job_totals`,
+  );
+  if (count < jobs) return [];
+  return queryRows<{ name: string; definition: string }>(
+    tx,
+    sql`select indexname as name, indexdef as definition from pg_indexes
+      where tablename = 'jobs' and indexname in ${SEARCH_INDEXES}`,
+  );
+}
+
+/**
  * Generates and inserts jobs `from`..`to` (1-based positions) in batches, reporting
  * progress, in one transaction: other sessions see the jobs when it commits. `generate`
  * makes the job at a position (the generator's, or the benchmark's prose jobs).
@@ -1009,18 +1027,7 @@ export async function loadJobs(
   }: { batchSize?: number; generate?: typeof generateJob; rebuildSearch?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const [{ jobs: before } = { jobs: 0 }] = await queryRows<{ jobs: number }>(
-      tx,
-      sql`select jobs::float8 as jobs from job_totals`,
-    );
-    const rebuilt =
-      rebuildSearch && to - from + 1 >= before
-        ? await queryRows<{ name: string; definition: string }>(
-            tx,
-            sql`select indexname as name, indexdef as definition from pg_indexes
-              where tablename = 'jobs' and indexname in ${SEARCH_INDEXES}`,
-          )
-        : [];
+    const rebuilt = rebuildSearch ? await searchIndexesToRebuild(tx, to - from + 1) : [];
     for (const { name } of rebuilt) await tx.execute(sql.raw(`drop index "${name}"`));
     for (let start = from; start <= to; start += batchSize) {
       const end = Math.min(to, start + batchSize - 1);
