@@ -231,6 +231,8 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
       job.description.split(' ').slice(1, 3).join(' ').toLowerCase(),
       `${word} ${word.toUpperCase()} e`,
       'e a o',
+      // More words naming statuses or conclusions than are tested one by one.
+      'e a o i s',
       'completed zzzz',
       // Beyond ASCII, and LIKE's metacharacters as plain text.
       'é',
@@ -465,19 +467,29 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
 
   it('finds the matches bunched far along the sort order, and the rest, as a plain scan does', async () => {
     // Sorted by conclusion, every `pass` comes after the Fail, Inconclusive and Out of
-    // specification jobs: their groups are read whole, the other matches through the
+    // specification jobs: the Pass group is walked, the other matches found through the
     // indexes. And a word of each kind of description: the indexes alone.
+    const db = t.database.db;
     const words = [8, 7].map((n) =>
       generateMixedJob(n)
         .description.split(' ')
         .find((w) => w.length > 4)!,
     );
     const filters = ['pass', 'on hold', 'pending e', 'out of', ...words];
-    // A page in each direction, both past the first (page 1 is where a walk is surest).
-    await expectAsAScan(t.database.db, filters, 50, [
+    const session = await withSearchSession(db, async (searches) => searches);
+    const sent = jest.spyOn(session, 'query');
+    // A page in each direction, both past the first (page 1 is where a walk is surest), and
+    // one past the groups' last match: the walk ends short, and the last page is found.
+    await expectAsAScan(db, filters, 50, [
       ['asc', 7],
       ['desc', 3],
+      ['asc', 400],
     ]);
+    const texts = sent.mock.calls.map(([query]) =>
+      typeof query === 'string' ? query : (query as { text: string }).text,
+    );
+    sent.mockRestore();
+    expect(texts.filter((text) => text.includes('walked as (')).length).toBeGreaterThan(1);
   }, 60_000);
 
   it('finds rare words too short for trigrams through their letters, as a plain scan does', async () => {
@@ -604,6 +616,9 @@ describe.each(testDbKinds)('the search on real prose, on %s', (kind) => {
       'said that',
       words.slice(0, 3).join(' '),
       `${word} e t`,
+      // Words that name a status and a conclusion, and more such words than are tested one by one.
+      'in progress pass',
+      'o e a i n s',
       // Everything (every number holds "j-"), nothing.
       'j-',
       'qqqqzzzz',
