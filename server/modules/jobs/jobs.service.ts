@@ -82,10 +82,11 @@ const patterns = (words: string) =>
  * How a job is tested for a filter's words, by what they name. Words that name no status or
  * conclusion (`$1`, all of them) are looked for in the job's number and description. Each of
  * the first VALUE_WORDS that name some: in those, or among the values it names (three
- * parameters from `first`: the word, its statuses, its conclusions), which costs a job no
- * copy of its fields (`you ce` by conclusion on prose: 110 ms before, 71 ms). Any others, and every word when the
- * values are too many to name (MAX_VALUES): in all four fields, one space apart (a parameter):
- * a word holds no whitespace, so it never spans two fields.
+ * parameters from `first`: the word, its statuses, its conclusions). Any others, and every
+ * word when the values are too many to name (MAX_VALUES): in all four fields, one space
+ * apart (a parameter): a word holds no whitespace, so it never spans two fields. Building
+ * that text for each job costs more than the test (`you ce` by conclusion on prose: 110 ms
+ * with it for every word that names a value, 71 ms without).
  */
 type Test = { valueWords: number; rest: boolean };
 const VALUE_WORDS = 3;
@@ -203,9 +204,10 @@ const sortKeys = (column: SortColumn) =>
 
 /**
  * Every job that holds every word (the test's parameters: `$1` and after the indexes'), found
- * through the indexes when they can serve (`$4`…: see indexedConditions), counted, and a page of them sorted: `$2` offset, `$3`
- * limit, or the last page's offset when `$2` is past it (so a page past the last costs
- * no second reading). Materialized, so the planner cannot walk a sort index instead.
+ * through the indexes when they can serve (`$4`…: see indexedConditions), counted, and a
+ * page of them sorted: `$2` offset, `$3` limit, or the last page's offset when `$2` is past
+ * it (so a page past the last costs no second reading). Materialized, so the planner cannot
+ * walk a sort index instead.
  */
 const matchesStatement = (column: SortColumn, direction: SortOrder, shape: string, test: Test) =>
   statement(`jobs_matches_${column}_${direction}_${shape}_${testKey(test)}`, () => {
@@ -233,10 +235,11 @@ const matchesStatement = (column: SortColumn, direction: SortOrder, shape: strin
  * groups found through the indexes (`$6`…, the column's values holding a word without
  * those), where the words are rare; the test's parameters after them. `$1` the words that
  * name no value, `$2` offset, `$3` limit. Each part gives its first offset + limit in order,
- * so that the page is merged from at most twice that many jobs. The walk is limited by its budget, so that
- * PostgreSQL plans it to stop early rather than read the groups whole and sort them (it
- * takes a filter for rare); when it ends short of offset + limit matches (`short`), the
- * page may lack some of the groups' matches past it, and is found another way.
+ * so that the page is merged from at most twice that many jobs. The walk is limited by its
+ * budget, so that PostgreSQL plans it to stop early rather than read the groups whole and
+ * sort them (it takes a filter for rare). When it used its budget short of offset + limit
+ * matches (`short`), the page may lack some of the groups' matches past it, and is found
+ * another way; when it ran out of groups first, it holds all their matches.
  */
 const groupedStatement = (column: GroupColumn, direction: SortOrder, shape: string, test: Test) =>
   statement(`jobs_grouped_${column}_${direction}_${shape}_${testKey(test)}`, () => {
@@ -248,14 +251,17 @@ const groupedStatement = (column: GroupColumn, direction: SortOrder, shape: stri
         where not (j.${column} = any($4::text[]))
           and ${[...conditions, holdsEvery(test, next)].join(' and ')}
       ),
-      walked as (
+      walked as materialized (
         select * from (
           select * from jobs as j where j.${column} = any($4::text[]) order by ${order} limit $5
         ) as j
-        where ${holdsEvery(test, next)} limit $2::int + $3::int
+        where ${holdsEvery(test, next)} order by ${order} limit $2::int + $3::int
       )
       select coalesce(json_agg(${JOB_JSON} order by ${order}), '[]') as jobs,
-        (select count(*) from walked) < $2::int + $3::int as short
+        case when (select count(*) from walked) < $2::int + $3::int
+          then (select count(*) from (
+            select from jobs as j where j.${column} = any($4::text[]) limit $5) as budget) = $5
+          else false end as short
       from (
         select * from (
           (select * from walked)
@@ -883,7 +889,10 @@ async function firstSample(db: Session, samples: ServerSamples, filter: Filter, 
   return { hits, rows: rows.length, wordHits, byStatus, byConclusion };
 }
 
-/** A page by walking the sort order, testing at most `budget` jobs (at least 1,000 and the page). */
+/**
+ * A page by walking the sort order, testing at most `budget` jobs (at least the page's end
+ * + 1,000).
+ */
 const walk = async (
   db: Session,
   query: JobListQuery,
@@ -940,7 +949,7 @@ const count = async (db: Session, filter: Filter) => {
 
 /**
  * A page sorted by status or conclusion, the groups of `walked` values walked, testing at
- * most `budget` jobs (at least 1,000 and the page) (groupedStatement); none when the walk
+ * most `budget` jobs (at least the page's end + 1,000) (groupedStatement); none when the walk
  * ended short.
  */
 const readGrouped = async (

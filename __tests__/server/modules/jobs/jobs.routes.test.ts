@@ -479,7 +479,7 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
     const session = await withSearchSession(db, async (searches) => searches);
     const sent = jest.spyOn(session, 'query');
     // A page in each direction, both past the first (page 1 is where a walk is surest), and
-    // one past the groups' last match: the walk ends short, and the last page is found.
+    // one past the groups' last match: the walk runs out of groups, and the last page is found.
     await expectAsAScan(db, filters, 50, [
       ['asc', 7],
       ['desc', 3],
@@ -489,7 +489,9 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
       typeof query === 'string' ? query : (query as { text: string }).text,
     );
     sent.mockRestore();
-    expect(texts.filter((text) => text.includes('walked as (')).length).toBeGreaterThan(1);
+    expect(texts.filter((text) => text.includes('walked as materialized')).length).toBeGreaterThan(
+      1,
+    );
   }, 60_000);
 
   it('finds rare words too short for trigrams through their letters, as a plain scan does', async () => {
@@ -580,6 +582,41 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
       totalIsEstimate: false,
     });
   });
+
+  it('finds the page another way when the matches of the groups it walks lie past its budget', async () => {
+    // 20,000 Pass jobs that say `qqmarker`, numbered after every other Pass job: sorted by
+    // conclusion, the Pass group is walked, dense in matches by the sample, but ascending
+    // its first ~16,000 jobs hold none, past the walk's budget; descending they come first.
+    // And 100 Pending jobs that match by their description, found through the indexes:
+    // ascending they come after every Pass job, and must not fill the page in their place.
+    const db = t.database.db;
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          select 'Y-' || lpad(n::text, 5, '0'), 'Received', 'Pass', 'Late qqmarker ' || n
+          from generate_series(1, 20000) as n
+          union all
+          select 'Y-P' || n, 'Received', 'Pending', 'Passed on to qqmarker ' || n
+          from generate_series(1, 100) as n`,
+    );
+    const session = await withSearchSession(db, async (searches) => searches);
+    const statementsFor = async (sortOrder: 'asc' | 'desc') => {
+      const sent = jest.spyOn(session, 'query');
+      const asked = { ...query('pass qqmarker'), sortColumn: 'conclusion', sortOrder } as const;
+      expect(await listJobs(db, asked)).toMatchObject({ jobs: (await scanJobs(db, asked)).jobs });
+      const kinds = sent.mock.calls.map(([query]) => {
+        const text = typeof query === 'string' ? query : (query as { text: string }).text;
+        if (text.includes('walked as materialized')) return 'groups walked';
+        if (text.includes('with matches as materialized')) return 'all the matches';
+        if (text.includes('count(*) filter')) return 'an estimate';
+        return undefined;
+      });
+      sent.mockRestore();
+      return kinds.filter(Boolean);
+    };
+    expect(await statementsFor('desc')).toEqual(['groups walked', 'an estimate']);
+    expect(await statementsFor('asc')).toEqual(['groups walked', 'all the matches']);
+    await db.execute(sql`delete from jobs where friendly_number like 'Y-%'`);
+  }, 60_000);
 });
 
 describe.each(testDbKinds)('the search on real prose, on %s', (kind) => {
