@@ -65,11 +65,14 @@ function JobList() {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const gridApi = useGridApiRef();
   const [typed, setTyped] = useState(view.filter);
-  // A filter that came from elsewhere (a link, the menu) replaces what was typed.
+  // A filter that came from elsewhere (a link, the menu) replaces what was typed; the one
+  // this page sent, arriving, does not: a key typed since it was sent would be lost.
   const [typedFor, setTypedFor] = useState(view.filter);
+  const [sent, setSent] = useState<string>();
   if (typedFor !== view.filter) {
     setTypedFor(view.filter);
-    if (cleanFilter(typed) !== view.filter) setTyped(view.filter);
+    setSent(undefined);
+    if (view.filter !== sent && cleanFilter(typed) !== view.filter) setTyped(view.filter);
   }
 
   useReportedError(messages.jobs.fetchContext, error);
@@ -93,7 +96,9 @@ function JobList() {
   useEffect(() => {
     const timer = setTimeout(() => {
       const next = withFilter(view, typed);
-      if (next !== view) setParams(paramsFromView(next), { replace: true });
+      if (next === view) return;
+      setSent(next.filter);
+      setParams(paramsFromView(next), { replace: true });
     }, FILTER_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed, view, setParams]);

@@ -224,6 +224,27 @@ describe('/lims/jobs', () => {
     expect(queries()[0]).toMatchObject({ filter: 'lead', page: '1', perPage: '50' });
   });
 
+  it('keeps a letter typed as the filter typed before it goes into the URL', async () => {
+    // A slow typist's next key lands after the filter timer has put `wa` in the URL and
+    // before the page shows that URL: the page took `wa` for a filter from elsewhere and
+    // put it back in the box, losing the `t` (`water` became `wter`).
+    const { router } = renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
+    const box = await screen.findByLabelText('Filter');
+    jest.useFakeTimers();
+    fireEvent.change(box, { target: { value: 'wa' } });
+    // One act: the timer's URL and the key are rendered together, as in the browser.
+    // eslint-disable-next-line testing-library/no-unnecessary-act
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(FILTER_DELAY_MS);
+      fireEvent.change(box, { target: { value: 'wat' } });
+    });
+    expect(box).toHaveValue('wat');
+    await act(() => jest.advanceTimersByTimeAsync(FILTER_DELAY_MS));
+    jest.useRealTimers();
+    expect(router.state.location.search).toBe('?filter=wat');
+    expect(box).toHaveValue('wat');
+  });
+
   it('shows the filter of a link followed from the page itself, not the one typed before', async () => {
     const { router } = renderApp('/lims/jobs?filter=pass', signedInAs('viewer', ['viewer']));
     expect(await screen.findByLabelText('Filter')).toHaveValue('pass');
