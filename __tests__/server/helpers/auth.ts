@@ -22,10 +22,13 @@ export async function login(
   return res.json();
 }
 
-/** Registers a new account with no role; answers its tokens. */
+/**
+ * Registers a new account with no role; answers its tokens. The default address is digits
+ * after `user-`: letters at random once spelled a word another test searched for (`zed`).
+ */
 export async function registerUser(
   app: FastifyInstance,
-  email = `user-${Math.random().toString(36).slice(2)}@example.com`,
+  email = `user-${Math.random().toString().slice(2)}@example.com`,
 ): Promise<{ jwt: string; refreshToken: string; email: string }> {
   const res = await app.inject({
     method: 'POST',
