@@ -601,12 +601,10 @@ async function findPage(
     groups = { status: first.byStatus, conclusion: first.byConclusion };
     const shareOf = (word: string) => first.wordHits[words.indexOf(word)]! / first.rows;
     share = sampledShare(first.hits, first.rows);
-    const { values } = filter;
-    if (values) {
-      const namesValues = (word: string) =>
-        values.holding.status[words.indexOf(word)]!.length +
-          values.holding.conclusion[words.indexOf(word)]!.length >
-        0;
+    if (filter.values) {
+      // The words that name no value are the test's plain words (testOf).
+      const { plainWords } = filter;
+      const namesValues = (word: string) => !plainWords.includes(word);
       filter = { ...filter, indexed: lookedUp(words, shareOf, share, jobs, namesValues) };
     }
     listed = listedFor(filter.indexed, shareOf, jobs);
@@ -889,10 +887,11 @@ async function firstSample(db: Session, samples: ServerSamples, filter: Filter, 
   return { hits, rows: rows.length, wordHits, byStatus, byConclusion };
 }
 
-/**
- * A page by walking the sort order, testing at most `budget` jobs (at least the page's end
- * + 1,000).
- */
+/** The jobs a walk tests at most: its `budget`, and at least the page's end + 1,000. */
+const jobsToTest = (query: JobListQuery, budget: number) =>
+  Math.ceil(Math.max(budget, query.page * query.perPage + 1000));
+
+/** A page by walking the sort order, testing at most `budget` jobs (jobsToTest). */
 const walk = async (
   db: Session,
   query: JobListQuery,
@@ -901,7 +900,7 @@ const walk = async (
   jobs: number,
 ) => {
   const { name, text } = walkStatement(query.sortColumn, query.sortOrder, filter.test);
-  const most = Math.min(jobs, Math.ceil(Math.max(budget, query.page * query.perPage + 1000)));
+  const most = Math.min(jobs, jobsToTest(query, budget));
   const [answer] = await namedQuery<{ jobs: JobList['jobs'] }>(db, name, text, [
     filter.plainWords,
     (query.page - 1) * query.perPage,
@@ -949,8 +948,7 @@ const count = async (db: Session, filter: Filter) => {
 
 /**
  * A page sorted by status or conclusion, the groups of `walked` values walked, testing at
- * most `budget` jobs (at least the page's end + 1,000) (groupedStatement); none when the walk
- * ended short.
+ * most `budget` jobs (jobsToTest; groupedStatement); none when the walk ended short.
  */
 const readGrouped = async (
   db: Session,
@@ -967,7 +965,7 @@ const readGrouped = async (
     (query.page - 1) * query.perPage,
     query.perPage,
     walked,
-    Math.ceil(Math.max(budget, query.page * query.perPage + 1000)),
+    jobsToTest(query, budget),
     ...parameters,
     ...filter.testParameters,
   ]);
