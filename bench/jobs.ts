@@ -184,8 +184,8 @@ async function fill(database: Database, target: number, generate: typeof generat
 }
 
 /**
- * The disk of the jobs and of the search: the `indexed_text` column, the trigram, grams and
- * sample indexes.
+ * The disk of the jobs and of the search: the `indexed_text` column, the trigram, grams,
+ * sample and words indexes, the dictionary of words and the numbers' characters.
  */
 async function diskUse(database: Database) {
   const [sizes] = await queryRows<Record<string, number>>(
@@ -196,9 +196,13 @@ async function diskUse(database: Database) {
       pg_relation_size('jobs_indexed_text_trgm_index')::float8 as "search: trigram index",
       pg_relation_size('jobs_indexed_text_grams_index')::float8 as "search: grams index",
       pg_relation_size('jobs_sample_index')::float8 as "search: sample index",
+      pg_relation_size('jobs_description_words_index')::float8 as "search: words index",
+      (pg_total_relation_size('job_words') + pg_total_relation_size('job_number_characters'))::float8
+        as "search: the dictionary of words, the numbers' characters",
       (pg_indexes_size('jobs') - pg_relation_size('jobs_indexed_text_trgm_index')
         - pg_relation_size('jobs_indexed_text_grams_index')
-        - pg_relation_size('jobs_sample_index'))::float8 as "jobs indexes (number, sorts)",
+        - pg_relation_size('jobs_sample_index')
+        - pg_relation_size('jobs_description_words_index'))::float8 as "jobs indexes (number, sorts)",
       pg_total_relation_size('job_details')::float8 as "job details (samples)"`,
   );
   return sizes!;
@@ -219,7 +223,8 @@ async function measureWrites(database: Database) {
   return {
     insert: await time(sql`
       insert into jobs (friendly_number, status, conclusion, description)
-      select 'W-' || row_number() over (), status, conclusion, description
+      select 'W-' || row_number() over (), status, conclusion,
+        description || ' ' || gen_random_uuid()
       from (select * from jobs where uuid_hash(id) < ${sql.raw(String(SAMPLED_HASHES_BELOW))}
         order by uuid_hash(id) limit 1000) as s`),
     update: await time(sql`

@@ -50,6 +50,10 @@ export const jobs = pgTable(
       'gin',
       sql`job_search_grams(${table.indexedText})`,
     ),
+    index('jobs_description_words_index').using(
+      'gin',
+      sql`job_description_words(${table.description})`,
+    ),
     // Also INCLUDEs (id, indexed_text, status, conclusion), which drizzle cannot say:
     // 0026_job_sample_index.sql.
     index('jobs_sample_index')

@@ -109,6 +109,13 @@ const INDEXED_WORDS = 3;
  * filter the walk does not answer reads every job.
  */
 const MAX_VALUES = 1_000;
+/**
+ * A filter word held by at most this many words of the dictionary is looked up as them
+ * (`w`, indexedConditions); held by more, through the trigram index.
+ */
+const MAX_EXPANDED = 200;
+/** The most jobs a word is looked up for through the words index (lookedUp). */
+const WHOLE_WORD_JOBS = 50_000;
 
 /** The sort columns of a handful of values, each a group of the sort order. */
 type GroupColumn = 'status' | 'conclusion';
@@ -156,21 +163,25 @@ const walkStatement = (column: SortColumn, direction: SortOrder, test: Test) =>
 
 /**
  * Conditions the indexes can serve, for the words they are given, from parameter `$first`
- * on. `shape` has a letter per word: `t`, the word in the number or description through the
- * trigram index (words that name no status or conclusion all in one scan of it); `g`, the
- * same through the index of each job's letters and pairs of letters, for a word with no
- * three letters or digits in a row (`zq`, `e`, `%`): its pairs (or its one letter) are in
- * the job's. In capitals, a word that also names some statuses or conclusions: or one of
+ * on. `shape` has a letter per word: `w`, for a word in no job's number, one of the
+ * description's words that hold it (the parameter: those of the dictionary, EXPANSIONS)
+ * through the index of each job's words, exactly; `t`, the word in the number or
+ * description through the trigram index, whose candidates are rechecked; `g`, the same
+ * through the index of each job's letters and pairs of letters, for a word with no three
+ * letters or digits in a row (`zq`, `e`, `%`): its pairs (or its one letter) are in the
+ * job's. In capitals, a word that also names some statuses or conclusions: or one of
  * those (the sort indexes; two more parameters). The values go in as parameters, not as a
  * subquery, so that the planner sees how few jobs they name.
  */
 function indexedConditions(shape: string, first: number) {
   let at = first;
   const conditions = [...shape].map((kind) => {
-    const word =
-      kind.toLowerCase() === 't'
-        ? `${INDEXED_TEXT} like job_search_pattern($${at++})`
-        : `job_search_grams(${INDEXED_TEXT}) @> job_search_word_grams($${at++})`;
+    const word = {
+      w: `job_description_words(j.description) && $${at}::text[]`,
+      t: `${INDEXED_TEXT} like job_search_pattern($${at})`,
+      g: `job_search_grams(${INDEXED_TEXT}) @> job_search_word_grams($${at})`,
+    }[kind.toLowerCase()];
+    at++;
     if (kind === kind.toLowerCase()) return word;
     const status = `j.status = any($${at++}::text[])`;
     return `(${word} or ${status} or j.conclusion = any($${at++}::text[]))`;
@@ -287,10 +298,29 @@ const holdingEach = (values: string) => `(
       select v from unnest(${values}) as v where lower(v) like job_search_pattern(word)
     ) order by n), '[]')
   from unnest($1::text[]) with ordinality as w(word, n))`;
-/** What status and conclusion say of a filter (`$1` its words): the values holding each word. */
+/**
+ * Of each word of `$1` marked in `$2`, the dictionary's words (job_words, 0027) that hold it,
+ * up to one more than MAX_EXPANDED (a word of a description holds a filter word, as each is
+ * in the dictionary), whether a job's number may hold it (whether the numbers have each of
+ * its characters), and whether a description's word past 200 characters does (those are in
+ * the words index by their first 200 only).
+ */
+const EXPANSIONS = `(
+  select coalesce(json_agg(case when w.expand then json_build_object(
+      'words', job_words_holding(w.word, ${MAX_EXPANDED + 1}),
+      'inNumbers', (select bool_and(c in (select character from job_number_characters))
+        from unnest(string_to_array(lower(w.word), null)) as c),
+      'inLongWords', job_long_words_hold(w.word)
+    ) end order by n), '[]')
+  from unnest($1::text[], $2::boolean[]) with ordinality as w(word, expand, n))`;
+/**
+ * What status and conclusion say of a filter (`$1` its words): the values holding each word;
+ * and the dictionary's words holding those of `$2` (EXPANSIONS).
+ */
 const WORD_VALUES_STATEMENT = `
   select cardinality(s.all) > ${MAX_VALUES} or cardinality(c.all) > ${MAX_VALUES} as "tooMany",
-    ${holdingEach('s.all')} as "statusesHolding", ${holdingEach('c.all')} as "conclusionsHolding"
+    ${holdingEach('s.all')} as "statusesHolding", ${holdingEach('c.all')} as "conclusionsHolding",
+    ${EXPANSIONS} as expansions
   from (select ${distinctValues('status')} as all) as s,
     (select ${distinctValues('conclusion')} as all) as c`;
 
@@ -342,14 +372,20 @@ const narrowest = (words: string[]) =>
 
 /**
  * The entries of the indexes' lists that looking `indexed` up decodes: a list per trigram (or
- * pair of letters) of each word, each at least as long as the word's jobs (`shareOf` them).
+ * pair of letters) of each word, each at least as long as the word's jobs (`shareOf` them);
+ * for a word looked up as the dictionary's words that hold it (`exact`), about as many as
+ * its jobs.
  */
-const listedFor = (indexed: string[], shareOf: (word: string) => number, jobs: number) =>
-  indexed.reduce(
-    (sum, word) =>
-      sum + Math.max(1, word.length - (hasTrigrams(word) ? 2 : 1)) * shareOf(word) * jobs,
-    0,
-  );
+const listedFor = (
+  indexed: string[],
+  shareOf: (word: string) => number,
+  jobs: number,
+  exact: (word: string) => boolean = () => false,
+) =>
+  indexed.reduce((sum, word) => {
+    const lists = exact(word) ? 1 : Math.max(1, word.length - (hasTrigrams(word) ? 2 : 1));
+    return sum + lists * shareOf(word) * jobs;
+  }, 0);
 
 /**
  * The words handed to the indexes, by a first sample: those with trigrams (narrowest), and
@@ -360,6 +396,8 @@ const listedFor = (indexed: string[], shareOf: (word: string) => number, jobs: n
  * filter's `share` when more. Not a short word that also names statuses or conclusions
  * (`pe`: Pending): it holds those values' jobs too, a fifth of all, so PostgreSQL tests its
  * condition on each job instead, running job_search_grams on each (`be mu pe`: 313 ms).
+ * Or, when that costs less, the rarest of the words in no number that few enough words of
+ * the dictionary hold (`expanded`), alone and `whole`: through the words index.
  */
 function lookedUp(
   words: string[],
@@ -367,7 +405,8 @@ function lookedUp(
   share: number,
   jobs: number,
   namesValues: (word: string) => boolean,
-): string[] {
+  expanded: (string[] | null)[],
+): Pick<Filter, 'indexed' | 'whole'> {
   const trigrams = narrowest(words.filter(hasTrigrams));
   const others = words
     .filter((word) => !hasTrigrams(word) && !namesValues(word))
@@ -390,7 +429,18 @@ function lookedUp(
     const indexed = [...trigrams, ...others.slice(0, n)];
     if (cost(indexed) < cost(cheapest)) cheapest = indexed;
   }
-  return cheapest;
+  // Or the rarest word the words index lists exactly, alone: its jobs (its lists no longer,
+  // where a trigram's are longer than the word's), each tested on the others. Not beside
+  // other conditions of the indexes, whose rechecks would split each job's description
+  // again (~10 µs a job of prose), nor for a common word, whose bitmap would outgrow
+  // work_mem (`his` in prose: 167,536 jobs through 161 words, 90 ms).
+  const [whole] = words
+    .filter((word) => expanded[words.indexOf(word)])
+    .toSorted((a, b) => shareOf(a) - shareOf(b));
+  const listed = whole === undefined ? Infinity : Math.max(shareOf(whole), share) * jobs;
+  return listed <= WHOLE_WORD_JOBS && COST.indexed * listed <= cost(cheapest)
+    ? { indexed: [whole!], whole }
+    : { indexed: cheapest, whole: undefined };
 }
 
 /**
@@ -400,8 +450,9 @@ function lookedUp(
 interface Total {
   count: number;
   estimate: boolean;
-  /** The words handed to the indexes (see lookedUp). */
+  /** The words handed to the indexes, and the one looked up whole (see lookedUp). */
   indexed: string[];
+  whole?: string;
   listed: number;
   /** The filter's first sample by status and by conclusion (none when counted unsampled). */
   groups?: Groups;
@@ -416,6 +467,12 @@ type Groups = Record<GroupColumn, Record<string, [rows: number, hits: number]>>;
  */
 type WordValues = {
   holding: Record<GroupColumn, string[][]>;
+  /**
+   * Of each word in no job's number, the dictionary's words that hold it (see
+   * indexedConditions); null when a number or a word past 200 characters may hold it, or
+   * too many words do.
+   */
+  expanded: (string[] | null)[];
 };
 
 /**
@@ -433,14 +490,27 @@ type WordValuesRow = {
   tooMany: boolean;
   statusesHolding: string[][];
   conclusionsHolding: string[][];
+  expansions: ({ words: string[]; inNumbers: boolean; inLongWords: boolean } | null)[];
 };
+
+const expandedFrom = (expansion: WordValuesRow['expansions'][number]) =>
+  expansion &&
+  !expansion.inNumbers &&
+  !expansion.inLongWords &&
+  expansion.words.length <= MAX_EXPANDED
+    ? expansion.words
+    : null;
 
 const wordValuesFrom = (read: WordValuesRow): WordValues | null =>
   read.tooMany
     ? null
     : {
         holding: { status: read.statusesHolding, conclusion: read.conclusionsHolding },
+        expanded: read.expansions.map(expandedFrom),
       };
+
+/** The parameters of the word values statement: the words, and which have trigrams. */
+const wordValuesParameters = (words: string[]) => [words, words.map(hasTrigrams)];
 
 /** A filter's word values at `generation`: kept, or read (a few index probes). */
 async function wordValuesAt(
@@ -451,9 +521,12 @@ async function wordValuesAt(
 ): Promise<WordValues | undefined> {
   const kept = cache.get(key, generation);
   if (kept !== undefined) return kept ?? undefined;
-  const [read] = await namedQuery<WordValuesRow>(db, 'jobs_word_values', WORD_VALUES_STATEMENT, [
-    words,
-  ]);
+  const [read] = await namedQuery<WordValuesRow>(
+    db,
+    'jobs_word_values',
+    WORD_VALUES_STATEMENT,
+    wordValuesParameters(words),
+  );
   return cache.keep(key, generation, wordValuesFrom(read!)) ?? undefined;
 }
 
@@ -594,7 +667,7 @@ async function findPage(
   let groups: Groups | undefined;
   if (total) {
     ({ listed, groups } = total);
-    filter = { ...filter, indexed: total.indexed };
+    filter = { ...filter, indexed: total.indexed, whole: total.whole };
     share = total.count / jobs;
   } else {
     const first = await firstSample(db, samples, filter, jobs);
@@ -605,14 +678,15 @@ async function findPage(
       // The words that name no value are the test's plain words (testOf).
       const { plainWords } = filter;
       const namesValues = (word: string) => !plainWords.includes(word);
-      filter = { ...filter, indexed: lookedUp(words, shareOf, share, jobs, namesValues) };
+      const { expanded } = filter.values;
+      filter = { ...filter, ...lookedUp(words, shareOf, share, jobs, namesValues, expanded) };
     }
-    listed = listedFor(filter.indexed, shareOf, jobs);
+    listed = listedFor(filter.indexed, shareOf, jobs, (word) => word === filter.whole);
   }
   if (total?.count === 0) return nothing();
   const { indexed } = filter;
   const keep = (count: number, estimate: boolean) =>
-    totals.keep(key, generation, { count, estimate, indexed, listed, groups });
+    totals.keep(key, generation, { count, estimate, indexed, whole: filter.whole, listed, groups });
   const fromMatches = async () => {
     const answer = await readMatches(db, query, filter);
     keep(answer.totalJobs, false);
@@ -669,6 +743,8 @@ type Filter = {
   words: string[];
   key: string;
   indexed: string[];
+  /** The word looked up as the dictionary's words that hold it, alone (lookedUp). */
+  whole?: string;
   values: WordValues | undefined;
   test: Test;
   plainWords: string[];
@@ -787,7 +863,7 @@ async function jobTotals(
     db,
     'jobs_totals_word_values',
     TOTALS_AND_WORD_VALUES_STATEMENT,
-    [filter.words],
+    wordValuesParameters(filter.words),
   );
   cache.keep(filter.key, read!.generation, wordValuesFrom(read!));
   return read!;
@@ -916,7 +992,7 @@ const walk = async (
  * the `walked` values of column `except` (their groups are walked: groupedStatement).
  */
 function indexedParameters(
-  { words, indexed, values }: Filter,
+  { words, indexed, whole, values }: Filter,
   except?: GroupColumn,
   walked: string[] = [],
 ) {
@@ -928,9 +1004,10 @@ function indexedParameters(
       );
     const [statuses, conclusions] = [holding('status'), holding('conclusion')];
     const named = statuses.length + conclusions.length > 0;
-    const kind = hasTrigrams(word) ? 't' : 'g';
+    const kind = word === whole ? 'w' : hasTrigrams(word) ? 't' : 'g';
     shape += named ? kind.toUpperCase() : kind;
-    return named ? [word, statuses, conclusions] : [word];
+    const looked = word === whole ? values!.expanded[words.indexOf(word)]! : word;
+    return named ? [looked, statuses, conclusions] : [looked];
   });
   return { shape, parameters };
 }
@@ -1087,6 +1164,7 @@ const SEARCH_INDEXES = [
   'jobs_indexed_text_trgm_index',
   'jobs_indexed_text_grams_index',
   'jobs_sample_index',
+  'jobs_description_words_index',
 ];
 
 /**

@@ -379,6 +379,12 @@ describe.each(testDbKinds)('laboratory jobs on %s', (kind) => {
     await t.database.db.execute(sql`truncate jobs, job_details`);
     expect(await list('?filter=completed')).toMatchObject({ jobs: [], totalJobs: 0 });
     expect(await list()).toMatchObject({ jobs: [], totalJobs: 0, page: 1 });
+    const [left] = await queryRows<{ words: number; characters: number }>(
+      t.database.db,
+      sql`select (select count(*) from job_words)::float8 as words,
+        (select count(*) from job_number_characters)::float8 as characters`,
+    );
+    expect(left).toEqual({ words: 0, characters: 0 });
   });
 
   it('samples the quarter of the hashes the sample index holds, with what a job is tested on', async () => {
@@ -418,7 +424,8 @@ const searchIndexes = (db: Db) =>
     db,
     sql`select indexname as name, indexdef as definition, indexname::regclass::oid::int8::float8 as oid
       from pg_indexes where indexname in ('jobs_indexed_text_grams_index',
-        'jobs_indexed_text_trgm_index', 'jobs_sample_index') order by indexname`,
+        'jobs_indexed_text_trgm_index', 'jobs_sample_index', 'jobs_description_words_index')
+      order by indexname`,
   );
 
 /** Every other job described in prose, so one load holds both kinds of descriptions. */
@@ -493,6 +500,55 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
       1,
     );
   }, 60_000);
+
+  it('looks a word up as the words of descriptions that hold it, kept as plain SQL writes them', async () => {
+    const db = t.database.db;
+    const session = await withSearchSession(db, async (searches) => searches);
+    const sent = jest.spyOn(session, 'query');
+    const numbers = async (filter: string) =>
+      (await listJobs(db, query(filter))).jobs.map((job) => job.friendlyNumber);
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          values ('J-0000000', 'Archived', 'Pass', 'Zqwvnewword, inserted by hand')`,
+    );
+    // A word no description had before: in the dictionary with its job.
+    expect(await numbers('qwvnewwor')).toEqual(['J-0000000']);
+    const texts = sent.mock.calls.map(([query]) =>
+      typeof query === 'string' ? query : (query as { text: string }).text,
+    );
+    sent.mockRestore();
+    expect(texts.some((text) => text.includes('job_description_words(j.description) &&'))).toBe(
+      true,
+    );
+    await db.execute(
+      sql`update jobs set description = 'Zqwvchanged by hand' where friendly_number = 'J-0000000'`,
+    );
+    expect(await numbers('qwvchang')).toEqual(['J-0000000']);
+    expect(await numbers('qwvnewwor')).toEqual([]);
+    // A number with letters: its words may be in numbers, and are looked for there too.
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          values ('ZQWV-7', 'Archived', 'Pass', 'inserted by hand')`,
+    );
+    expect(await numbers('zqwv')).toEqual(['J-0000000', 'ZQWV-7']);
+    // A word too long to index whole (a pasted key, say) is written, and found to its end.
+    const long = `qwvlong${'k'.repeat(3000)}qwvend`;
+    await db.execute(
+      sql`insert into jobs (friendly_number, status, conclusion, description)
+          values ('J-0000001a', 'Archived', 'Pass', ${`key ${long}`})`,
+    );
+    expect(await numbers('qwvend')).toEqual(['J-0000001a']);
+    expect(await numbers('qwvlong')).toEqual(['J-0000001a']);
+    for (const filter of ['zqwv', 'qwvchang', 'qwvnewwor', 'zqwv-7 hand', 'qwvend', 'kqwv']) {
+      const asked = { ...query(filter), perPage: 100 } as const;
+      const { jobs, total } = await scanJobs(db, asked);
+      expect(await listJobs(db, asked)).toMatchObject({ jobs, totalJobs: total });
+    }
+    await db.execute(
+      sql`delete from jobs where friendly_number in ('J-0000000', 'ZQWV-7', 'J-0000001a')`,
+    );
+    expect(await numbers('zqwv')).toEqual([]);
+  });
 
   it('finds rare words too short for trigrams through their letters, as a plain scan does', async () => {
     // A few jobs among 80,000 hold each: found through the index of letters and pairs.
