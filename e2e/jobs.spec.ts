@@ -90,8 +90,17 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await page.getByRole('button', { name: 'Go to first page' }).click();
   await expect(jobCells.first()).toHaveText('J-0000001');
 
-  // A phone's width: the page size can still be chosen.
+  // A phone's width: the page size can still be chosen, and the pager's four buttons are
+  // in sight within the grid (the last two were past its edge, in a strip to scroll).
   await page.setViewportSize({ width: 390, height: 800 });
+  const expectPagerInSight = async () => {
+    const footer = (await page.locator('.MuiDataGrid-footerContainer').boundingBox())!;
+    for (const name of ['first', 'previous', 'next', 'last']) {
+      const box = (await page.getByRole('button', { name: `Go to ${name} page` }).boundingBox())!;
+      expect(box.x + box.width, `Go to ${name} page`).toBeLessThanOrEqual(footer.x + footer.width);
+    }
+  };
+  await expectPagerInSight();
   await page.getByRole('combobox', { name: /Rows per page/ }).click();
   await page.getByRole('option', { name: '20' }).click();
   await expect(page.getByText(/^1–20 of /)).toBeVisible();
@@ -101,6 +110,7 @@ test('the job list pages on and keeps its page on a reload; Space opens a job; p
   await expect(page.getByText(/^9,951–10,000 of /)).toBeVisible();
   await expect(jobCells.first()).toHaveText('J-0009951');
   await expect(page).toHaveURL(/[?&]page=200\b/);
+  await expectPagerInSight();
 });
 
 for (const [username, password] of [

@@ -100,8 +100,8 @@ interface GridFrameProps {
 
 /**
  * The frame of every DataGrid: the grid at its height; on a narrow screen, buttons naming
- * the columns out of sight (scrolling to them), and the rows-per-page choice the grid hides
- * there; once the focus leaves the grid, the grid forgets the cell it had
+ * the columns out of sight (scrolling to them), the rows-per-page choice the grid hides
+ * there, and its pager's buttons kept in sight; once the focus leaves the grid, the grid forgets the cell it had
  * (`useGridFocusRelease`).
  */
 export function GridFrame({ apiRef, label, height, children }: GridFrameProps) {
@@ -110,11 +110,26 @@ export function GridFrame({ apiRef, label, height, children }: GridFrameProps) {
     <>
       <OffscreenColumns apiRef={apiRef} label={label} />
       <Box
-        sx={{
+        sx={(theme) => ({
           height,
           // The grid hides the page size on a phone; the choice stays (named by its label).
           '& .MuiDataGrid-footerContainer .MuiTablePagination-input': { display: 'inline-flex' },
-        }}
+          // On a phone the pager's four buttons stay in sight: narrower margins, and the rows
+          // shown wrap onto two lines (`1–50 of about / 1,000,000`) rather than push them out.
+          [theme.breakpoints.down('sm')]: {
+            '& .MuiTablePagination-toolbar': { pl: 1, pr: 0 },
+            '& .MuiTablePagination-spacer': { display: 'none' },
+            '& .MuiTablePagination-input': { ml: 0, mr: 1 },
+            '& .MuiTablePagination-displayedRows': {
+              flex: '1 1 auto',
+              minWidth: 0,
+              whiteSpace: 'normal',
+              lineHeight: 1.25,
+              textAlign: 'right',
+            },
+            '& .MuiTablePagination-actions': { ml: 0.5 },
+          },
+        })}
         onBlur={releaseGridFocus}
       >
         {children}
