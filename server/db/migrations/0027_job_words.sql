@@ -60,15 +60,16 @@ BEGIN
     DELETE FROM job_long_words;
     DELETE FROM job_number_characters;
   ELSE
+    -- In order, so that two writers adding the same new words cannot wait on each other.
     INSERT INTO job_words
-      SELECT DISTINCT unnest(job_description_words(description)) FROM new_jobs
+      SELECT DISTINCT unnest(job_description_words(description)) FROM new_jobs ORDER BY 1
       ON CONFLICT DO NOTHING;
     INSERT INTO job_long_words
       SELECT DISTINCT md5(w), w FROM new_jobs, job_description_long_words(description) AS w
-      ON CONFLICT DO NOTHING;
+      ORDER BY 1 ON CONFLICT DO NOTHING;
     INSERT INTO job_number_characters
       SELECT DISTINCT unnest(string_to_array(lower(friendly_number), NULL)) FROM new_jobs
-      ON CONFLICT DO NOTHING;
+      ORDER BY 1 ON CONFLICT DO NOTHING;
   END IF;
   RETURN NULL;
 END

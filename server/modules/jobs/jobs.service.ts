@@ -473,6 +473,8 @@ type WordValues = {
    * too many words do.
    */
   expanded: (string[] | null)[];
+  /** Of each word with trigrams, whether the numbers have every one of its characters. */
+  numberLike: boolean[];
 };
 
 /**
@@ -507,6 +509,7 @@ const wordValuesFrom = (read: WordValuesRow): WordValues | null =>
     : {
         holding: { status: read.statusesHolding, conclusion: read.conclusionsHolding },
         expanded: read.expansions.map(expandedFrom),
+        numberLike: read.expansions.map((expansion) => !!expansion?.inNumbers),
       };
 
 /** The parameters of the word values statement: the words, and which have trigrams. */
@@ -1006,11 +1009,25 @@ function indexedParameters(
     const named = statuses.length + conclusions.length > 0;
     const kind = word === whole ? 'w' : hasTrigrams(word) ? 't' : 'g';
     shape += named ? kind.toUpperCase() : kind;
-    const looked = word === whole ? values!.expanded[words.indexOf(word)]! : word;
+    const looked =
+      word === whole
+        ? values!.expanded[words.indexOf(word)]!
+        : kind === 't' && values!.numberLike[words.indexOf(word)]
+          ? longestRun(word)
+          : word;
     return named ? [looked, statuses, conclusions] : [looked];
   });
   return { shape, parameters };
 }
+
+/**
+ * A word's longest run of letters or digits, what the trigram index is given for a word that
+ * may be in a number: its parts and their edges are the numbers' densest trigrams (`j-0042`:
+ * `j` and the start of `0042` are in every number: 8.5 ms for its 1,139 candidates, where
+ * `0042` alone gives 1,338 in 1.2 ms). The test still holds the job to the whole word.
+ */
+const longestRun = (word: string) =>
+  (word.match(/[\p{L}\p{N}]+/gu) ?? [word]).reduce((a, b) => (b.length > a.length ? b : a));
 
 const count = async (db: Session, filter: Filter) => {
   const { shape, parameters } = indexedParameters(filter);
