@@ -101,8 +101,8 @@ interface GridFrameProps {
 /**
  * The frame of every DataGrid: the grid at its height; on a narrow screen, buttons naming
  * the columns out of sight (scrolling to them), the rows-per-page choice the grid hides
- * there, and its pager's buttons kept in sight; once the focus leaves the grid, the grid forgets the cell it had
- * (`useGridFocusRelease`).
+ * there, and its pager's buttons kept in sight; once the focus leaves the grid, the grid
+ * forgets the cell it had (`useGridFocusRelease`).
  */
 export function GridFrame({ apiRef, label, height, children }: GridFrameProps) {
   const releaseGridFocus = useGridFocusRelease(apiRef);
