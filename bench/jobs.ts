@@ -185,7 +185,8 @@ async function fill(database: Database, target: number, generate: typeof generat
 
 /**
  * The disk of the jobs and of the search: the `indexed_text` column, the trigram, grams,
- * sample and words indexes, the dictionary of words and the numbers' characters.
+ * sample and words indexes, the dictionary of words, the long words and the numbers'
+ * characters.
  */
 async function diskUse(database: Database) {
   const [sizes] = await queryRows<Record<string, number>>(
@@ -197,8 +198,9 @@ async function diskUse(database: Database) {
       pg_relation_size('jobs_indexed_text_grams_index')::float8 as "search: grams index",
       pg_relation_size('jobs_sample_index')::float8 as "search: sample index",
       pg_relation_size('jobs_description_words_index')::float8 as "search: words index",
-      (pg_total_relation_size('job_words') + pg_total_relation_size('job_number_characters'))::float8
-        as "search: the dictionary of words, the numbers' characters",
+      (pg_total_relation_size('job_words') + pg_total_relation_size('job_long_words')
+        + pg_total_relation_size('job_number_characters'))::float8
+        as "search: the dictionary of words, the long words, the numbers' characters",
       (pg_indexes_size('jobs') - pg_relation_size('jobs_indexed_text_trgm_index')
         - pg_relation_size('jobs_indexed_text_grams_index')
         - pg_relation_size('jobs_sample_index')
