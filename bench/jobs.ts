@@ -212,7 +212,8 @@ async function diskUse(database: Database) {
 
 /**
  * What plain-SQL writes cost, the search kept current: one statement each inserting,
- * updating and deleting 1,000 jobs (copies of sampled jobs' text under new numbers).
+ * updating (description and status, then the status alone) and deleting 1,000 jobs (copies
+ * of sampled jobs' text under new numbers).
  */
 async function measureWrites(database: Database) {
   const time = async (statement: ReturnType<typeof sql>) => {
@@ -231,6 +232,8 @@ async function measureWrites(database: Database) {
         order by uuid_hash(id) limit 1000) as s`),
     update: await time(sql`
       update jobs set description = description || ' revised', status = 'On hold' where ${range}`),
+    // What an instrument reporting progress writes: no description changes.
+    status: await time(sql`update jobs set status = 'Completed' where ${range}`),
     delete: await time(sql`delete from jobs where ${range}`),
   };
 }
@@ -337,11 +340,14 @@ async function typing(base: string, jwt: string, typed: string[], seconds: numbe
   const statuses = new Map<number, number>();
   const until = Date.now() + seconds * 1000;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const slowest: { ms: number; path: string }[] = [];
   const ask = async (path: string, into: number[]) => {
     const started = performance.now();
     const answer = await fetch(`${base}${path}`, { headers });
     await answer.arrayBuffer();
-    into.push(performance.now() - started);
+    const took = performance.now() - started;
+    into.push(took);
+    if (into === latencies) slowest.push({ ms: took, path });
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   };
   const person = async (n: number) => {
@@ -374,6 +380,7 @@ async function typing(base: string, jwt: string, typed: string[], seconds: numbe
     latencies: latencies.sort((a, b) => a - b),
     others: others.sort((a, b) => a - b),
     statuses,
+    slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 3),
   };
 }
 
@@ -420,7 +427,7 @@ async function benchDataSet(name: DataSetName, url: string) {
     );
   const writes = await measureWrites(database);
   console.log(
-    `Plain-SQL writes of 1,000 jobs: insert ${ms(writes.insert)} a job, update ${ms(writes.update)}, delete ${ms(writes.delete)}`,
+    `Plain-SQL writes of 1,000 jobs: insert ${ms(writes.insert)} a job, update ${ms(writes.update)} (the status alone ${ms(writes.status)}), delete ${ms(writes.delete)}`,
   );
   const disk = await diskUse(database);
   for (const [part, bytes] of Object.entries(disk)) console.log(`  ${part}: ${megabytes(bytes)}`);
@@ -468,6 +475,8 @@ async function benchDataSet(name: DataSetName, url: string) {
   console.log(`  ${summary(typed.latencies)}`);
   console.log(`  beside them, plain pages: ${summary(typed.others)}`);
   console.log(`  statuses: ${JSON.stringify(Object.fromEntries(typed.statuses))}`);
+  console.log('  the slowest prefixes:');
+  for (const t of typed.slowest) console.log(`    ${ms(t.ms)}  ${decodeURIComponent(t.path)}`);
 
   jwt = await signIn();
   await driveMix(server.base, jwt, jobIds, data, 5);

@@ -525,6 +525,21 @@ describe.each(testDbKinds)('more jobs than are counted exactly, on %s, half in p
     );
     expect(await numbers('qwvchang')).toEqual(['J-0000000']);
     expect(await numbers('qwvnewwor')).toEqual([]);
+    // An update that leaves description and number as they were splits no description: a
+    // word taken out of the dictionary by hand stays out, until the description changes.
+    const inDictionary = async (word: string) =>
+      (await queryRows(db, sql`select from job_words where word = ${word}`)).length > 0;
+    await db.execute(sql`delete from job_words where word = 'zqwvchanged'`);
+    await db.execute(
+      sql`update jobs set status = 'On hold', description = description
+          where friendly_number = 'J-0000000'`,
+    );
+    expect(await inDictionary('zqwvchanged')).toBe(false);
+    await db.execute(
+      sql`update jobs set description = 'Zqwvchanged by hand again'
+          where friendly_number = 'J-0000000'`,
+    );
+    expect(await inDictionary('zqwvchanged')).toBe(true);
     // A number with letters: its words may be in numbers, and are looked for there too.
     await db.execute(
       sql`insert into jobs (friendly_number, status, conclusion, description)
