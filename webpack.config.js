@@ -6,8 +6,13 @@ const TerserPlugin = require('terser-webpack-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
 const CopyPlugin = require('copy-webpack-plugin');
 const zlib = require('node:zlib');
-// The message catalogue is TypeScript: tsx loads it so index.html shows the same banner text.
+// The message catalogue is TypeScript: tsx loads it so index.html shows the same banner text
+// (and runs the colour-scheme script whose hash the server's CSP allows).
 const { messages } = require('tsx/cjs/api').require('./common/messages.ts', __filename);
+const { COLOR_SCHEME_SCRIPT } = require('tsx/cjs/api').require(
+  './common/colorScheme.ts',
+  __filename,
+);
 
 module.exports = (_env, argv) => {
   const production = argv.mode !== 'development';
@@ -49,7 +54,7 @@ module.exports = (_env, argv) => {
     plugins: [
       new HtmlWebpackPlugin({
         template: 'public/index.html',
-        templateParameters: { banner: messages.banner },
+        templateParameters: { banner: messages.banner, colorSchemeScript: COLOR_SCHEME_SCRIPT },
       }),
       // The rest of public/ (favicon, robots.txt) as it is.
       new CopyPlugin({

@@ -1,16 +1,18 @@
 /**
  * `npm run bench:web`: the first load of the built app as Lighthouse (mobile: a mid-range
- * phone on slow 4G, simulated) sees it, on /, /login, /books and /lims/jobs.
+ * phone on slow 4G, simulated) sees it, on /, /login, /books and /lims/jobs, each in the
+ * light and the dark colour scheme (chosen in localStorage, as the theme's switch keeps it).
  * Starts the built server on a fresh data folder, then for each page runs Lighthouse
  * BENCH_WEB_RUNS times (default 3; BENCH_WEB_PAGES picks pages), each in a new Chromium profile so nothing is cached;
- * the signed-in pages get the admin's tokens in localStorage first, from a page that loads
- * no script. Prints per page the median of each figure and the worst performance score,
+ * the signed-in pages get the admin's tokens (and the dark pages their scheme) in
+ * localStorage first, from a page that loads no script. Prints per page the median of each figure and the worst performance score,
  * then the audits that cost points.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result as LighthouseResult } from 'lighthouse';
+import { MODE_STORAGE_KEY } from '../common/colorScheme';
 import { signInThroughApi, startBuiltServer } from './builtServer';
 
 /** BENCH_WEB_PAGES=/login,/books measures only those pages. */
@@ -21,6 +23,7 @@ const PAGES = [
   { path: '/books', signedIn: true },
   { path: '/lims/jobs', signedIn: true },
 ].filter(({ path }) => !ONLY_PAGES || ONLY_PAGES.includes(path));
+const SCHEMES = ['light', 'dark'] as const;
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -37,6 +40,7 @@ type Run = {
 async function measure(
   url: string,
   tokens: { jwt: string; refreshToken: string } | undefined,
+  scheme: (typeof SCHEMES)[number],
 ): Promise<Run> {
   // Imported here, not at the top: tsx would compile them into this file's CommonJS and
   // rename the functions Lighthouse sends into the page, which then fail there.
@@ -50,12 +54,18 @@ async function measure(
   try {
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
     const page = await browser.newPage();
-    if (tokens) {
+    if (tokens || scheme === 'dark') {
       await page.goto(new URL('/api/health', url).href);
-      await page.evaluate(({ jwt, refreshToken }) => {
-        localStorage.setItem('accessToken', jwt);
-        localStorage.setItem('refreshToken', refreshToken);
-      }, tokens);
+      await page.evaluate(
+        ({ kept, modeKey, dark }) => {
+          if (kept) {
+            localStorage.setItem('accessToken', kept.jwt);
+            localStorage.setItem('refreshToken', kept.refreshToken);
+          }
+          if (dark) localStorage.setItem(modeKey, 'dark');
+        },
+        { kept: tokens, modeKey: MODE_STORAGE_KEY, dark: scheme === 'dark' },
+      );
     }
     const encodings = new Set<string>();
     page.on('response', (response) => {
@@ -125,20 +135,24 @@ async function main() {
     const tokens = await signInThroughApi(server.base, 'admin', ADMIN_PASSWORD);
     console.log(`Lighthouse (mobile, simulated slow 4G), ${RUNS} runs per page, medians:\n`);
     console.log(
-      'page         JS (transferred)  encodings  LCP      perf (worst)  a11y  best practices  SEO',
+      'page              JS (transferred)  encodings  LCP      perf (worst)  a11y  best practices  SEO',
     );
     const costs: string[] = [];
-    for (const { path: pagePath, signedIn } of PAGES) {
+    for (const [{ path: pagePath, signedIn }, scheme] of PAGES.flatMap((page) =>
+      SCHEMES.map((scheme) => [page, scheme] as const),
+    )) {
       const runs: Run[] = [];
       for (let run = 0; run < RUNS; run++)
-        runs.push(await measureWithRetry(server.base + pagePath, signedIn ? tokens : undefined));
+        runs.push(
+          await measureWithRetry(server.base + pagePath, signedIn ? tokens : undefined, scheme),
+        );
       const score = (category: (typeof CATEGORIES)[number]) =>
         median(runs.map((run) => run.scores[category]));
       const worst = runs.reduce((a, b) => (b.scores.performance < a.scores.performance ? b : a));
       const encodings = [...new Set(runs.flatMap((run) => [...run.encodings]))].join(',');
       console.log(
         [
-          pagePath.padEnd(12),
+          `${pagePath} ${scheme}`.padEnd(17),
           `${(median(runs.map((run) => run.scriptBytes)) / 1000).toFixed(1)} KB`.padEnd(17),
           encodings.padEnd(10),
           `${(median(runs.map((run) => run.lcpMs)) / 1000).toFixed(2)} s`.padEnd(8),
@@ -148,7 +162,7 @@ async function main() {
           String(score('seo')),
         ].join(' '),
       );
-      costs.push(...worst.lostPoints.map((line) => `  ${pagePath} ${line}`));
+      costs.push(...worst.lostPoints.map((line) => `  ${pagePath} ${scheme} ${line}`));
     }
     console.log('\nAudits that cost points (the worst run of each page):');
     console.log(costs.length ? costs.join('\n') : '  none');

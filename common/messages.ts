@@ -7,6 +7,11 @@ export const messages = {
     'This is a development server. It could be wiped out, changed, down, etc. Do not use sensitive information nor rely on storing data!',
   brand: 'An Experimentation',
 
+  shell: {
+    /** The navigation's toggle of the dark colour scheme. */
+    darkTheme: 'Dark theme',
+  },
+
   toast: {
     sessionExpired: 'Session expired',
     notAllowed: 'You are not allowed to perform this action',

@@ -176,12 +176,43 @@ export async function atBothWidths(page: Page, check: () => Promise<void>) {
   }
 }
 
-/** The axe scan and the width check at the desktop width, then at the phone width. */
-export const expectUsable = (page: Page, state: string) =>
-  atBothWidths(page, async () => {
-    await expectNoAxeViolations(page, state);
-    await expectFitsWidth(page, state);
-  });
+/**
+ * Runs `check` with the system's colour scheme `scheme` (the app follows it unless a scheme
+ * was chosen), then gives the page its light scheme back.
+ */
+export async function inColorScheme(
+  page: Page,
+  scheme: 'light' | 'dark',
+  check: () => Promise<void>,
+) {
+  const showing = (shown: string) =>
+    page.waitForFunction((name) => document.documentElement.classList.contains(name), shown);
+  await page.emulateMedia({ colorScheme: scheme });
+  await showing(scheme);
+  try {
+    await check();
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await showing('light');
+  }
+}
+
+/**
+ * The axe scan and the width check at the desktop width in the light colour scheme, then at
+ * the phone width in the dark one (the page is the same at both widths, bar the
+ * navigation: every screen is scanned in both schemes for the cost of two scans), where it
+ * leaves the page, light again.
+ */
+export async function expectUsable(page: Page, state: string) {
+  const check = async (scheme: string) => {
+    await expectNoAxeViolations(page, `${state}, ${scheme}`);
+    await expectFitsWidth(page, `${state}, ${scheme}`);
+  };
+  await page.setViewportSize(DESKTOP);
+  await check('light');
+  await page.setViewportSize(PHONE);
+  await inColorScheme(page, 'dark', () => check('dark'));
+}
 
 /** Logs out through the navigation (at the desktop width, where Logout is in the bar). */
 export async function logOut(page: Page) {

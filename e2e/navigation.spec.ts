@@ -5,6 +5,7 @@ import {
   expectFitsWidth,
   expectNoAxeViolations,
   expectUsable,
+  inColorScheme,
   PHONE,
   signIn,
   test,
@@ -166,6 +167,14 @@ test('the signed-in navigation passes axe with its dropdowns and its Menu open',
   // A hovered link keeps its contrast.
   await nav.getByRole('link', { name: 'Users' }).hover();
   await expectNoAxeViolations(page, 'a hovered navigation link');
+  // The wide bar in the dark scheme too (expectUsable scans it at the phone width).
+  await inColorScheme(page, 'dark', async () => {
+    await expectNoAxeViolations(page, 'a hovered navigation link, dark');
+    await nav.getByRole('button', { name: 'Entities' }).click();
+    await expect(page.getByRole('navigation', { name: 'Entities' })).toBeVisible();
+    await expectNoAxeViolations(page, 'the Entities dropdown, dark');
+    await page.keyboard.press('Escape');
+  });
 
   await page.setViewportSize(PHONE);
   await nav.getByRole('button', { name: 'Menu' }).click();

@@ -158,6 +158,62 @@ test.describe('as a visitor', () => {
     await context.close();
   });
 
+  test("the first paint has the system's colour scheme, or the one chosen here", async ({
+    browser,
+  }) => {
+    // No app script runs: index.html's own (allowed by the CSP by its hash) sets the scheme.
+    const context = await browser.newContext({
+      colorScheme: 'dark',
+      baseURL: process.env.E2E_BASE_URL,
+    });
+    const page = await context.newPage();
+    await page.route('**/assets/*.js', (route) => route.abort());
+    const html = page.locator('html');
+    const ground = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.goto('/');
+    await expect(html).toHaveClass('dark');
+    expect(await ground()).toBe('rgb(18, 18, 18)');
+    await page.evaluate(() => localStorage.setItem('mui-mode', 'light'));
+    await page.reload();
+    await expect(html).toHaveClass('light');
+    expect(await ground()).not.toBe('rgb(18, 18, 18)');
+    await context.close();
+  });
+
+  test('the dark theme follows the system until switched, and the switch is kept', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const html = page.locator('html');
+    const toggle = page.getByRole('navigation', { name: 'Main' }).getByRole('button', {
+      name: 'Dark theme',
+    });
+    const kept = () => page.evaluate(() => localStorage.getItem('mui-mode'));
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await expect(html).toHaveClass(/\blight\b/);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(html).toHaveClass(/\bdark\b/);
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    // Switched against the system: kept, whatever the system says.
+    await toggle.click();
+    await expect(html).toHaveClass(/\blight\b/);
+    expect(await kept()).toBe('light');
+    await page.reload();
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    // Switched back to the system's scheme: it follows the system again.
+    await toggle.click();
+    await expect(html).toHaveClass(/\bdark\b/);
+    expect(await kept()).toBe('system');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(html).toHaveClass(/\blight\b/);
+    // By keyboard too.
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    await page.reload();
+    await expect(html).toHaveClass(/\bdark\b/);
+  });
+
   test('robots.txt lets search engines in', async ({ request }) => {
     const robots = await request.get('/robots.txt');
     expect(robots.headers()['content-type']).toContain('text/plain');

@@ -1,12 +1,18 @@
+import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
+import { COLOR_SCHEME_SCRIPT } from '@common/colorScheme';
 import type { Config } from '../config';
+
+/** The one inline script index.html runs (its colour scheme's), by its hash. */
+const COLOR_SCHEME_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(COLOR_SCHEME_SCRIPT).digest('base64')}'`;
 
 /**
  * Security headers on every response, and CORS for the configured origins only.
- * Scripts may come from our own origin alone; MUI's emotion injects <style> tags,
+ * Scripts may come from our own origin alone, but for index.html's colour-scheme script
+ * (named by its hash); MUI's emotion injects <style> tags,
  * hence 'unsafe-inline' for styles (and only for styles).
  */
 export const securityPlugin = fp(
@@ -17,7 +23,7 @@ export const securityPlugin = fp(
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", COLOR_SCHEME_SCRIPT_SOURCE],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https:'],
           fontSrc: ["'self'", 'data:'],

@@ -1,6 +1,7 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
+import { MODE_STORAGE_KEY } from '@common/colorScheme';
 import { Toasts } from '@/ui/Toasts';
 import type { AppStore } from './store';
 import { theme } from './theme';
@@ -9,7 +10,14 @@ import { theme } from './theme';
 export function AppProviders({ store, children }: { store: AppStore; children: ReactNode }) {
   return (
     <Provider store={store}>
-      <ThemeProvider theme={theme}>
+      {/* noSsr: the kept mode is read before the first render, which shows the right scheme;
+          a switch of scheme recolours the page at once, not through each transition. */}
+      <ThemeProvider
+        theme={theme}
+        modeStorageKey={MODE_STORAGE_KEY}
+        noSsr
+        disableTransitionOnChange
+      >
         <CssBaseline />
         <Toasts />
         {children}

@@ -56,8 +56,10 @@ export function AppShell() {
         <Box
           role="note"
           sx={{
-            bgcolor: 'error.main',
-            color: 'error.contrastText',
+            // The light scheme's error red in both schemes, as index.html paints it first:
+            // the dark scheme's lighter red leaves the white text at 3.7:1.
+            bgcolor: '#d32f2f',
+            color: '#fff',
             px: 1,
             py: 0.5,
             textAlign: 'center',
@@ -94,7 +96,16 @@ export function AppShell() {
           </Suspense>
         </ErrorBoundary>
       </Box>
-      <Box component="footer" sx={{ py: 2, px: 1, textAlign: 'center', bgcolor: 'grey.100' }}>
+      <Box
+        component="footer"
+        sx={(theme) => ({
+          py: 2,
+          px: 1,
+          textAlign: 'center',
+          bgcolor: 'grey.100',
+          ...theme.applyStyles('dark', { bgcolor: 'grey.900' }),
+        })}
+      >
         <Typography variant="body2" color="text.secondary">
           © {new Date().getFullYear()} {messages.brand} ·{' '}
           {/* The theme's link blue reads at 4.2:1 on the grey: its darker shade passes AA. */}

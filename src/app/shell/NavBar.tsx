@@ -1,4 +1,5 @@
-import { Box, type SxProps, type Theme } from '@mui/material';
+import { Box, type SxProps, type Theme, useMediaQuery } from '@mui/material';
+import { useColorScheme } from '@mui/material/styles';
 import {
   lazy,
   type MouseEvent,
@@ -87,6 +88,10 @@ function Icon({ path }: { path: string }) {
   );
 }
 const EXPAND_PATH = 'M7 10l5 5 5-5z';
+const MOON_PATH =
+  'M12 3c-4.97 0-9 4.03-9 9s4.03 9 9 9 9-4.03 9-9c0-.46-.04-.92-.1-1.36-.98 1.37-2.58 2.26-4.4 2.26-2.98 0-5.4-2.42-5.4-5.4 0-1.81.89-3.42 2.26-4.4-.44-.06-.9-.1-1.36-.1z';
+const SUN_PATH =
+  'M12 7a5 5 0 1 0 0 10 5 5 0 0 0 0-10zM2 13h2a1 1 0 0 0 0-2H2a1 1 0 0 0 0 2zm18 0h2a1 1 0 0 0 0-2h-2a1 1 0 0 0 0 2zM11 2v2a1 1 0 0 0 2 0V2a1 1 0 0 0-2 0zm0 18v2a1 1 0 0 0 2 0v-2a1 1 0 0 0-2 0zM5.99 4.58a1 1 0 0 0-1.41 1.41l1.06 1.06a1 1 0 0 0 1.41-1.41zm12.37 12.37a1 1 0 0 0-1.41 1.41l1.06 1.06a1 1 0 0 0 1.41-1.41zm1.06-10.96a1 1 0 0 0-1.41-1.41l-1.06 1.06a1 1 0 0 0 1.41 1.41zM7.05 18.36a1 1 0 0 0-1.41-1.41l-1.06 1.06a1 1 0 0 0 1.41 1.41z';
 const MENU_PATH = 'M3 18h18v-2H3zm0-5h18v-2H3zm0-7v2h18V6z';
 
 /** A dropdown of links (disclosure pattern): its button, and its panel once opened. */
@@ -120,6 +125,31 @@ function NavDropdown({ label, kind }: { label: string; kind: 'entities' | 'exper
         </Suspense>
       )}
     </>
+  );
+}
+
+/**
+ * The dark theme, on or off (a toggle button, at every width). It follows the system until
+ * switched; switched to the system's own scheme, it follows the system again.
+ */
+function ThemeToggle() {
+  const { mode, setMode } = useColorScheme();
+  // The system's scheme, whatever the mode (MUI tells it only while following the system).
+  const systemDark = useMediaQuery('(prefers-color-scheme: dark)', { noSsr: true });
+  const systemMode = systemDark ? 'dark' : 'light';
+  const dark = (mode === 'system' ? systemMode : mode) === 'dark';
+  const next = dark ? 'light' : 'dark';
+  return (
+    <Box
+      component="button"
+      type="button"
+      aria-label={messages.shell.darkTheme}
+      aria-pressed={dark}
+      sx={itemSx}
+      onClick={() => setMode(next === systemMode ? 'system' : next)}
+    >
+      <Icon path={dark ? SUN_PATH : MOON_PATH} />
+    </Box>
   );
 }
 
@@ -225,6 +255,7 @@ export function NavBar() {
         )}
       </Box>
       <Box sx={{ flexGrow: 1 }} />
+      <ThemeToggle />
       <Box sx={wide}>
         {isAuthenticated ? (
           <>

@@ -82,6 +82,8 @@ export function MexicoPage() {
               lineHeight: 1.2,
               borderRadius: 1,
               bgcolor: passed ? 'success.light' : 'grey.200',
+              // Light grounds in both colour schemes: dark text on them in both.
+              color: 'grey.900',
               // Not by colour alone: a passed day is struck through too.
               textDecoration: passed ? 'line-through' : 'none',
             }}
