@@ -3,10 +3,11 @@
  * phone on slow 4G, simulated) sees it, on /, /login, /books and /lims/jobs, each in the
  * light and the dark colour scheme (chosen in localStorage, as the theme's switch keeps it).
  * Starts the built server on a fresh data folder, then for each page runs Lighthouse
- * BENCH_WEB_RUNS times (default 3; BENCH_WEB_PAGES picks pages), each in a new Chromium profile so nothing is cached;
- * the signed-in pages get the admin's tokens (and the dark pages their scheme) in
- * localStorage first, from a page that loads no script. Prints per page the median of each figure and the worst performance score,
- * then the audits that cost points.
+ * BENCH_WEB_RUNS times (default 3; BENCH_WEB_PAGES picks pages), each in a new Chromium
+ * profile so nothing is cached; the signed-in pages get the admin's tokens (and the dark
+ * pages their scheme) in localStorage first, from a page that loads no script. Prints per
+ * page the median of each figure and the worst performance score, then the audits that
+ * cost points.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

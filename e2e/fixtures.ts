@@ -177,18 +177,14 @@ export async function atBothWidths(page: Page, check: () => Promise<void>) {
 }
 
 /**
- * Runs `check` with the system's colour scheme `scheme` (the app follows it unless a scheme
- * was chosen), then gives the page its light scheme back.
+ * Runs `check` with the system's colour scheme dark (the app follows it unless a scheme was
+ * chosen), then gives the page its light scheme back.
  */
-export async function inColorScheme(
-  page: Page,
-  scheme: 'light' | 'dark',
-  check: () => Promise<void>,
-) {
-  const showing = (shown: string) =>
-    page.waitForFunction((name) => document.documentElement.classList.contains(name), shown);
-  await page.emulateMedia({ colorScheme: scheme });
-  await showing(scheme);
+export async function inDarkScheme(page: Page, check: () => Promise<void>) {
+  const showing = (scheme: string) =>
+    page.waitForFunction((name) => document.documentElement.classList.contains(name), scheme);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await showing('dark');
   try {
     await check();
   } finally {
@@ -211,7 +207,7 @@ export async function expectUsable(page: Page, state: string) {
   await page.setViewportSize(DESKTOP);
   await check('light');
   await page.setViewportSize(PHONE);
-  await inColorScheme(page, 'dark', () => check('dark'));
+  await inDarkScheme(page, () => check('dark'));
 }
 
 /** Logs out through the navigation (at the desktop width, where Logout is in the bar). */

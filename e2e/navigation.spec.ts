@@ -5,7 +5,7 @@ import {
   expectFitsWidth,
   expectNoAxeViolations,
   expectUsable,
-  inColorScheme,
+  inDarkScheme,
   PHONE,
   signIn,
   test,
@@ -168,7 +168,7 @@ test('the signed-in navigation passes axe with its dropdowns and its Menu open',
   await nav.getByRole('link', { name: 'Users' }).hover();
   await expectNoAxeViolations(page, 'a hovered navigation link');
   // The wide bar in the dark scheme too (expectUsable scans it at the phone width).
-  await inColorScheme(page, 'dark', async () => {
+  await inDarkScheme(page, async () => {
     await expectNoAxeViolations(page, 'a hovered navigation link, dark');
     await nav.getByRole('button', { name: 'Entities' }).click();
     await expect(page.getByRole('navigation', { name: 'Entities' })).toBeVisible();
