@@ -14,6 +14,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { accessTokensRoutes } from './modules/accessTokens/accessTokens.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { factorsRoutes } from './modules/auth/factors.routes';
+import { preferencesRoutes } from './modules/auth/preferences.routes';
 import { booksRoutes } from './modules/books/books.routes';
 import { entitiesRoutes } from './modules/entities/entities.routes';
 import { eventsRoutes } from './modules/events/events.routes';
@@ -107,6 +108,7 @@ export async function buildApp(
   await app.register(healthRoutes, { prefix: '/api', instance: config.instanceName });
   await app.register(authRoutes, { prefix: '/api', config });
   await app.register(factorsRoutes, { prefix: '/api', config });
+  await app.register(preferencesRoutes, { prefix: '/api' });
   await app.register(accessTokensRoutes, { prefix: '/api' });
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });

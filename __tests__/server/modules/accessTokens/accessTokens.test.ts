@@ -59,7 +59,12 @@ describe.each(testDbKinds)('personal access tokens, on %s', (kind) => {
     expect(write.statusCode).toBe(403);
     expect(write.json().code).toBe('TOKEN_SCOPE');
     // What belongs to a session: the user's factors, tokens and event stream.
-    for (const url of ['/api/auth/factors', '/api/auth/access-tokens', '/api/auth/permissions']) {
+    for (const url of [
+      '/api/auth/factors',
+      '/api/auth/access-tokens',
+      '/api/auth/permissions',
+      '/api/auth/preferences',
+    ]) {
       const res = await call('GET', url, pat);
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('TOKEN_SCOPE');
