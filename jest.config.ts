@@ -18,9 +18,16 @@ const esmOnly = [
   '@noble/hashes',
 ];
 
-// Packages that ship only ES modules (msw's dependencies, eventsource-parser); the client
+// Packages that ship only ES modules (msw's dependencies, eventsource-parser, Lingui); the client
 // tests load them as CommonJS.
-const mswEsmOnly = ['rettime', 'until-async', '@open-draft/deferred-promise', 'eventsource-parser'];
+const mswEsmOnly = [
+  'rettime',
+  'until-async',
+  '@open-draft/deferred-promise',
+  'eventsource-parser',
+  '@lingui',
+  '@messageformat',
+];
 
 const config: Config = {
   // Server tests open real databases; a loaded machine needs the headroom.
@@ -34,6 +41,8 @@ const config: Config = {
       testMatch: ['<rootDir>/__tests__/client/**/*.test.{ts,tsx}'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/client/setup/setupTests.ts'],
       transform: {
+        // The message catalogues, compiled as the build compiles them.
+        '/i18n/locales/\\w+\\.json$': '<rootDir>/scripts/catalogue-loader.cjs',
         '^.+\\.tsx?$': ['ts-jest', {}],
         '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true } }],
       },

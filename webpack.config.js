@@ -49,6 +49,12 @@ module.exports = (_env, argv) => {
             },
           },
         },
+        {
+          // The message catalogues, compiled for Lingui as they are built.
+          test: /[\\/]i18n[\\/]locales[\\/]\w+\.json$/,
+          type: 'javascript/auto',
+          use: path.resolve(__dirname, 'scripts/catalogue-loader.cjs'),
+        },
       ],
     },
     plugins: [

@@ -6,8 +6,13 @@ import { AppProviders } from './app/App';
 import { appStarted } from './lib/store';
 import { AppRoutes } from './app/router';
 import { makeAppStore } from './app/store';
+import { applyLocale, loadLocale, startLocale } from './i18n/i18n';
 
-const store = makeAppStore();
+const locale = startLocale();
+// The first screen renders in its language: the catalogue's chunk loads first.
+await loadLocale(locale);
+applyLocale(locale);
+const store = makeAppStore(locale);
 store.dispatch(appStarted());
 
 // A transition lets React render the first screen in slices between the browser's other

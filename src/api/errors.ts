@@ -2,6 +2,7 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { type ApiError, apiErrorSchema, type FieldError } from '@common/schemas/apiError';
 
 /** The code of the base query's own duplicate-request rejection (not a server code). */
@@ -108,7 +109,7 @@ export function errorMessage(error: FetchBaseQueryError | SerializedError | unkn
   if (typeof error === 'object' && error !== null && 'message' in error) {
     return String((error as SerializedError).message);
   }
-  return messages.toast.notAllowed;
+  return t('toast.notAllowed');
 }
 
 /** Codes whose message tells the person what to change: the toast says it. */
@@ -133,16 +134,16 @@ const SAYS_WHAT_TO_DO = new Set<ErrorCode>([
 /** The toast a failed request shows (spec section 8), or undefined for one to stay quiet about. */
 export function toastForError(error: FetchBaseQueryError): string | undefined {
   if (isRequestCanceled(error)) return undefined;
-  if (errorCode(error) === 'VERSION_CONFLICT') return messages.toast.versionConflict;
+  if (errorCode(error) === 'VERSION_CONFLICT') return t('toast.versionConflict');
   // The spec's toasts, word for word, for the statuses it names.
-  if (error.status === 401) return messages.toast.sessionExpired;
-  if (error.status === 403) return messages.toast.notAllowed;
-  if (error.status === 404) return messages.toast.notFound;
+  if (error.status === 401) return t('toast.sessionExpired');
+  if (error.status === 403) return t('toast.notAllowed');
+  if (error.status === 404) return t('toast.notFound');
   const code = errorCode(error);
   if (code && SAYS_WHAT_TO_DO.has(code)) return errorMessage(error);
   // Everything else gets the spec's catch-all; where it would mislead (the book lookup
   // down: BOOK_LOOKUP_UNAVAILABLE), the page also says what happened (errorMessage).
-  return messages.toast.notAllowed;
+  return t('toast.notAllowed');
 }
 
 /**

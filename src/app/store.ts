@@ -6,10 +6,12 @@ import {
   type Reducer,
   type WithSlice,
 } from '@reduxjs/toolkit';
+import type { Locale } from '@common/locales';
 import type { api } from '@/api/api';
 import type { liveSlice } from '@/api/live.slice';
 import { addAuthListeners } from '@/auth/auth.listeners';
 import { authSlice, loadAuthState } from '@/auth/auth.slice';
+import { addLocaleListeners } from '@/i18n/locale.listeners';
 import type { AppDispatch, RootState } from '@/lib/store';
 import { uiSlice } from '@/ui/ui.slice';
 
@@ -39,12 +41,16 @@ export function makeStore(preloadedState?: Partial<RootState>) {
   });
   const startListening = listeners.startListening.withTypes<RootState, AppDispatch>();
   addAuthListeners(startListening);
+  addLocaleListeners(startListening);
   return Object.assign(store, { startListening, addMiddleware: joinLater.addMiddleware });
 }
 
-/** The store the app starts with: the session it finds in browser storage. */
-export function makeAppStore() {
-  return makeStore({ auth: loadAuthState() });
+/**
+ * The store the app starts with: the session it finds in browser storage, and the language
+ * the page starts in (its texts loaded).
+ */
+export function makeAppStore(locale: Locale) {
+  return makeStore({ auth: loadAuthState(), ui: { toasts: [], locale } });
 }
 
 export type AppStore = ReturnType<typeof makeStore>;

@@ -1,4 +1,6 @@
 import { createTheme } from '@mui/material/styles';
+import type { Locale } from '@common/locales';
+import { muiLocalization } from '@/i18n/i18n';
 
 /**
  * Light and dark colour schemes as CSS variables, the one in effect named by a class on
@@ -6,7 +8,7 @@ import { createTheme } from '@mui/material/styles';
  * choice kept in this browser, else the system's), then the ThemeProvider follows the
  * choice and the system.
  */
-export const theme = createTheme({
+const themeOptions = {
   cssVariables: { colorSchemeSelector: 'class' },
   colorSchemes: {
     light: true,
@@ -33,4 +35,13 @@ export const theme = createTheme({
       },
     },
   },
-});
+} satisfies Parameters<typeof createTheme>[0];
+
+const themes = new Map<Locale, ReturnType<typeof createTheme>>();
+
+/** The theme in a loaded language: MUI's and the DataGrid's own texts in it (made once). */
+export function themeFor(locale: Locale) {
+  let theme = themes.get(locale);
+  if (!theme) themes.set(locale, (theme = createTheme(themeOptions, ...muiLocalization(locale))));
+  return theme;
+}

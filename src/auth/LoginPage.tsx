@@ -16,6 +16,7 @@ import { RecoveryCodes } from './RecoveryCodes';
 import { returnPath } from './RequireAuth';
 import { SecondFactorStep } from './SecondFactorStep';
 import { usePasskeySignIn } from './usePasskeySignIn';
+import { useT } from '@/i18n/useT';
 
 /**
  * The second step Google sign-in sent the browser back with (in the fragment, which no
@@ -44,12 +45,13 @@ export function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
+  const t = useT();
 
   const form = useSchemaForm(loginSchema, {
     defaultValues: { username: '', password: '' },
     // Wrong credentials get the spec's sentence; anything else (RATE_LIMITED: too many
     // attempts, try again in N s) the server's own, in the form's alert.
-    codes: { INVALID_CREDENTIALS: { message: messages.auth.loginFailed } },
+    codes: { INVALID_CREDENTIALS: { message: t('login.failed') } },
   });
 
   const [step, setStep] = useState(() => stepInFragment(location.hash));
@@ -91,7 +93,7 @@ export function LoginPage() {
     return (
       <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
         <Typography variant="h4" component="h1" gutterBottom>
-          Login
+          {t('login.title')}
         </Typography>
         {recoveryCodes ? (
           <RecoveryCodes
@@ -116,14 +118,20 @@ export function LoginPage() {
   return (
     <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
       <Typography variant="h4" component="h1" gutterBottom>
-        Login
+        {t('login.title')}
       </Typography>
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Login">
+      <Stack
+        component="form"
+        spacing={2}
+        onSubmit={submit}
+        noValidate
+        aria-label={t('login.title')}
+      >
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
         <FormTextField
           control={form.control}
           name="username"
-          label="Username"
+          label={t('login.username')}
           autoComplete="username"
           required
           autoFocus
@@ -131,25 +139,25 @@ export function LoginPage() {
         <FormTextField
           control={form.control}
           name="password"
-          label="Password"
+          label={t('login.password')}
           type="password"
           autoComplete="current-password"
           required
         />
         <Button type="submit" variant="contained" disabled={isLoading}>
-          Login
+          {t('login.submit')}
         </Button>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
           <Link component={RouterLink} to="/forgot-password">
-            Forgot Password?
+            {t('login.forgot')}
           </Link>
           <Button component={RouterLink} to="/register">
-            Register
+            {t('login.register')}
           </Button>
         </Box>
-        <Divider>or</Divider>
+        <Divider>{t('login.or')}</Divider>
         <Button variant="outlined" onClick={signInWithGoogle} disabled={isGoogleLoading}>
-          Sign in with Google
+          {t('login.google')}
         </Button>
         {passkeysSupported() && (
           <Button
@@ -157,7 +165,7 @@ export function LoginPage() {
             onClick={() => void signInWithAPasskey()}
             disabled={isPasskeyBusy}
           >
-            Use a passkey
+            {t('login.passkey')}
           </Button>
         )}
       </Stack>

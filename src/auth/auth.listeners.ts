@@ -1,5 +1,5 @@
 import { isAnyOf } from '@reduxjs/toolkit';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { type AppStartListening, appStarted } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 import { loggedIn, loggedOut, tokenRefreshed } from './auth.slice';
@@ -53,7 +53,7 @@ export function addAuthListeners(startListening: AppStartListening): void {
       const { refreshAccessToken } = await import('@/api/session');
       const refreshed = await refreshAccessToken(listenerApi.dispatch, listenerApi.getState);
       if (!refreshed && refreshToken) {
-        listenerApi.dispatch(toastQueued(messages.toast.sessionExpired, 'error'));
+        listenerApi.dispatch(toastQueued(t('toast.sessionExpired'), 'error'));
       }
     },
   });

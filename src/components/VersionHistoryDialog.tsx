@@ -30,6 +30,7 @@ import {
   versionFields,
   versionValue,
 } from '@/lib/versions';
+import { formatDateTime, formatUtc } from '@/i18n/format';
 
 /** A history as an RTK Query infinite query answers it: pages of versions, newest first. */
 export interface VersionHistory {
@@ -157,7 +158,10 @@ export function VersionHistoryDialog({
             >
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                 <Typography variant="subtitle2" component="h3" id={`${titleId}-${version._id}`}>
-                  {version.updatedBy} · {new Date(version.versionDate).toLocaleString()}
+                  {version.updatedBy} ·{' '}
+                  <time dateTime={version.versionDate} title={formatUtc(version.versionDate)}>
+                    {formatDateTime(version.versionDate)}
+                  </time>
                 </Typography>
                 <Chip size="small" label={version.action} />
               </Stack>
@@ -192,7 +196,7 @@ export function VersionHistoryDialog({
                   sx={{ mt: 1 }}
                   disabled={restoring !== undefined}
                   onClick={() => void restore(version)}
-                  aria-label={`Restore the version of ${new Date(version.versionDate).toLocaleString()}`}
+                  aria-label={`Restore the version of ${formatDateTime(version.versionDate)}`}
                 >
                   Restore this version
                 </Button>

@@ -1,6 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 
 interface Props {
   children: ReactNode;
@@ -23,9 +23,9 @@ export class ErrorBoundary extends Component<Props, { failed: boolean }> {
     return (
       <Box role="alert" sx={{ p: 2, border: 1, borderColor: 'error.main', borderRadius: 1 }}>
         <Typography component="h1" variant="h6" color="error.dark">
-          {messages.errorBoundary.title}
+          {t('shell.errorTitle')}
         </Typography>
-        <Typography>{messages.errorBoundary.body}</Typography>
+        <Typography>{t('shell.errorBody')}</Typography>
       </Box>
     );
   }

@@ -1,14 +1,15 @@
 import { Alert, Typography } from '@mui/material';
-import { messages } from '@common/messages';
+import { useT } from '@/i18n/useT';
 
 /** The router's error page for a path it does not know (spec section 8). */
 export function NotFoundPage() {
+  const t = useT();
   return (
     <Alert severity="error" role="alert">
       <Typography component="h1" variant="h6">
-        {messages.routerError}
+        {t('shell.routerError')}
       </Typography>
-      404 Not Found
+      {t('shell.notFound')}
     </Alert>
   );
 }

@@ -2,7 +2,7 @@ import { Button } from '@mui/material';
 import { type SnackbarKey, useSnackbar } from 'notistack';
 import { useEffect, useRef, useState } from 'react';
 import { ERROR_TOAST_MS, TOAST_MS, UNDO_TOAST_MS } from '@common/constants';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { UndoRequest } from '@/api/undo';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { selectToasts, toastClosed, undoRequested } from './ui.slice';
@@ -41,7 +41,7 @@ function UndoAction({ onUndo, onExpired }: { onUndo(): void; onExpired(): void }
         if (cameFrom.current?.isConnected) cameFrom.current.focus();
       }}
     >
-      {messages.client.undo}
+      {t('toast.undo')}
     </Button>
   );
 }

@@ -1,4 +1,5 @@
-import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+import { createAction, createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+import { DEFAULT_LOCALE, type Locale } from '@common/locales';
 import type { UndoRequest } from '@/api/undo';
 
 export type ToastVariant = 'default' | 'success' | 'error' | 'warning' | 'info';
@@ -14,9 +15,14 @@ export interface Toast {
 
 export interface UiState {
   toasts: Toast[];
+  /** The language in effect: its texts are loaded (`i18n/i18n.ts`). */
+  locale: Locale;
 }
 
-const initialState: UiState = { toasts: [] };
+const initialState: UiState = { toasts: [], locale: DEFAULT_LOCALE };
+
+/** The user chose a language (the navigation's or the sign-in page's switch). */
+export const localeChosen = createAction<Locale>('ui/localeChosen');
 
 export const uiSlice = createSlice({
   name: 'ui',
@@ -50,11 +56,17 @@ export const uiSlice = createSlice({
     toastClosed(state, action: PayloadAction<string>) {
       state.toasts = state.toasts.filter((toast) => toast.key !== action.payload);
     },
+    /** A language's texts are loaded and in effect. */
+    localeActivated(state, action: PayloadAction<Locale>) {
+      state.locale = action.payload;
+    },
   },
   selectors: {
     selectToasts: (state) => state.toasts,
+    selectLocale: (state) => state.locale,
   },
 });
 
-export const { toastQueued, undoOffered, undoRequested, toastClosed } = uiSlice.actions;
-export const { selectToasts } = uiSlice.selectors;
+export const { toastQueued, undoOffered, undoRequested, toastClosed, localeActivated } =
+  uiSlice.actions;
+export const { selectToasts, selectLocale } = uiSlice.selectors;

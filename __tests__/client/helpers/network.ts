@@ -109,7 +109,8 @@ export const eventStream = (ready: object = {}) =>
 /**
  * What every test gets unless it says otherwise: the navigation's entity list (empty),
  * the permissions of the token's roles under the default grants, logout, no saved views,
- * and an event stream that carries what `liveEvents.send` pushes.
+ * no language kept for the account (one chosen is kept), and an event stream that carries
+ * what `liveEvents.send` pushes.
  */
 export const defaultHandlers: RequestHandler[] = [
   eventStream(),
@@ -121,6 +122,8 @@ export const defaultHandlers: RequestHandler[] = [
   }),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/views', () => HttpResponse.json([])),
+  http.get('/api/auth/preferences', () => HttpResponse.json({ locale: null })),
+  http.put('/api/auth/preferences', async ({ request }) => HttpResponse.json(await request.json())),
 ];
 
 /** `METHOD /path` of a request, as `calls()` matches it. */

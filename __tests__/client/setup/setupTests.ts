@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
+import { applyLocale, loadLocale } from '@/i18n/i18n';
 
 // A test's first screen loads its lazy chunks, each transformed by ts-jest on first import;
 // on a busy 2-core machine that takes more than the default second.
@@ -9,4 +10,10 @@ configure({ asyncUtilTimeout: 5000 });
 afterEach(() => {
   window.localStorage.clear();
   window.sessionStorage.clear();
+});
+
+// The screens' texts: English, as the app starts in a browser that asks for it.
+beforeAll(async () => {
+  await loadLocale('en');
+  applyLocale('en');
 });

@@ -3,7 +3,7 @@ import { keyframes } from '@emotion/react';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { DEVELOPER_SITE } from '@common/constants';
-import { messages } from '@common/messages';
+import { useT } from '@/i18n/useT';
 import { ErrorBoundary } from '@/ui/ErrorBoundary';
 import { NavBar } from './NavBar';
 
@@ -11,10 +11,11 @@ const sweep = keyframes`from { transform: translateX(-100%); } to { transform: t
 
 /** Shown while a screen's chunk loads: a thin bar sweeping under the navigation. */
 function PageLoading() {
+  const t = useT();
   return (
     <Box
       role="progressbar"
-      aria-label="Loading"
+      aria-label={t('shell.loading')}
       sx={{ height: 4, overflow: 'hidden', bgcolor: 'primary.light', opacity: 0.6 }}
     >
       <Box
@@ -34,6 +35,7 @@ function PageLoading() {
  * (the page's header), the routed content and the footer.
  */
 export function AppShell() {
+  const t = useT();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <header>
@@ -51,7 +53,7 @@ export function AppShell() {
             '&:focus': { top: 8 },
           }}
         >
-          Skip to content
+          {t('shell.skipToContent')}
         </Box>
         <Box
           role="note"
@@ -68,7 +70,7 @@ export function AppShell() {
             lineHeight: 1.4,
           }}
         >
-          {messages.banner}
+          {t('shell.banner')}
         </Box>
         <NavBar />
       </header>
@@ -107,7 +109,7 @@ export function AppShell() {
         })}
       >
         <Typography variant="body2" color="text.secondary">
-          © {new Date().getFullYear()} {messages.brand} ·{' '}
+          © {new Date().getFullYear()} {t('shell.brand')} ·{' '}
           {/* The theme's link blue reads at 4.2:1 on the grey: its darker shade passes AA. */}
           <Box
             component="a"

@@ -11,11 +11,14 @@ import {
   useState,
 } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { messages } from '@common/messages';
+import { LOCALE_NAMES, LOCALES } from '@common/locales';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { loggedOut, selectIsAuthenticated } from '@/auth/auth.slice';
+import type { MessageId } from '@/i18n/i18n';
+import { useT } from '@/i18n/useT';
+import { localeChosen, selectLocale } from '@/ui/ui.slice';
 import { loadChunk } from '@/lib/loadChunk';
-import { type NavItem, SIGNED_IN_LINKS } from './navItems';
+import { HOME, LOGIN, type NavItem, SIGNED_IN_LINKS } from './navItems';
 
 // The dropdowns' panels and the phone's menu load on first use (and are fetched ahead when
 // the pointer or focus reaches their button): the first page does without MUI's popups.
@@ -48,9 +51,10 @@ const itemSx = {
 } satisfies SxProps<Theme>;
 
 function NavLink({ item }: { item: NavItem }) {
+  const t = useT();
   return (
     <Box component={RouterLink} to={item.to} sx={itemSx}>
-      {item.label}
+      {t(item.label)}
     </Box>
   );
 }
@@ -95,7 +99,9 @@ const SUN_PATH =
 const MENU_PATH = 'M3 18h18v-2H3zm0-5h18v-2H3zm0-7v2h18V6z';
 
 /** A dropdown of links (disclosure pattern): its button, and its panel once opened. */
-function NavDropdown({ label, kind }: { label: string; kind: 'entities' | 'experimental' }) {
+function NavDropdown(props: { label: MessageId; kind: 'entities' | 'experimental' }) {
+  const { kind } = props;
+  const label = useT()(props.label);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [used, setUsed] = useState(false);
   const id = useId();
@@ -139,16 +145,40 @@ function ThemeToggle() {
   const systemMode = systemDark ? 'dark' : 'light';
   const dark = (mode === 'system' ? systemMode : mode) === 'dark';
   const next = dark ? 'light' : 'dark';
+  const t = useT();
   return (
     <Box
       component="button"
       type="button"
-      aria-label={messages.shell.darkTheme}
+      aria-label={t('shell.darkTheme')}
       aria-pressed={dark}
       sx={itemSx}
       onClick={() => setMode(next === systemMode ? 'system' : next)}
     >
       <Icon path={dark ? SUN_PATH : MOON_PATH} />
+    </Box>
+  );
+}
+
+/**
+ * The language: a button that switches to the other one, named in it (so someone who cannot
+ * read the page's language can still find their own), beside the theme's toggle.
+ */
+function LanguageSwitch() {
+  const dispatch = useAppDispatch();
+  const current = useAppSelector(selectLocale);
+  const other = LOCALES.find((locale) => locale !== current)!;
+  return (
+    <Box
+      component="button"
+      type="button"
+      lang={other}
+      aria-label={LOCALE_NAMES[other]}
+      title={LOCALE_NAMES[other]}
+      sx={itemSx}
+      onClick={() => dispatch(localeChosen(other))}
+    >
+      {other.toUpperCase()}
     </Box>
   );
 }
@@ -179,6 +209,7 @@ function useLogout() {
 
 /** The phone's navigation: a Menu button that opens every link in a side panel. */
 function PhoneMenu({ onLogout }: { onLogout(): void }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const [used, setUsed] = useState(false);
   const id = useId();
@@ -194,7 +225,7 @@ function PhoneMenu({ onLogout }: { onLogout(): void }) {
         }}
       >
         <Icon path={MENU_PATH} />
-        Menu
+        {t('shell.menu')}
       </NavButton>
       {used && (
         <Suspense fallback={null}>
@@ -212,13 +243,14 @@ function PhoneMenu({ onLogout }: { onLogout(): void }) {
 export function NavBar() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const logout = useLogout();
+  const t = useT();
   const wide = { display: { xs: 'none', md: 'flex' }, alignItems: 'center', gap: 0.5 } as const;
 
   return (
     // The look of MUI's AppBar and Toolbar, without loading them on every first page.
     <Box
       component="nav"
-      aria-label="Main"
+      aria-label={t('shell.mainNavigation')}
       sx={{
         display: 'flex',
         alignItems: 'center',
@@ -235,16 +267,16 @@ export function NavBar() {
         to="/"
         sx={{ ...itemSx, typography: 'h6', mr: 1, whiteSpace: 'normal', lineHeight: 1.2 }}
       >
-        {messages.brand}
+        {t('shell.brand')}
       </Box>
       <Box sx={wide}>
-        <NavLink item={{ label: 'Home', to: '/' }} />
+        <NavLink item={HOME} />
         {isAuthenticated && (
           <>
             <NavLink item={SIGNED_IN_LINKS.roles} />
             <NavLink item={SIGNED_IN_LINKS.users} />
-            <NavDropdown label="Entities" kind="entities" />
-            <NavDropdown label="Experimental" kind="experimental" />
+            <NavDropdown label="shell.entities" kind="entities" />
+            <NavDropdown label="shell.experimental" kind="experimental" />
             <NavLink item={SIGNED_IN_LINKS.routes} />
             <Suspense fallback={null}>
               <Permitted verb="GET" path="/api/audit">
@@ -255,15 +287,16 @@ export function NavBar() {
         )}
       </Box>
       <Box sx={{ flexGrow: 1 }} />
+      <LanguageSwitch />
       <ThemeToggle />
       <Box sx={wide}>
         {isAuthenticated ? (
           <>
             <NavLink item={SIGNED_IN_LINKS.account} />
-            <NavButton onClick={logout}>Logout</NavButton>
+            <NavButton onClick={logout}>{t('shell.logout')}</NavButton>
           </>
         ) : (
-          <NavLink item={{ label: 'Login', to: '/login' }} />
+          <NavLink item={LOGIN} />
         )}
       </Box>
       <Box sx={{ display: { xs: 'flex', md: 'none' } }}>

@@ -13,17 +13,25 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useAppSelector } from '@/lib/store';
 import { selectIsAuthenticated } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
+import { useT } from '@/i18n/useT';
 import { useListEntitiesQuery } from '@/features/entities/entities.api';
 import { groupByCategory } from '@/lib/entityCategories';
 import { ApiReady } from '../ApiReady';
-import { EXPERIMENTAL_ITEMS, MANAGE_ENTITIES, type NavItem, SIGNED_IN_LINKS } from './navItems';
+import {
+  EXPERIMENTAL_ITEMS,
+  HOME,
+  LOGIN,
+  MANAGE_ENTITIES,
+  type NavItem,
+  SIGNED_IN_LINKS,
+} from './navItems';
 
-/** One link of a panel; choosing it closes the panel. */
-function PanelLink({ item, onChosen }: { item: NavItem; onChosen(): void }) {
+/** One link of a panel, by its text; choosing it closes the panel. */
+function PanelLink({ text, to, onChosen }: { text: string; to: string; onChosen(): void }) {
   return (
     <ListItem disablePadding>
-      <ListItemButton component={RouterLink} to={item.to} onClick={onChosen}>
-        <ListItemText primary={item.label} />
+      <ListItemButton component={RouterLink} to={to} onClick={onChosen}>
+        <ListItemText primary={text} />
       </ListItemButton>
     </ListItem>
   );
@@ -49,15 +57,17 @@ function EntityLinks({ onChosen }: { onChosen(): void }) {
   // A user who may not list the entities (no role yet) gets no call and no toast.
   const mayList = useCan('GET', '/api/entities');
   const { data: entities = [] } = useListEntitiesQuery(undefined, { skip: !mayList });
+  const t = useT();
   return (
     <>
-      <PanelLink item={MANAGE_ENTITIES} onChosen={onChosen} />
+      <PanelLink text={t(MANAGE_ENTITIES.label)} to={MANAGE_ENTITIES.to} onChosen={onChosen} />
       {groupByCategory(entities).map(([category, members]) => (
         <PanelGroup key={category} title={category}>
           {members.map((entity) => (
             <PanelLink
               key={entity._id}
-              item={{ label: entity.name, to: `/entities/${entity.name}` }}
+              text={entity.name}
+              to={`/entities/${entity.name}`}
               onChosen={onChosen}
             />
           ))}
@@ -76,6 +86,7 @@ export function NavDropdownPanel(props: {
   onClose(): void;
 }) {
   const { id, label, kind, anchor, onClose } = props;
+  const t = useT();
   return (
     <Popover
       id={id}
@@ -92,7 +103,7 @@ export function NavDropdownPanel(props: {
             </ApiReady>
           ) : (
             EXPERIMENTAL_ITEMS.map((item) => (
-              <PanelLink key={item.to} item={item} onChosen={onClose} />
+              <PanelLink key={item.to} text={t(item.label)} to={item.to} onChosen={onClose} />
             ))
           )}
         </List>
@@ -110,7 +121,10 @@ function AuditLink({ link }: { link(item: NavItem): ReactNode }) {
 export function NavDrawer(props: { id: string; open: boolean; onClose(): void; onLogout(): void }) {
   const { id, open, onClose, onLogout } = props;
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
-  const link = (item: NavItem) => <PanelLink key={item.to} item={item} onChosen={onClose} />;
+  const t = useT();
+  const link = (item: NavItem) => (
+    <PanelLink key={item.to} text={t(item.label)} to={item.to} onChosen={onClose} />
+  );
   return (
     <Drawer
       id={id}
@@ -118,21 +132,23 @@ export function NavDrawer(props: { id: string; open: boolean; onClose(): void; o
       open={open}
       onClose={onClose}
       // The panel is a dialog (MUI): it needs a name as much as the navigation in it.
-      slotProps={{ paper: { 'aria-label': 'Menu' } }}
+      slotProps={{ paper: { 'aria-label': t('shell.menu') } }}
     >
-      <Box component="nav" aria-label="Main menu" sx={{ width: 280, maxWidth: '85vw' }}>
+      <Box component="nav" aria-label={t('shell.mainMenu')} sx={{ width: 280, maxWidth: '85vw' }}>
         <List>
-          {link({ label: 'Home', to: '/' })}
+          {link(HOME)}
           {isAuthenticated ? (
             <>
               {link(SIGNED_IN_LINKS.roles)}
               {link(SIGNED_IN_LINKS.users)}
-              <PanelGroup title="Entities">
+              <PanelGroup title={t('shell.entities')}>
                 <ApiReady>
                   <EntityLinks onChosen={onClose} />
                 </ApiReady>
               </PanelGroup>
-              <PanelGroup title="Experimental">{EXPERIMENTAL_ITEMS.map(link)}</PanelGroup>
+              <PanelGroup title={t('shell.experimental')}>
+                {EXPERIMENTAL_ITEMS.map(link)}
+              </PanelGroup>
               {link(SIGNED_IN_LINKS.routes)}
               <ApiReady>
                 <AuditLink link={link} />
@@ -145,12 +161,12 @@ export function NavDrawer(props: { id: string; open: boolean; onClose(): void; o
                     onLogout();
                   }}
                 >
-                  <ListItemText primary="Logout" />
+                  <ListItemText primary={t('shell.logout')} />
                 </ListItemButton>
               </ListItem>
             </>
           ) : (
-            link({ label: 'Login', to: '/login' })
+            link(LOGIN)
           )}
         </List>
       </Box>

@@ -26,6 +26,7 @@ import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
 import { WithLastView } from '@/components/WithLastView';
 import { useListAuditEventsQuery } from './audit.api';
+import { formatDateTime, formatUtc } from '@/i18n/format';
 
 /** The filter form's fields: texts as typed, dates as the date inputs give them. */
 interface FilterForm {
@@ -60,7 +61,13 @@ const columns: GridColDef<AuditEvent>[] = [
     headerName: 'When',
     width: 180,
     sortable: false,
-    valueFormatter: (value: string) => new Date(value).toLocaleString(),
+    // As people read it; the exact UTC moment on hover.
+    renderCell: ({ value }: { value?: string }) =>
+      value && (
+        <time dateTime={value} title={formatUtc(value)}>
+          {formatDateTime(value)}
+        </time>
+      ),
   },
   {
     field: 'actor',

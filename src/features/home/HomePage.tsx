@@ -3,16 +3,18 @@ import { Link as RouterLink } from 'react-router-dom';
 import { DEMO_ACCOUNTS } from '@common/constants';
 import { useAppSelector } from '@/lib/store';
 import { selectCurrentUser } from '@/auth/auth.slice';
+import type { MessageId } from '@/i18n/i18n';
+import { useT } from '@/i18n/useT';
 
 const stack = [
-  ['Front end', 'React 19 and TypeScript, built with webpack'],
-  ['State', 'One Redux Toolkit store: an auth slice, a UI slice and RTK Query'],
-  ['Session', 'Listener middleware that refreshes the access token before it expires'],
-  ['Interface', 'MUI components, the MUI X DataGrid and notistack toasts'],
-  ['Back end', 'A Fastify API in TypeScript'],
-  ['Database', 'PostgreSQL, embedded as PGlite by default'],
-  ['Tests', 'Jest with Testing Library, and Playwright in Chromium'],
-] as const;
+  ['home.stackFrontEnd', 'home.stackFrontEndWhat'],
+  ['home.stackState', 'home.stackStateWhat'],
+  ['home.stackSession', 'home.stackSessionWhat'],
+  ['home.stackInterface', 'home.stackInterfaceWhat'],
+  ['home.stackBackEnd', 'home.stackBackEndWhat'],
+  ['home.stackDatabase', 'home.stackDatabaseWhat'],
+  ['home.stackTests', 'home.stackTestsWhat'],
+] as const satisfies [MessageId, MessageId][];
 
 /** The demo credentials table's cells: a light rule under each row, as MUI's tables have. */
 const cellSx = { p: 1, textAlign: 'left', borderBottom: 1, borderColor: 'divider' } as const;
@@ -24,30 +26,31 @@ const cellSx = { p: 1, textAlign: 'left', borderBottom: 1, borderColor: 'divider
  */
 export function HomePage() {
   const user = useAppSelector(selectCurrentUser);
+  const t = useT();
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
       <Typography variant="h4" component="h1">
-        Hello, {user?.username ?? 'visitor'}
+        {t('home.hello', { name: user?.username ?? t('home.visitor') })}
       </Typography>
       {user && (
         <Box>
           <Typography component={RouterLink} to="/books" variant="h6" color="primary.dark">
-            Open the book library
+            {t('home.openBooks')}
           </Typography>
         </Box>
       )}
 
       <section aria-labelledby="stack-heading">
         <Typography id="stack-heading" variant="h5" component="h2" gutterBottom>
-          Technology stack
+          {t('home.stack')}
         </Typography>
         <Box component="dl" sx={{ m: 0 }}>
           {stack.map(([part, what]) => (
             <Box key={part} sx={{ py: 0.5 }}>
-              <Typography component="dt">{part}</Typography>
+              <Typography component="dt">{t(part)}</Typography>
               <Typography component="dd" variant="body2" color="text.secondary" sx={{ m: 0 }}>
-                {what}
+                {t(what)}
               </Typography>
             </Box>
           ))}
@@ -56,7 +59,7 @@ export function HomePage() {
 
       <section aria-labelledby="demo-heading">
         <Typography id="demo-heading" variant="h5" component="h2" gutterBottom>
-          Demo credentials
+          {t('home.demo')}
         </Typography>
         <Box
           component="table"
@@ -66,13 +69,13 @@ export function HomePage() {
           <thead>
             <tr>
               <Box component="th" sx={cellSx}>
-                Role
+                {t('home.role')}
               </Box>
               <Box component="th" sx={cellSx}>
-                Username
+                {t('home.username')}
               </Box>
               <Box component="th" sx={cellSx}>
-                Password
+                {t('home.password')}
               </Box>
             </tr>
           </thead>
@@ -96,25 +99,12 @@ export function HomePage() {
 
       <section aria-labelledby="notes-heading">
         <Typography id="notes-heading" variant="h5" component="h2" gutterBottom>
-          Notes on building this with an AI assistant
+          {t('home.notes')}
         </Typography>
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
-          <Typography>
-            This product was written with an AI coding assistant working from a written
-            specification. The assistant is quick at the parts that follow a known shape: slices,
-            endpoints, forms and their tests. It needs a clear contract to be quick at the rest.
-          </Typography>
-          <Typography>
-            What helped most was writing the decisions down before the code: the API contract, the
-            error messages and the limits, kept in one place both sides import, so that the client,
-            the server and the tests cannot drift apart.
-          </Typography>
-          <Typography>
-            What still needs a person: deciding what the product should do where the specification
-            is silent, reading every change as a reviewer would, and trying each screen the way a
-            user would. Tests against a real database and a real browser catch what a quick read
-            misses.
-          </Typography>
+          <Typography>{t('home.notes1')}</Typography>
+          <Typography>{t('home.notes2')}</Typography>
+          <Typography>{t('home.notes3')}</Typography>
         </Box>
       </section>
     </Box>

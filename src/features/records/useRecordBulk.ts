@@ -18,8 +18,7 @@ import {
   useBulkUpdateRecordsMutation,
 } from './records.api';
 import type { RecordListController } from './useRecordList';
-
-const plural = (count: number) => `${count.toLocaleString()} ${count === 1 ? 'record' : 'records'}`;
+import { t } from '@/i18n/useT';
 
 /**
  * The record grid's actions on many rows (ra-core's bulk actions): the selection (ticked
@@ -84,7 +83,7 @@ export function useRecordBulk(
   const remove = () =>
     run(async () => {
       const { ids } = await bulkDelete({ entityName, selection: chosen() }).unwrap();
-      const deleted = `Deleted ${plural(ids.length)}`;
+      const deleted = t('records.deleted', { count: ids.length });
       dispatch(
         mayRestore
           ? undoOffered(deleted, undoRecordsDelete(entityName, ids))
@@ -100,7 +99,7 @@ export function useRecordBulk(
         fields: { [name]: value },
       }).unwrap();
       const label = entity.fields.find((field) => field.name === name)?.label || name;
-      dispatch(toastQueued(`Set ${label} on ${plural(ids.length)}`, 'success'));
+      dispatch(toastQueued(t('records.setOn', { label, count: ids.length }), 'success'));
     }, messages.records.saveContext);
 
   return {
@@ -116,7 +115,10 @@ export function useRecordBulk(
     cancel: () => setAsking(undefined),
     remove,
     set,
-    deleteQuestion: messages.client.undoable(`Delete ${plural(selection.count)}?`, mayRestore),
+    deleteQuestion: messages.client.undoable(
+      t('records.deleteQuestion', { count: selection.count }),
+      mayRestore,
+    ),
   };
 }
 

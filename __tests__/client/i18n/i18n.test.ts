@@ -1,0 +1,114 @@
+import en from '@/i18n/locales/en.json';
+import fr from '@/i18n/locales/fr.json';
+import { formatDate, formatDateTime, formatNumber, formatRelative, formatUtc } from '@/i18n/format';
+import { applyLocale, browserLocale, i18n, loadLocale, type MessageId } from '@/i18n/i18n';
+import { t } from '@/i18n/useT';
+
+/** The names a compiled message's placeholders take (Lingui's compiled form, as the build ships). */
+function placeholders(message: unknown, names = new Set<string>()): Set<string> {
+  if (!Array.isArray(message)) return names;
+  for (const part of message) {
+    if (!Array.isArray(part)) continue;
+    if (typeof part[0] === 'string') names.add(part[0]);
+    for (const option of Object.values((part[2] as Record<string, unknown> | undefined) ?? {}))
+      placeholders(option, names);
+  }
+  return names;
+}
+
+// Every text in every language: a French screen missing one would show its id.
+describe('the catalogues', () => {
+  it('give French every English message, and none the English lacks', () => {
+    expect(Object.keys(fr).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('give each French message the placeholders of its English one', () => {
+    for (const [id, message] of Object.entries(en)) {
+      const french = (fr as Record<string, unknown>)[id];
+      expect([id, [...placeholders(french)].sort()]).toEqual([
+        id,
+        [...placeholders(message)].sort(),
+      ]);
+    }
+  });
+
+  it('say so when a message is missing, instead of showing its id', () => {
+    expect(() => t('shell.nothingOfTheSort' as MessageId)).toThrow(
+      'The en catalogue has no message shell.nothingOfTheSort',
+    );
+  });
+});
+
+describe('plurals and numbers in messages', () => {
+  afterEach(() => applyLocale('en'));
+
+  it('take English plural forms and separators', () => {
+    expect(t('records.deleted', { count: 1 })).toBe('Deleted 1 record');
+    expect(t('records.deleted', { count: 0 })).toBe('Deleted 0 records');
+    expect(t('records.deleted', { count: 12345 })).toBe('Deleted 12,345 records');
+    expect(t('bulk.selectAll', { total: 1500 })).toBe('Select all 1,500 matching');
+  });
+
+  it('take French plural forms (0 and 1 are singular) and separators', async () => {
+    await loadLocale('fr');
+    applyLocale('fr');
+    expect(t('bulk.selected', { count: 0 })).toBe('0 sélectionné');
+    expect(t('bulk.selected', { count: 1 })).toBe('1 sélectionné');
+    expect(t('bulk.selected', { count: 2 })).toBe('2 sélectionnés');
+    // French groups thousands with a narrow no-break space.
+    expect(t('records.deleted', { count: 12345 })).toBe('12\u202f345 fiches supprimées');
+    expect(document.documentElement.lang).toBe('fr');
+  });
+});
+
+describe('dates and numbers', () => {
+  // The browser's time zone: this test's is UTC.
+  const zone = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'UTC';
+  });
+  afterAll(() => {
+    process.env.TZ = zone;
+  });
+  const moment = '2026-11-25T22:06:59.000Z';
+  afterEach(() => applyLocale('en'));
+
+  it('read as English readers write them, in the browser’s time zone', () => {
+    expect(formatDateTime(moment)).toBe('Nov 25, 2026, 10:06 PM');
+    expect(formatDate(moment)).toBe('Nov 25, 2026');
+    expect(formatNumber(1234567.5)).toBe('1,234,567.5');
+    expect(formatRelative(Date.parse(moment) - 3 * 60_000, Date.parse(moment))).toBe(
+      '3 minutes ago',
+    );
+    expect(formatRelative(Date.parse(moment) - 86_400_000, Date.parse(moment))).toBe('yesterday');
+    expect(formatUtc(moment)).toBe('2026-11-25 22:06:59 UTC');
+  });
+
+  it('read as French readers write them', async () => {
+    await loadLocale('fr');
+    applyLocale('fr');
+    expect(formatDateTime(moment)).toBe('25 nov. 2026, 22:06');
+    expect(formatNumber(1234567.5)).toBe('1\u202f234\u202f567,5');
+    expect(formatRelative(Date.parse(moment) - 3 * 60_000, Date.parse(moment))).toBe(
+      'il y a 3 minutes',
+    );
+    expect(formatUtc(moment)).toBe('2026-11-25 22:06:59 UTC');
+  });
+});
+
+describe('the language a page starts in', () => {
+  it('is the first of the browser’s languages the product speaks', () => {
+    expect(browserLocale(['de-DE', 'fr-CA', 'en'])).toBe('fr');
+    expect(browserLocale(['en-GB', 'fr'])).toBe('en');
+    expect(browserLocale(['de', 'it'])).toBe('en');
+    expect(browserLocale([])).toBe('en');
+  });
+});
+
+// The English catalogue holds the spec's texts word for word.
+it('keeps the spec’s English texts', () => {
+  expect(i18n.locale).toBe('en');
+  expect(t('toast.sessionExpired')).toBe('Session expired');
+  expect(t('toast.notAllowed')).toBe('You are not allowed to perform this action');
+  expect(t('login.failed')).toBe('Authentication failed. Please check your credentials.');
+});

@@ -1,0 +1,72 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { applyLocale } from '@/i18n/i18n';
+import { setupNetwork } from '../helpers/network';
+import { fakeToken, renderApp, signedInAs } from '../helpers/render';
+
+const network = setupNetwork();
+afterEach(() => applyLocale('en'));
+
+const signIn = async () => {
+  network.use(
+    http.post('/api/auth/login', () =>
+      HttpResponse.json({
+        jwt: fakeToken({ sub: 'id-ada', username: 'ada', roles: [], exp: Date.now() / 1000 + 300 }),
+        refreshToken: 'r1',
+      }),
+    ),
+  );
+  await userEvent.type(screen.getByLabelText(/Nom d'utilisateur|Username/), 'ada');
+  await userEvent.type(screen.getByLabelText(/Mot de passe|Password/), 'secret-password');
+  await userEvent.click(screen.getByRole('button', { name: /^(Se connecter|Login)$/ }));
+};
+
+describe('the language', () => {
+  it('switches from the navigation: texts, MUI’s own, <html lang>, kept in this browser', async () => {
+    const { store } = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Hello, visitor' })).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Français' }));
+
+    expect(await screen.findByRole('heading', { name: 'Bonjour, visiteur' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Accueil' })).toBeVisible();
+    expect(document.documentElement.lang).toBe('fr');
+    expect(window.localStorage.getItem('locale')).toBe('fr');
+    expect(store.getState().ui.locale).toBe('fr');
+    // Signed out: nothing to keep on the server yet.
+    expect(network.calls('PUT /api/auth/preferences')).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'English' }));
+    expect(await screen.findByRole('heading', { name: 'Hello, visitor' })).toBeVisible();
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('is kept for the account when a signed-in user switches', async () => {
+    renderApp('/', signedInAs('ada'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Français' }));
+    await screen.findByRole('heading', { name: 'Bonjour, ada' });
+    await waitFor(() => expect(network.calls('PUT /api/auth/preferences')).toHaveLength(1));
+    expect(await network.calls('PUT /api/auth/preferences')[0]!.json()).toEqual({ locale: 'fr' });
+  });
+
+  it('follows the account’s language at sign-in', async () => {
+    network.use(http.get('/api/auth/preferences', () => HttpResponse.json({ locale: 'fr' })));
+    renderApp('/login');
+    await screen.findByRole('heading', { name: 'Login' });
+    await signIn();
+    expect(await screen.findByRole('heading', { name: 'Bonjour, ada' })).toBeVisible();
+    expect(network.calls('PUT /api/auth/preferences')).toHaveLength(0);
+  });
+
+  it('keeps for the account a language chosen on the sign-in page', async () => {
+    network.use(http.get('/api/auth/preferences', () => HttpResponse.json({ locale: 'en' })));
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Français' }));
+    expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeVisible();
+    await signIn();
+    expect(await screen.findByRole('heading', { name: 'Bonjour, ada' })).toBeVisible();
+    await waitFor(() => expect(network.calls('PUT /api/auth/preferences')).toHaveLength(1));
+    expect(await network.calls('PUT /api/auth/preferences')[0]!.json()).toEqual({ locale: 'fr' });
+    expect(network.calls('GET /api/auth/preferences')).toHaveLength(0);
+  });
+});
