@@ -87,7 +87,7 @@ function fieldLabel(path: string): string {
  * (the server's own text names request paths: 'body.email must be …').
  */
 export function validationSentence(fields: FieldError[]): string {
-  if (fields.length === 0) return messages.client.checkInput;
+  if (fields.length === 0) return t('common.checkInput');
   return fields
     .map(({ field, message }) => `${fieldLabel(formPath(field))} ${message}`)
     .join('. ')

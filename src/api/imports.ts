@@ -1,7 +1,7 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { messages } from '@common/messages';
 import { type ImportLine, type ImportReport, importLineSchema } from '@common/schemas/imports';
 import { API_HOST } from './apiHost';
+import { t } from '@/i18n/useT';
 
 /**
  * Posts a CSV file to an import (`path` with its query) and reads the answer's lines as
@@ -49,6 +49,6 @@ export async function importThrough(
   }
   throw {
     status: 'FETCH_ERROR',
-    error: messages.client.importCut,
+    error: t('common.importCut'),
   } satisfies FetchBaseQueryError;
 }

@@ -5,6 +5,7 @@ import type { AppStartListening } from '@/lib/store';
 import { toastQueued, undoRequested } from '@/ui/ui.slice';
 import { api, type TagType } from './api';
 import { reportError } from './errors';
+import { t } from '@/i18n/useT';
 
 /**
  * How a delete is undone: the restore to ask for (POST `url` with `body`, or the item at
@@ -38,7 +39,7 @@ export function addUndoListeners(startListening: AppStartListening): void {
     effect: async ({ payload }, listenerApi) => {
       try {
         await listenerApi.dispatch(undoApi.endpoints.undoDelete.initiate(payload)).unwrap();
-        listenerApi.dispatch(toastQueued(messages.client.undone, 'success'));
+        listenerApi.dispatch(toastQueued(t('common.undone'), 'success'));
       } catch (error) {
         reportError(messages.client.undoContext, error);
       }

@@ -1,8 +1,8 @@
 import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
 import type { ApiPathOf, ApiVerb } from '@common/apiRoutes';
-import { messages } from '@common/messages';
 import { can, usePermissions } from './useCan';
+import { t } from '@/i18n/useT';
 
 interface PermissionGateProps<V extends ApiVerb> {
   verb: V;
@@ -34,7 +34,7 @@ export function PermissionGate<V extends ApiVerb>({
   if (!can(permissions, verb, path)) {
     return (
       <Alert severity="info" role="status">
-        {messages.client.roleDoesNotAllow(what)}
+        {t('common.roleDoesNotAllow', { what })}
       </Alert>
     );
   }

@@ -1,8 +1,8 @@
 import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
-import { messages } from '@common/messages';
 import { useLiveUpdates } from '@/api/liveUpdates';
 import { useHasNoRole } from './useCan';
+import { t } from '@/i18n/useT';
 
 /**
  * A private screen for a signed-in user (RequireAuth let them in). A user with no role at
@@ -16,7 +16,7 @@ export function PrivateScreen({ children }: { children: ReactNode }) {
     <>
       {hasNoRole && (
         <Alert severity="warning" role="status" sx={{ mb: 2 }}>
-          {messages.client.needsRole}
+          {t('common.needsRole')}
         </Alert>
       )}
       {children}

@@ -8,6 +8,7 @@ import { downloadFrom, useCreateDownloadLinkMutation } from '@/api/downloads';
 import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
+import { t } from '@/i18n/useT';
 
 interface ExportMenuProps {
   /** The list's export route, e.g. `/api/users/export`. */
@@ -43,7 +44,7 @@ export function ExportMenu({ path, what, params, columns }: ExportMenuProps) {
     try {
       const { url } = await createLink(`${path}?${query.toString()}`).unwrap();
       downloadFrom(url);
-      dispatch(toastQueued(messages.client.exportStarted(what), 'info'));
+      dispatch(toastQueued(t('common.exportStarted', { what }), 'info'));
     } catch (error) {
       reportError(messages.client.exportContext(what), error);
     }

@@ -1,8 +1,8 @@
 import { Alert, Box, Button, LinearProgress, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { messages } from '@common/messages';
 import { errorCode, isRequestCanceled } from '@/api/errors';
+import { t } from '@/i18n/useT';
 
 /** The parts of an RTK Query hook's result that QueryState reads. */
 export interface QueryLike<T> {
@@ -79,15 +79,15 @@ export function QueryState<T>({
           severity="error"
           action={
             <Button color="inherit" size="small" onClick={() => void refetch()}>
-              {messages.client.retry}
+              {t('common.retry')}
             </Button>
           }
         >
-          {messages.client.loadFailed(what)}
+          {t('common.loadFailed', { what })}
         </Alert>
       );
     }
-    if (isLoading || error) return <LinearProgress aria-label={messages.client.loading(what)} />;
+    if (isLoading || error) return <LinearProgress aria-label={t('common.loading', { what })} />;
     return null; // skipped: nothing asked, nothing to show
   }
   if (empty !== undefined && isEmpty(data)) {

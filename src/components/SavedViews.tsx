@@ -32,6 +32,7 @@ import { useAppDispatch } from '@/lib/store';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormTextField } from './FormTextField';
+import { undoable } from '@/i18n/useT';
 
 /** The view on screen as it is saved: the list's URL query, less its page. */
 function currentQuery(params: URLSearchParams): string {
@@ -225,7 +226,7 @@ export function SavedViews({ grid }: { grid: string }) {
       <ConfirmDialog
         open={deleting !== undefined}
         title="Delete view"
-        message={messages.client.undoable(
+        message={undoable(
           `Delete the view ${deleting?.name ?? ''}${deleting?.role ? ` of everyone in ${deleting.role.name}` : ''}? The list stays as it is.`,
           deleting?.role ? mayShare : mayKeep,
         )}

@@ -6,6 +6,7 @@ import { importThrough } from '@/api/imports';
 import { firstRecordOf } from '@/lib/csv';
 import { selectAccessToken } from '@/auth/auth.slice';
 import { useAppSelector } from '@/lib/store';
+import { t } from '@/i18n/useT';
 
 /** A field a file's column can be imported as. */
 export interface ImportField {
@@ -69,7 +70,7 @@ export function useCsvImport(target: ImportTarget) {
     const found = chosen ? firstRecordOf(await chosen.slice(0, HEADINGS_BYTES).text()) : [];
     // A file without headings (empty, or not text) has nothing to map: it is not taken.
     const usable = found.some((heading) => heading.trim() !== '');
-    if (chosen && !usable) setFailure(messages.client.importNoHeadings);
+    if (chosen && !usable) setFailure(t('common.importNoHeadings'));
     setFile(usable ? chosen : undefined);
     setHeadings(usable ? found : []);
     setColumns(usable ? found.map((heading) => matchOf(target.fields, heading)) : []);

@@ -15,3 +15,7 @@ export function useT(): typeof t {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new `t` for each language
   return useMemo(() => (id, values) => t(id, values), [locale]);
 }
+
+/** A delete's question, saying so when its toast will offer Undo. */
+export const undoable = (question: string, mayUndo: boolean): string =>
+  mayUndo ? t('common.undoable', { question }) : question;

@@ -1,5 +1,4 @@
 import { Alert, Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
-import { messages } from '@common/messages';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EditNotices } from '@/components/EditNotices';
 import { ItemHistory, RecentlyDeleted } from '@/components/ItemHistory';
@@ -10,6 +9,7 @@ import { QueryState } from '@/components/QueryState';
 import { BookCard } from './BookCard';
 import { bookHistory } from './books.api';
 import { useBookList } from './useBookList';
+import { t } from '@/i18n/useT';
 
 const LABELS: Record<string, string> = { title: 'Title', author: 'Author', isbn: 'ISBN' };
 
@@ -67,7 +67,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
               ))}
             </Stack>
             {list.isFetching && (
-              <LinearProgress aria-label={messages.client.loading('books')} sx={{ mt: 2 }} />
+              <LinearProgress aria-label={t('common.loading', { what: 'books' })} sx={{ mt: 2 }} />
             )}
             {list.nextPageFailed && !list.isFetching && (
               <Alert
@@ -75,11 +75,11 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
                 sx={{ mt: 2 }}
                 action={
                   <Button color="inherit" size="small" onClick={list.loadMore}>
-                    {messages.client.retry}
+                    {t('common.retry')}
                   </Button>
                 }
               >
-                {messages.client.loadFailed('next page of books')}
+                {t('common.loadFailed', { what: 'next page of books' })}
               </Alert>
             )}
             {!list.hasNextPage && (

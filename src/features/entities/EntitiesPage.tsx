@@ -28,6 +28,7 @@ import {
   useDeleteEntityMutation,
   useListEntitiesQuery,
 } from './entities.api';
+import { undoable } from '@/i18n/useT';
 
 /** The entity definitions as cards, each with the actions the user may take. */
 function EntityCards({ mayAdd }: { mayAdd: boolean }) {
@@ -127,10 +128,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete entity"
-        message={messages.client.undoable(
-          `Delete ${removal.pending?.name ?? ''} and all its records?`,
-          mayRestore,
-        )}
+        message={undoable(`Delete ${removal.pending?.name ?? ''} and all its records?`, mayRestore)}
         editors={removal.pending && editors[removal.pending._id]}
       />
     </>

@@ -30,6 +30,7 @@ import { useRecordColumns } from './recordColumns';
 import { useRecordBulk } from './useRecordBulk';
 import { useRecordGrid } from './useRecordGrid';
 import { type RecordListController, useRecordList } from './useRecordList';
+import { t } from '@/i18n/useT';
 
 /** A deleted record, named by its values (it has no other name). */
 const deletedName = (item: DeletedItem) =>
@@ -127,11 +128,11 @@ function RecordGrid({
           sx={{ mb: 2 }}
           action={
             <Button color="inherit" size="small" onClick={() => void list.pageQuery.refetch()}>
-              {messages.client.retry}
+              {t('common.retry')}
             </Button>
           }
         >
-          {messages.client.loadFailed('records')}
+          {t('common.loadFailed', { what: 'records' })}
         </Alert>
       )}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />

@@ -18,7 +18,7 @@ import {
   useBulkUpdateRecordsMutation,
 } from './records.api';
 import type { RecordListController } from './useRecordList';
-import { t } from '@/i18n/useT';
+import { t, undoable } from '@/i18n/useT';
 
 /**
  * The record grid's actions on many rows (ra-core's bulk actions): the selection (ticked
@@ -115,10 +115,7 @@ export function useRecordBulk(
     cancel: () => setAsking(undefined),
     remove,
     set,
-    deleteQuestion: messages.client.undoable(
-      t('records.deleteQuestion', { count: selection.count }),
-      mayRestore,
-    ),
+    deleteQuestion: undoable(t('records.deleteQuestion', { count: selection.count }), mayRestore),
   };
 }
 

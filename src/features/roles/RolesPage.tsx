@@ -20,6 +20,7 @@ import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { undoRoleDelete, useDeleteRoleMutation, useListRolesQuery } from './roles.api';
+import { undoable } from '@/i18n/useT';
 
 /** The roles, each with the actions the user may take. */
 function RoleList({ mayAdd }: { mayAdd: boolean }) {
@@ -113,7 +114,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       <ConfirmDialog
         {...removal.dialog}
         title="Delete role"
-        message={messages.client.undoable(
+        message={undoable(
           `Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it.`,
           mayRestore,
         )}

@@ -25,6 +25,7 @@ import { SetPasswordDialog } from './SetPasswordDialog';
 import { useUserColumns } from './userColumns';
 import { useListUsersQuery } from './users.api';
 import { useUserGrid } from './useUserGrid';
+import { undoable } from '@/i18n/useT';
 
 const LABELS: Record<string, string> = { username: 'Username', email: 'Email' };
 
@@ -96,7 +97,7 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
         message={
           pending && pending._id === grid.myId
             ? messages.users.deleteOwn(pending.username)
-            : messages.client.undoable(`Delete ${pending?.username ?? ''}?`, grid.may.mayRestore)
+            : undoable(`Delete ${pending?.username ?? ''}?`, grid.may.mayRestore)
         }
         editors={pending && edit.editors[pending._id]}
       />

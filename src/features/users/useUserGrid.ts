@@ -28,6 +28,7 @@ import {
   useResetSecondFactorMutation,
   useUpdateUserMutation,
 } from './users.api';
+import { undoable } from '@/i18n/useT';
 
 /** What a row's edit changes. */
 type UserValues = Pick<User, 'username' | 'email'>;
@@ -165,7 +166,7 @@ function useUserBulk(
     ask: () => setAsking(true),
     cancel: () => setAsking(false),
     remove,
-    question: messages.client.undoable(
+    question: undoable(
       `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}?`,
       mayRestore,
     ),
