@@ -1,6 +1,8 @@
 import type { Config } from 'jest';
 
 const moduleNameMapper = {
+  // A catalogue's parts are the whole catalogue in the tests: every screen's texts at once.
+  '^(.*locales/\\w+\\.json)\\?\\w+$': '$1',
   '^@/(.*)$': '<rootDir>/src/$1',
   '^@common/(.*)$': '<rootDir>/common/$1',
   '^@server/(.*)$': '<rootDir>/server/$1',

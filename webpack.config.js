@@ -6,9 +6,10 @@ const TerserPlugin = require('terser-webpack-plugin');
 const CompressionPlugin = require('compression-webpack-plugin');
 const CopyPlugin = require('copy-webpack-plugin');
 const zlib = require('node:zlib');
-// The message catalogue is TypeScript: tsx loads it so index.html shows the same banner text
-// (and runs the colour-scheme script whose hash the server's CSP allows).
-const { messages } = require('tsx/cjs/api').require('./common/messages.ts', __filename);
+// index.html shows the English catalogue's banner before any script runs (the app then
+// renders it in the language in effect), and runs the colour-scheme script whose hash the
+// server's CSP allows (TypeScript, loaded through tsx).
+const english = require('./src/i18n/locales/en.json');
 const { COLOR_SCHEME_SCRIPT } = require('tsx/cjs/api').require(
   './common/colorScheme.ts',
   __filename,
@@ -60,7 +61,10 @@ module.exports = (_env, argv) => {
     plugins: [
       new HtmlWebpackPlugin({
         template: 'public/index.html',
-        templateParameters: { banner: messages.banner, colorSchemeScript: COLOR_SCHEME_SCRIPT },
+        templateParameters: {
+          banner: english['shell.banner'],
+          colorSchemeScript: COLOR_SCHEME_SCRIPT,
+        },
       }),
       // The rest of public/ (favicon, robots.txt) as it is.
       new CopyPlugin({

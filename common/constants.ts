@@ -51,8 +51,8 @@ export const COUNTDOWN_TARGET = { year: 2024, monthIndex: 0, day: 5, hour: 10 } 
 export const COUNTDOWN_DAYS = 96;
 export const COUNTDOWN_CELLS_PER_ROW = 16;
 
-/** The footer's external link to the developer's site. */
-export const DEVELOPER_SITE = { label: "Developer's site", url: 'https://example.com/' } as const;
+/** The footer's link to the developer's site (its text: the catalogues' `shell.developerSite`). */
+export const DEVELOPER_SITE = { url: 'https://example.com/' } as const;
 
 /** An editor repeats its presence this often while editing (DESIGN, Live updates). */
 export const PRESENCE_BEAT_MS = 10_000;

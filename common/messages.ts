@@ -1,69 +1,21 @@
 /**
- * The message catalogue: every text the product shows or logs that the spec fixes,
- * and the server's error messages. One place, so the client, the server and the tests agree.
+ * The texts the server writes (its error messages, in English, as the API sends them) and
+ * the developer console's context messages the spec fixes. What the screens show is in the
+ * client's catalogues (`src/i18n/locales`), which also translate these server sentences.
  */
 export const messages = {
-  banner:
-    'This is a development server. It could be wiped out, changed, down, etc. Do not use sensitive information nor rely on storing data!',
-  brand: 'An Experimentation',
-
-  shell: {
-    /** The navigation's toggle of the dark colour scheme. */
-    darkTheme: 'Dark theme',
-  },
-
-  toast: {
-    sessionExpired: 'Session expired',
-    notAllowed: 'You are not allowed to perform this action',
-    notFound: 'Whatever you requested is not here.',
-    /** A save or restore based on a version someone else has replaced meanwhile. */
-    versionConflict: 'Someone else changed this item meanwhile: look at it again, then retry.',
-  },
   requestCanceled: 'Request canceled',
 
-  errorBoundary: {
-    title: 'Oops! Something went wrong.',
-    body: "We're sorry, but an error occurred while rendering this component.",
-  },
-  routerError: 'Unexpected Application Error!',
-
   auth: {
-    loginFailed: 'Authentication failed. Please check your credentials.',
     registerContext: 'Error registering with email',
     googleContext: 'Error triggering Google registration',
-    loggingInWithGoogle: 'Logging in with Google...',
-    forgotPasswordTitle: 'Forgot your password?',
-    forgotPasswordHelp:
-      'Passwords are reset by an administrator of this site. Ask one to set a new password for your account, then sign in with it.',
-    secondStepTitle: 'Second step',
-    secondStepHelp:
-      'Type the 6-digit code your authenticator app shows, or one of your recovery codes.',
-    enrolHelp:
-      'A role of your account requires a second factor. Scan this QR code with an authenticator app (or type the secret), then type the code it shows.',
-    codeFailed: 'This code is not valid (or was already used).',
-    signInExpired: 'This sign-in has expired. Sign in again.',
-    passkeyFailed: 'The passkey was not used, or could not be verified.',
-    passkeyOnThisDevice: 'This device already has a passkey for your account.',
-    passkeyNeedsName:
-      'Passkeys need the site opened by its name (for example http://localhost:PORT), not by an IP address.',
-    passkeyOnlyHelp: 'Your account signs in with a passkey after the password.',
     passkeyContext: 'Error signing in with a passkey',
-    recoveryCodesHelp:
-      'Keep these recovery codes somewhere safe: each one signs you in once if you lose your authenticator app. They are shown only now.',
   },
   account: {
     fetchContext: 'Error fetching your sign-in settings',
     authenticatorContext: 'Error changing your authenticator app',
     passkeyContext: 'Error changing your passkeys',
     tokenContext: 'Error changing your access tokens',
-    authenticatorOn: 'Authenticator app turned on',
-    authenticatorOff: 'Authenticator app turned off',
-    passkeyAdded: (name: string) => `Passkey ${name} added`,
-    passkeyRemoved: (name: string) => `Passkey ${name} removed`,
-    tokenRevoked: (name: string) => `Access token ${name} revoked`,
-    tokenShownOnce:
-      'Copy this token now: it is shown only once. Use it as "Authorization: Bearer <token>".',
-    required: 'A role of yours requires a second factor: keep at least one.',
   },
   books: {
     /** A book's author when it has none (spec section 3), in the list and from a lookup. */
@@ -77,10 +29,7 @@ export const messages = {
   },
   entities: {
     restoreContext: 'Error restoring entity',
-    restored: 'Entity restored: the form shows the restored version.',
-    added: 'Entity added successfully!',
     addFailed: 'Error adding entity',
-    saved: 'Entity saved successfully!',
     saveFailed: 'Error editing entity',
     fetchContext: 'Error fetching entities',
     deleteContext: 'Error deleting entity',
@@ -93,18 +42,13 @@ export const messages = {
     saveContext: 'Error saving record',
     deleteContext: 'Error deleting record',
     restoreContext: 'Error restoring record',
-    /** A new record is saved (it may sort onto another page). */
-    added: 'Record added',
   },
   jobs: {
     fetchContext: 'Error fetching jobs:',
     detailsContext: 'Error fetching job details:',
-    noData: 'No job data available',
   },
   views: {
     saveContext: 'Error saving the view',
-    saved: (name: string) => `Saved the view ${name}`,
-    deleted: (name: string) => `Deleted the view ${name}`,
   },
 
   users: {
@@ -116,13 +60,7 @@ export const messages = {
     deleteContext: 'Error deleting user',
     /** Not in the spec: the context of a refused password change (admin action on /users). */
     setPasswordContext: 'Error setting password',
-    passwordSet: (username: string) => `Password set; ${username} was signed out everywhere`,
-    deleteOwn: (username: string) =>
-      `Delete ${username}? It is your own account: you will be signed out, and cannot undo it.`,
     resetFactorsContext: 'Error resetting second factors',
-    resetFactors: (username: string) =>
-      `Reset the second factors of ${username}? Their authenticator app, recovery codes and passkeys stop working; they sign in with their password (and set up a new factor if a role requires one).`,
-    factorsReset: (username: string) => `Second factors of ${username} reset`,
   },
   roles: {
     fetchContext: 'Error fetching roles',
@@ -138,26 +76,9 @@ export const messages = {
   },
   /** The client's own sentences, beyond the spec's. */
   client: {
-    checkInput: 'Some fields are not valid; check the form.',
-    needsRole:
-      'Your account has no role yet: an administrator must give you one before you can use these pages.',
-    roleDoesNotAllow: (what: string) => `Your role does not allow ${what}.`,
-    loadFailed: (what: string) => `The ${what} could not be loaded.`,
-    loading: (what: string) => `Loading ${what}`,
-    retry: 'Retry',
     exportContext: (what: string) => `Error exporting the ${what}`,
-    exportStarted: (what: string) => `Exporting the ${what}: your browser is saving the file`,
-    importCut:
-      'The connection was lost during the import; it may still finish: look at the list in a moment',
     importContext: (what: string) => `Error importing the ${what}`,
-    importNoHeadings:
-      'This file has no headings: its first row must name its columns (a CSV file, separated by commas)',
-    undo: 'Undo',
     undoContext: 'Error undoing the delete',
-    undone: 'Undone: it is back',
-    /** A delete's question, saying so when its toast will offer Undo. */
-    undoable: (question: string, mayUndo: boolean) =>
-      mayUndo ? `${question} You can undo it for a few seconds.` : question,
   },
 
   /** Validation messages of the shared text types (`common/schemas/text.ts`). */

@@ -1,4 +1,4 @@
-import { messages } from '../common/messages';
+import en from '../src/i18n/locales/en.json';
 import { E2E_ADMIN_PASSWORD } from './accounts';
 import {
   atBothWidths,
@@ -27,10 +27,10 @@ test.describe('screens that know what the user may do', () => {
   }) => {
     await registerWithoutRole(page);
     await page.goto('/books');
-    await expect(page.getByText(messages.client.needsRole)).toHaveCount(1);
+    await expect(page.getByText(en['common.needsRole'])).toHaveCount(1);
     // Every request the page makes has answered by now: none was refused with a toast.
     await waitForNetworkQuiet(page);
-    await expect(page.getByText(messages.toast.notAllowed)).toHaveCount(0);
+    await expect(page.getByText(en['toast.notAllowed'])).toHaveCount(0);
   });
 });
 
@@ -83,10 +83,10 @@ test('/entities/NoSuchEntity shows its one "not here" toast once', async ({
 }) => {
   await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
   await page.goto('/entities/NoSuchEntity');
-  await expect(page.getByText(messages.toast.notFound).first()).toBeVisible();
+  await expect(page.getByText(en['toast.notFound']).first()).toBeVisible();
   // Every request of the page has answered by now: a second toast would be showing.
   await waitForNetworkQuiet(page);
-  await expect(page.getByText(messages.toast.notFound)).toHaveCount(1);
+  await expect(page.getByText(en['toast.notFound'])).toHaveCount(1);
   // Spec section 8: entity and record fetch errors are logged (with their context).
   expect(consoleErrors.splice(0).every((e) => e.startsWith('Error fetching'))).toBe(true);
 });

@@ -2,6 +2,7 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { ErrorCode } from '@common/errorCodes';
 import { messages } from '@common/messages';
+import { localiseServerText } from '@/i18n/serverTexts';
 import { t } from '@/i18n/useT';
 import { type ApiError, apiErrorSchema, type FieldError } from '@common/schemas/apiError';
 
@@ -53,7 +54,7 @@ export const formPath = (field: string) => field.replace(/^(body|query|params)\.
 export function fieldErrors(error: unknown): FieldError[] {
   return (apiErrorBody(error)?.fields ?? []).map(({ field, message }) => ({
     field: formPath(field),
-    message,
+    message: localiseServerText(message),
   }));
 }
 
@@ -63,10 +64,12 @@ export function refusedItems(error: unknown): { id: string; message: string }[] 
   if (body?.code !== 'BULK_REFUSED') return [];
   const items = (body.report as { items?: unknown } | undefined)?.items;
   return Array.isArray(items)
-    ? items.filter(
-        (item): item is { id: string; message: string } =>
-          typeof item?.id === 'string' && typeof item?.message === 'string',
-      )
+    ? items
+        .filter(
+          (item): item is { id: string; message: string } =>
+            typeof item?.id === 'string' && typeof item?.message === 'string',
+        )
+        .map((item) => ({ ...item, message: localiseServerText(item.message) }))
     : [];
 }
 
@@ -89,7 +92,12 @@ function fieldLabel(path: string): string {
 export function validationSentence(fields: FieldError[]): string {
   if (fields.length === 0) return t('common.checkInput');
   return fields
-    .map(({ field, message }) => `${fieldLabel(formPath(field))} ${message}`)
+    .map(({ field, message }) =>
+      t('validation.sentence', {
+        field: fieldLabel(formPath(field)),
+        message: localiseServerText(message),
+      }),
+    )
     .join('. ')
     .concat('.');
 }
@@ -101,9 +109,10 @@ export function errorMessage(error: FetchBaseQueryError | SerializedError | unkn
   if (body?.code === 'BULK_REFUSED') {
     // Why, in a few words: the reasons the items were refused for (a page may name each).
     const reasons = [...new Set(refusedItems(error).map((item) => item.message))];
-    return reasons.length ? `${body.message} (${reasons.slice(0, 3).join('; ')})` : body.message;
+    const said = localiseServerText(body.message);
+    return reasons.length ? `${said} (${reasons.slice(0, 3).join('; ')})` : said;
   }
-  if (body) return body.message;
+  if (body) return localiseServerText(body.message);
   if (isApiError(error) && 'error' in error) return String(error.error);
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) {

@@ -2,12 +2,16 @@ import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { RequireAuth } from '@/auth/RequireAuth';
 import { HomePage } from '@/features/home/HomePage';
+import { loadScreenTexts } from '@/i18n/i18n';
 import { loadChunk } from '@/lib/loadChunk';
 import { AppShell } from './shell/AppShell';
 
-/** A screen loaded as its own chunk when first shown. */
+/** A screen loaded as its own chunk when first shown, with the screens' texts. */
 const page = (load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> =>
-  lazy(async () => ({ default: await loadChunk(load) }));
+  lazy(async () => {
+    const [Screen] = await Promise.all([loadChunk(load), loadScreenTexts()]);
+    return { default: Screen };
+  });
 
 /**
  * A screen that talks to the API: its chunk and the API slice's load together, and it

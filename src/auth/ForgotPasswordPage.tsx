@@ -1,21 +1,22 @@
 import { Button, Paper, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router-dom';
-import { messages } from '@common/messages';
+import { useT } from '@/i18n/useT';
 
 /**
  * `/forgot-password`: there is no email service, so a password is reset by an
  * administrator (on /users); the page says so and leads back to sign-in.
  */
 export function ForgotPasswordPage() {
+  const t = useT();
   return (
     <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
       <Stack spacing={2}>
         <Typography variant="h4" component="h1">
-          {messages.auth.forgotPasswordTitle}
+          {t('auth.forgotTitle')}
         </Typography>
-        <Typography>{messages.auth.forgotPasswordHelp}</Typography>
+        <Typography>{t('auth.forgotHelp')}</Typography>
         <Button component={RouterLink} to="/login" variant="contained" sx={{ alignSelf: 'start' }}>
-          Back to sign-in
+          {t('auth.backToSignIn')}
         </Button>
       </Stack>
     </Paper>

@@ -1,10 +1,10 @@
 import { CircularProgress, Stack, Typography } from '@mui/material';
 import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { messages } from '@common/messages';
 import { useAppDispatch } from '@/lib/store';
 import { useIdentifyMutation } from './auth.api';
 import { loggedIn, loggedOut, userIdentified } from './auth.slice';
+import { useT } from '@/i18n/useT';
 
 /**
  * `/google-callback/`: the server sends the browser here with the tokens. They are stored,
@@ -16,6 +16,7 @@ export function GoogleCallbackPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const started = useRef(false);
+  const t = useT();
 
   useEffect(() => {
     if (started.current) return; // once, even under StrictMode's double effects
@@ -38,7 +39,7 @@ export function GoogleCallbackPage() {
   return (
     <Stack spacing={2} sx={{ py: 6, alignItems: 'center' }}>
       <CircularProgress aria-hidden />
-      <Typography>{messages.auth.loggingInWithGoogle}</Typography>
+      <Typography>{t('auth.loggingInWithGoogle')}</Typography>
     </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useLiveUpdates } from '@/api/liveUpdates';
 import { useHasNoRole } from './useCan';
-import { t } from '@/i18n/useT';
+import { useT } from '@/i18n/useT';
 
 /**
  * A private screen for a signed-in user (RequireAuth let them in). A user with no role at
@@ -11,6 +11,7 @@ import { t } from '@/i18n/useT';
  */
 export function PrivateScreen({ children }: { children: ReactNode }) {
   const hasNoRole = useHasNoRole();
+  const t = useT();
   useLiveUpdates();
   return (
     <>

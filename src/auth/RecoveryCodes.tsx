@@ -1,20 +1,21 @@
 import { Alert, Box, Button, Stack } from '@mui/material';
 import { useEffect, useRef } from 'react';
-import { messages } from '@common/messages';
+import { useT } from '@/i18n/useT';
 
 /** Recovery codes, shown once: the person saves them, then goes on. */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
+  const t = useT();
   // The focus goes to the warning, so it is read before the codes and the way on.
   const warning = useRef<HTMLDivElement>(null);
   useEffect(() => warning.current?.focus(), []);
   return (
     <Stack spacing={2}>
       <Alert severity="warning" ref={warning} tabIndex={-1}>
-        {messages.auth.recoveryCodesHelp}
+        {t('auth.recoveryCodesHelp')}
       </Alert>
       <Box
         component="ul"
-        aria-label="Recovery codes"
+        aria-label={t('auth.recoveryCodes')}
         sx={{
           fontFamily: 'monospace',
           columns: { xs: 1, sm: 2 },
@@ -29,10 +30,10 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): vo
       </Box>
       <Stack direction="row" spacing={1}>
         <Button onClick={() => void navigator.clipboard?.writeText(codes.join('\n'))}>
-          Copy codes
+          {t('auth.copyCodes')}
         </Button>
         <Button variant="contained" onClick={onDone}>
-          I have saved them
+          {t('auth.savedThem')}
         </Button>
       </Stack>
     </Stack>

@@ -7,12 +7,14 @@ import { FormTextField } from '@/components/FormTextField';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useRegisterMutation } from './auth.api';
 import { loggedIn } from './auth.slice';
+import { useT } from '@/i18n/useT';
 
 /** `/register`: an account from an email and a password, signed in at once. */
 export function RegisterPage() {
   const [register, { isLoading }] = useRegisterMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const t = useT();
   const form = useSchemaForm(registerSchema, {
     defaultValues: { email: '', password: '' },
     errorContext: messages.auth.registerContext,
@@ -28,14 +30,20 @@ export function RegisterPage() {
   return (
     <Paper component="section" sx={{ maxWidth: 420, mx: 'auto', p: 3 }}>
       <Typography variant="h4" component="h1" gutterBottom>
-        Register
+        {t('auth.registerTitle')}
       </Typography>
-      <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Register">
+      <Stack
+        component="form"
+        spacing={2}
+        onSubmit={submit}
+        noValidate
+        aria-label={t('auth.registerTitle')}
+      >
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
         <FormTextField
           control={form.control}
           name="email"
-          label="Email"
+          label={t('auth.email')}
           type="email"
           autoComplete="email"
           required
@@ -44,14 +52,14 @@ export function RegisterPage() {
         <FormTextField
           control={form.control}
           name="password"
-          label="Password"
+          label={t('login.password')}
           type="password"
           autoComplete="new-password"
           required
-          hint="8 to 128 characters"
+          hint={t('auth.passwordHint')}
         />
         <Button type="submit" variant="contained" disabled={isLoading}>
-          Register
+          {t('auth.registerSubmit')}
         </Button>
       </Stack>
     </Paper>

@@ -1,6 +1,5 @@
 import { Alert, Button, Divider, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { messages } from '@common/messages';
 import type { LoginResponse } from '@common/schemas/auth';
 import {
   codeInputSchema,
@@ -15,6 +14,7 @@ import { useBeginStepAuthenticatorMutation, useCompleteSecondFactorMutation } fr
 import { AuthenticatorSetup } from './AuthenticatorSetup';
 import { passkeyFailure } from './passkey';
 import { usePasskeySignIn } from './usePasskeySignIn';
+import { useT } from '@/i18n/useT';
 
 interface SecondFactorStepProps {
   step: Step['secondFactor'];
@@ -34,11 +34,12 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
   const { signInWithPasskey, isBusy } = usePasskeySignIn();
   const [enrolment, setEnrolment] = useState<TotpEnrolment>();
   const [expired, setExpired] = useState(false);
+  const t = useT();
   const form = useSchemaForm(codeInputSchema, {
     defaultValues: { code: '' },
     codes: {
-      INVALID_SECOND_FACTOR: { field: 'code', message: messages.auth.codeFailed },
-      SIGN_IN_EXPIRED: { message: messages.auth.signInExpired },
+      INVALID_SECOND_FACTOR: { field: 'code', message: t('auth.codeFailed') },
+      SIGN_IN_EXPIRED: { message: t('auth.signInExpired') },
     },
   });
   const { setError } = form;
@@ -83,20 +84,24 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
   }
 
   return (
-    <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Second step">
+    <Stack
+      component="form"
+      spacing={2}
+      onSubmit={submit}
+      noValidate
+      aria-label={t('auth.secondStep')}
+    >
       <Typography variant="h5" component="h2">
-        {messages.auth.secondStepTitle}
+        {t('auth.secondStep')}
       </Typography>
       {form.failure && <Alert severity="error">{form.failure}</Alert>}
       {step.enrol ? (
         <>
-          <Typography>{messages.auth.enrolHelp}</Typography>
+          <Typography>{t('auth.enrolHelp')}</Typography>
           {enrolment && <AuthenticatorSetup enrolment={enrolment} />}
         </>
       ) : (
-        <Typography>
-          {takesCode ? messages.auth.secondStepHelp : messages.auth.passkeyOnlyHelp}
-        </Typography>
+        <Typography>{takesCode ? t('auth.secondStepHelp') : t('auth.passkeyOnlyHelp')}</Typography>
       )}
       {!expired && (
         <>
@@ -105,32 +110,32 @@ export function SecondFactorStep({ step, onSignedIn, onRestart }: SecondFactorSt
               <FormTextField
                 control={form.control}
                 name="code"
-                label="Code"
+                label={t('auth.code')}
                 autoComplete="one-time-code"
                 inputMode="numeric"
                 required
                 autoFocus
               />
               <Button type="submit" variant="contained" disabled={isLoading}>
-                Verify
+                {t('auth.verify')}
               </Button>
             </>
           )}
           {step.methods.includes('passkey') && (
             <>
-              {takesCode && <Divider>or</Divider>}
+              {takesCode && <Divider>{t('login.or')}</Divider>}
               <Button
                 variant="outlined"
                 onClick={() => void signInWithAPasskey()}
                 disabled={isBusy}
               >
-                Use a passkey
+                {t('login.passkey')}
               </Button>
             </>
           )}
         </>
       )}
-      <Button onClick={onRestart}>Back to sign-in</Button>
+      <Button onClick={onRestart}>{t('auth.backToSignIn')}</Button>
     </Stack>
   );
 }

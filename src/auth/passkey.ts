@@ -2,7 +2,7 @@
  * The browser's passkey ceremonies (WebAuthn, through @simplewebauthn/browser, loaded on
  * first use): the options come from the server and go back to it, answered.
  */
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 
 type Options = { challenge: string } & Record<string, unknown>;
 
@@ -13,9 +13,9 @@ type Options = { challenge: string } & Record<string, unknown>;
 export function passkeyFailure(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const name = (error as { cause?: { name?: string } }).cause?.name ?? error.name;
-  if (name === 'InvalidStateError') return new Error(messages.auth.passkeyOnThisDevice);
-  if (name === 'SecurityError') return new Error(messages.auth.passkeyNeedsName);
-  return new Error(messages.auth.passkeyFailed);
+  if (name === 'InvalidStateError') return new Error(t('auth.passkeyOnThisDevice'));
+  if (name === 'SecurityError') return new Error(t('auth.passkeyNeedsName'));
+  return new Error(t('auth.passkeyFailed'));
 }
 
 /** Whether this browser can use passkeys at all. */

@@ -13,12 +13,14 @@ import {
 } from '@mui/material';
 import { useId, useState } from 'react';
 import type { GridLayoutController } from '@/hooks/useGridLayout';
+import { useT } from '@/i18n/useT';
 
 /**
  * Columns: which columns the grid shows and in what order (the community DataGrid cannot
  * reorder them by dragging), and back to the grid's own. Each change goes to the URL.
  */
 export function ColumnChooser({ chooser }: { chooser: GridLayoutController['chooser'] }) {
+  const t = useT();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const panelId = useId();
   const titleId = useId();
@@ -32,7 +34,7 @@ export function ColumnChooser({ chooser }: { chooser: GridLayoutController['choo
         aria-expanded={anchor ? 'true' : 'false'}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
-        Columns
+        {t('grid.columns')}
       </Button>
       <Popover
         id={panelId}
@@ -45,7 +47,7 @@ export function ColumnChooser({ chooser }: { chooser: GridLayoutController['choo
       >
         <Box sx={{ p: 2, minWidth: 260, maxWidth: '90vw' }}>
           <Typography id={titleId} variant="subtitle1" component="h2" sx={{ mb: 1 }}>
-            Columns
+            {t('grid.columns')}
           </Typography>
           <Stack component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
             {chooser.columns.map((column) => {
@@ -73,7 +75,7 @@ export function ColumnChooser({ chooser }: { chooser: GridLayoutController['choo
                     <span>
                       <IconButton
                         size="small"
-                        aria-label={`Move ${column.name} left`}
+                        aria-label={t('grid.moveLeft', { name: column.name })}
                         disabled={place === 0}
                         onClick={() => chooser.move(column.field, -1)}
                       >
@@ -81,7 +83,7 @@ export function ColumnChooser({ chooser }: { chooser: GridLayoutController['choo
                       </IconButton>
                       <IconButton
                         size="small"
-                        aria-label={`Move ${column.name} right`}
+                        aria-label={t('grid.moveRight', { name: column.name })}
                         disabled={place === shown.length - 1}
                         onClick={() => chooser.move(column.field, 1)}
                       >
@@ -94,7 +96,7 @@ export function ColumnChooser({ chooser }: { chooser: GridLayoutController['choo
             })}
           </Stack>
           <Button sx={{ mt: 1 }} disabled={!chooser.isChanged} onClick={chooser.reset}>
-            Reset columns
+            {t('grid.resetColumns')}
           </Button>
         </Box>
       </Popover>

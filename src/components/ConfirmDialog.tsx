@@ -7,6 +7,7 @@ import {
   DialogTitle,
 } from '@mui/material';
 import { useId } from 'react';
+import { useT } from '@/i18n/useT';
 import { editingSentence } from '@/lib/editing';
 
 interface ConfirmDialogProps {
@@ -15,6 +16,7 @@ interface ConfirmDialogProps {
   message: string;
   /** Who else is editing the item: the question says so ("ada is editing it."). */
   editors?: string[];
+  /** The confirming button's label; by default Delete. */
   confirmLabel?: string;
   onConfirm(): void;
   onCancel(): void;
@@ -26,25 +28,28 @@ export function ConfirmDialog({
   title,
   message,
   editors = [],
-  confirmLabel = 'Delete',
+  confirmLabel,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  const t = useT();
   const titleId = useId();
   return (
     <Dialog open={open} onClose={onCancel} aria-labelledby={titleId}>
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText>
-          {editors.length > 0 ? `${message} ${editingSentence(editors, 'it')}` : message}
+          {editors.length > 0
+            ? `${message} ${editingSentence(editors, t('dialog.editedItem'))}`
+            : message}
         </DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} autoFocus>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button onClick={onConfirm} color="error" variant="contained">
-          {confirmLabel}
+          {confirmLabel ?? t('common.delete')}
         </Button>
       </DialogActions>
     </Dialog>

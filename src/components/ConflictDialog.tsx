@@ -12,9 +12,13 @@ import {
   TableRow,
 } from '@mui/material';
 import { compareValues } from '@common/versionChanges';
+import { t as translate, useT } from '@/i18n/useT';
 
 export interface ConflictDialogProps {
-  /** What was being saved, as a sentence names it: `record 2`, `the entity Car`. */
+  /**
+   * What was being saved, as a sentence names it, in the language in effect: `the record
+   * «Car»`, `the entity Car` (`la fiche «Car»`, `l'entité Car`).
+   */
   what: string;
   /** Who saved meanwhile, when the event stream told. */
   changedBy?: string | null;
@@ -34,13 +38,13 @@ export interface ConflictDialogProps {
 
 const shown = (value: unknown) =>
   value === null || value === undefined
-    ? '(empty)'
+    ? translate('edit.empty')
     : typeof value === 'string'
       ? value
       : JSON.stringify(value);
 
 const changeText = (change?: { from: unknown; to: unknown }) =>
-  change ? `${shown(change.from)} → ${shown(change.to)}` : 'unchanged';
+  change ? `${shown(change.from)} → ${shown(change.to)}` : translate('edit.unchanged');
 
 /**
  * A save met a newer version (409 VERSION_CONFLICT): what the other person changed against
@@ -59,30 +63,30 @@ export function ConflictDialog({
   onApplyMine,
   onEditFurther,
 }: ConflictDialogProps) {
+  const t = useT();
   const theirChanges = compareValues(base, theirs);
   const myChanges = compareValues(base, mine);
   const fields = [...new Set([...theirChanges, ...myChanges].map((change) => change.field))].sort();
-  const who = changedBy ?? 'Someone else';
   return (
     <Dialog open onClose={onEditFurther} aria-labelledby="conflict-title" maxWidth="md" fullWidth>
       <DialogTitle id="conflict-title">
-        {who} changed {what} while you were editing
+        {changedBy
+          ? t('edit.conflictTitle', { by: changedBy, what })
+          : t('edit.conflictTitleSomeone', { what })}
       </DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          Your changes are not saved yet. Compare them with theirs, then choose.
-        </DialogContentText>
-        <Table size="small" aria-label="Their changes and yours">
+        <DialogContentText sx={{ mb: 2 }}>{t('edit.notSavedYet')}</DialogContentText>
+        <Table size="small" aria-label={t('edit.comparison')}>
           <TableHead>
             <TableRow>
               <TableCell component="th" scope="col">
-                Field
+                {t('edit.field')}
               </TableCell>
               <TableCell component="th" scope="col">
-                Their change
+                {t('edit.theirChange')}
               </TableCell>
               <TableCell component="th" scope="col">
-                Your change
+                {t('edit.yourChange')}
               </TableCell>
             </TableRow>
           </TableHead>
@@ -105,13 +109,13 @@ export function ConflictDialog({
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
         <Button onClick={onKeepTheirs} disabled={busy}>
-          Keep theirs
+          {t('edit.keepTheirs')}
         </Button>
         <Button onClick={onEditFurther} disabled={busy}>
-          Edit further
+          {t('edit.editFurther')}
         </Button>
         <Button variant="contained" onClick={onApplyMine} disabled={busy}>
-          Apply mine
+          {t('edit.applyMine')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -1,10 +1,14 @@
 import { Alert, AlertTitle, Button, Stack, Typography } from '@mui/material';
 import { useId, useState } from 'react';
+import { useT } from '@/i18n/useT';
 
 interface DeletedMeanwhileAlertProps {
   /** Who deleted it, when the event stream said. */
   by: string | null;
-  /** What was deleted, as a sentence names it: `the record «Car»`, `the user ada`. */
+  /**
+   * What was deleted, as a sentence names it, in the language in effect: `the record «Car»`,
+   * `the user ada` (`la fiche «Car»`, `l'utilisateur ada`).
+   */
   what: string;
   busy?: boolean;
   /** Brings it back with what is typed; absent where the user may not restore. */
@@ -26,6 +30,7 @@ export function DeletedMeanwhileAlert({
   typedText,
   onDiscard,
 }: DeletedMeanwhileAlertProps) {
+  const t = useT();
   const [copied, setCopied] = useState<'yes' | 'failed'>();
   const titleId = useId();
   async function copy() {
@@ -39,28 +44,27 @@ export function DeletedMeanwhileAlert({
   return (
     <Alert severity="error" role="alert" aria-labelledby={titleId}>
       <AlertTitle id={titleId}>
-        {by ?? 'Someone else'} deleted {what} while you were editing it
+        {by === null ? t('edit.deletedBySomeone', { what }) : t('edit.deletedBy', { by, what })}
       </AlertTitle>
       <Typography variant="body2" sx={{ mb: 1 }}>
-        What you typed is still here, not saved.
+        {t('edit.stillHere')}
       </Typography>
       <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
         {onRestoreAndApply && (
           <Button size="small" variant="contained" disabled={busy} onClick={onRestoreAndApply}>
-            Restore and apply mine
+            {t('edit.restoreAndApply')}
           </Button>
         )}
         <Button size="small" variant="outlined" color="inherit" onClick={() => void copy()}>
-          Copy my values
+          {t('edit.copyValues')}
         </Button>
         <Button size="small" color="inherit" disabled={busy} onClick={onDiscard}>
-          Discard
+          {t('edit.discard')}
         </Button>
       </Stack>
       <Typography role="status" variant="body2" sx={{ mt: copied ? 1 : 0 }}>
-        {copied === 'yes' && 'Your values are on the clipboard.'}
-        {copied === 'failed' &&
-          'The clipboard is not available here: select your values on screen and copy them.'}
+        {copied === 'yes' && t('edit.copied')}
+        {copied === 'failed' && t('edit.copyFailed')}
       </Typography>
     </Alert>
   );

@@ -7,7 +7,10 @@ import { DeletedMeanwhileAlert } from './DeletedMeanwhileAlert';
 
 interface EditNoticesProps<Item extends Versioned, Values extends EditValues> {
   edit: VersionedEdit<Item, Values>;
-  /** Item `id` as a sentence names it: `the record «Car»`, `the user ada`, `this entity`. */
+  /**
+   * Item `id` as a sentence names it, in the language in effect: `the record «Car»`, `the
+   * user ada`, `this entity` (`la fiche «Car»`, `l'utilisateur ada`, `cette entité`).
+   */
   nameOf(id: string): string;
   /** What the comparison and the copy show of the values (by default, the values). */
   shownValues?(values: Values): EditValues;

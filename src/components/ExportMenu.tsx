@@ -8,12 +8,12 @@ import { downloadFrom, useCreateDownloadLinkMutation } from '@/api/downloads';
 import { reportError } from '@/api/errors';
 import { useAppDispatch } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
-import { t } from '@/i18n/useT';
+import { useT } from '@/i18n/useT';
 
 interface ExportMenuProps {
   /** The list's export route, e.g. `/api/users/export`. */
   path: string;
-  /** What the list holds, for the messages ("users"). */
+  /** What the list holds, for the messages, in the language in effect ("users", "les utilisateurs"). */
   what: string;
   /** The list's filter and sort now, in the export's words (empty values are left out). */
   params: Record<string, string | undefined>;
@@ -29,6 +29,7 @@ const FORMAT_NAMES: Record<ExportFormat, string> = { csv: 'CSV', json: 'JSON' };
  * through a short-lived download link.
  */
 export function ExportMenu({ path, what, params, columns }: ExportMenuProps) {
+  const t = useT();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [createLink, { isLoading }] = useCreateDownloadLinkMutation();
   const dispatch = useAppDispatch();
@@ -60,7 +61,7 @@ export function ExportMenu({ path, what, params, columns }: ExportMenuProps) {
         disabled={isLoading}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
-        Export
+        {t('export.button')}
       </Button>
       <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         {EXPORT_FORMATS.map((format) => (

@@ -2,6 +2,7 @@ import { Box, Button, Stack, Typography, useMediaQuery, type Theme } from '@mui/
 import type { GridApi, GridColDef, GridValidRowModel } from '@mui/x-data-grid';
 import { type ReactNode, type RefObject, useCallback, useEffect, useMemo, useState } from 'react';
 import { useGridFocusRelease } from '@/hooks/useGridFocusRelease';
+import { useT } from '@/i18n/useT';
 
 /** Columns out of sight on either side of a grid's viewport. */
 interface Offscreen {
@@ -46,6 +47,7 @@ function useOffscreenColumns(apiRef: RefObject<GridApi | null>): Offscreen {
 
 /** Buttons that scroll the grid to its columns out of sight, on the side they are. */
 function OffscreenColumns({ apiRef, label }: { apiRef: RefObject<GridApi | null>; label: string }) {
+  const t = useT();
   const { left, right } = useOffscreenColumns(apiRef);
   const scrollTo = useCallback(
     (field: string) => {
@@ -68,7 +70,7 @@ function OffscreenColumns({ apiRef, label }: { apiRef: RefObject<GridApi | null>
             key={field}
             size="small"
             sx={{ minWidth: 0, py: 0, textTransform: 'none' }}
-            aria-label={`Scroll to the ${name} column`}
+            aria-label={t('grid.scrollToColumn', { name })}
             onClick={() => scrollTo(field)}
           >
             {arrow === '←' ? `← ${name}` : `${name} →`}
@@ -79,20 +81,20 @@ function OffscreenColumns({ apiRef, label }: { apiRef: RefObject<GridApi | null>
   return (
     <Stack
       component="nav"
-      aria-label={`${label}: columns out of sight`}
+      aria-label={t('grid.offscreen', { label })}
       direction="row"
       useFlexGap
       sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mb: 0.5 }}
     >
-      {side(left, '←', 'Columns to the left:') || <span />}
-      {side(right, '→', 'More columns:')}
+      {side(left, '←', t('grid.columnsLeft')) || <span />}
+      {side(right, '→', t('grid.columnsRight'))}
     </Stack>
   );
 }
 
 interface GridFrameProps {
   apiRef: RefObject<GridApi | null>;
-  /** The grid's name (its `aria-label`), for the columns' navigation. */
+  /** The grid's name (its `aria-label`, in the language in effect), for the columns' navigation. */
   label: string;
   height: number | string;
   children: ReactNode;

@@ -29,55 +29,63 @@ import {
   type ImportTarget,
   useCsvImport,
 } from '@/hooks/useCsvImport';
+import { t as translate, useT } from '@/i18n/useT';
 
 /** How many of a report's problems the dialog lists (the downloaded report has them all). */
 const PROBLEMS_SHOWN = 50;
 
-const count = (n: number) => n.toLocaleString();
-const rowsOf = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
-
 /** A report's sentence: what a dry run would do, or what the import did. */
-function summaryOf(report: ImportReport): string {
+function summaryOf(t: typeof translate, report: ImportReport): string {
   const { rows, created, updated, refused } = report;
-  if (report.dryRun)
-    return `Checked ${rowsOf(rows)}: ${count(created)} would be added, ${count(updated)} changed, ${count(refused)} refused.`;
-  if (!report.committed)
-    return `Nothing was imported: ${count(refused)} of ${rowsOf(rows)} refused.`;
-  return `Imported ${count(rows - refused)} of ${rowsOf(rows)}: ${count(created)} added, ${count(updated)} changed, ${count(refused)} refused.`;
+  if (report.dryRun) return t('import.dryRunSummary', { rows, created, updated, refused });
+  if (!report.committed) return t('import.nothingImported', { rows, refused });
+  return t('import.importedSummary', {
+    imported: rows - refused,
+    rows,
+    created,
+    updated,
+    refused,
+  });
 }
 
 /** The report's problems as a CSV file the browser saves (built here: it is small). */
 function downloadReport(report: ImportReport, what: string) {
   const field = (text: string) =>
     /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const headings = [
+    translate('import.reportLine'),
+    translate('import.reportField'),
+    translate('import.reportMessage'),
+  ];
   const lines = [
-    'line,field,message',
+    headings.map(field).join(','),
     ...report.problems.map((p) => [String(p.line), p.field, p.message].map(field).join(',')),
   ];
   const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${what.replaceAll(' ', '-')}-import-report.csv`;
+  link.download = `${translate('import.reportFile', { what }).replaceAll(' ', '-')}.csv`;
   link.click();
   URL.revokeObjectURL(url);
 }
 
 function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvImport }) {
+  const t = useT();
   return (
     // Fixed layout: on a phone the choices shrink to the dialog (their text cut short),
     // rather than widen it past the screen.
-    <Table size="small" aria-label="Columns of the file" sx={{ tableLayout: 'fixed' }}>
+    <Table size="small" aria-label={t('import.columnsOfFile')} sx={{ tableLayout: 'fixed' }}>
       <TableHead>
         <TableRow>
-          <TableCell sx={{ width: '40%' }}>Column of the file</TableCell>
-          <TableCell>Imported as</TableCell>
+          <TableCell sx={{ width: '40%' }}>{t('import.columnOfFile')}</TableCell>
+          <TableCell>{t('import.importedAs')}</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
         {importing.headings.map((heading, index) => (
           <TableRow key={index}>
             <TableCell sx={{ overflowWrap: 'anywhere' }}>
-              {heading || `(column ${index + 1})`}
+              {heading || t('import.unnamedColumn', { number: index + 1 })}
             </TableCell>
             <TableCell>
               <TextField
@@ -87,13 +95,13 @@ function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvI
                 value={importing.columns[index] ?? ''}
                 onChange={(event) => importing.map(index, event.target.value)}
                 slotProps={{
-                  htmlInput: { 'aria-label': `Field for the column ${heading}` },
+                  htmlInput: { 'aria-label': t('import.fieldFor', { heading }) },
                   // "Skip this column" shows as the choice it is, not as an empty box.
                   select: { displayEmpty: true },
                 }}
               >
-                <MenuItem value="">Skip this column</MenuItem>
-                <MenuItem value="_id">Id (changes the one it names)</MenuItem>
+                <MenuItem value="">{t('import.skip')}</MenuItem>
+                <MenuItem value="_id">{t('import.id')}</MenuItem>
                 {fields.map((field) => (
                   <MenuItem key={field.name} value={field.name}>
                     {field.label || field.name}
@@ -109,6 +117,7 @@ function Mapping({ fields, importing }: { fields: ImportField[]; importing: CsvI
 }
 
 function Report({ report, target }: { report: ImportReport; target: ImportTarget }) {
+  const t = useT();
   // The report comes below the mapping: brought into view (a long mapping hides it).
   const shown = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -117,15 +126,15 @@ function Report({ report, target }: { report: ImportReport; target: ImportTarget
   const labelOf = (name: string) => target.fields.find((f) => f.name === name)?.label || name;
   return (
     <Stack spacing={1} ref={shown}>
-      <Alert severity={report.refused > 0 ? 'warning' : 'success'}>{summaryOf(report)}</Alert>
+      <Alert severity={report.refused > 0 ? 'warning' : 'success'}>{summaryOf(t, report)}</Alert>
       {report.problems.length > 0 && (
         <>
-          <Table size="small" aria-label="Refused rows">
+          <Table size="small" aria-label={t('import.refusedRows')}>
             <TableHead>
               <TableRow>
-                <TableCell>Line</TableCell>
-                <TableCell>Field</TableCell>
-                <TableCell>Why</TableCell>
+                <TableCell>{t('import.line')}</TableCell>
+                <TableCell>{t('import.field')}</TableCell>
+                <TableCell>{t('import.why')}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -140,13 +149,19 @@ function Report({ report, target }: { report: ImportReport; target: ImportTarget
           </Table>
           {(report.problems.length > PROBLEMS_SHOWN || report.problemsTruncated) && (
             <Typography variant="body2" color="text.secondary">
-              The first {count(Math.min(PROBLEMS_SHOWN, report.problems.length))} are shown; the
-              report has {report.problemsTruncated ? 'the first ' : ''}
-              {count(report.problems.length)}.
+              {t(
+                report.problemsTruncated ? 'import.problemsShownTruncated' : 'import.problemsShown',
+                {
+                  shown: Math.min(PROBLEMS_SHOWN, report.problems.length),
+                  total: report.problems.length,
+                },
+              )}
             </Typography>
           )}
           <Box>
-            <Button onClick={() => downloadReport(report, target.what)}>Download the report</Button>
+            <Button onClick={() => downloadReport(report, target.what)}>
+              {t('import.download')}
+            </Button>
           </Box>
         </>
       )}
@@ -166,10 +181,11 @@ export function ImportDialog({
   onClose,
 }: {
   target: ImportTarget;
-  /** What the file holds, in a sentence or two. */
+  /** What the file holds, in a sentence or two (in the language in effect). */
   explanation: string;
   onClose(): void;
 }) {
+  const t = useT();
   const importing = useCsvImport(target);
   const titleId = useId();
   const modeId = useId();
@@ -183,28 +199,28 @@ export function ImportDialog({
       fullWidth
       maxWidth="md"
     >
-      <DialogTitle id={titleId}>Import {target.what}</DialogTitle>
+      <DialogTitle id={titleId}>{t('import.title', { what: target.what })}</DialogTitle>
       <DialogContent>
         <Stack spacing={2}>
           <Typography variant="body2">{explanation}</Typography>
           <input
             type="file"
             accept=".csv,text/csv"
-            aria-label="CSV file"
+            aria-label={t('import.file')}
             disabled={busy}
             onChange={(event) => void importing.choose(event.target.files?.[0])}
           />
           {importing.file && <Mapping fields={target.fields} importing={importing} />}
           {importing.file && (
             <Box>
-              <FormLabel id={modeId}>If some rows are refused</FormLabel>
+              <FormLabel id={modeId}>{t('import.ifRefused')}</FormLabel>
               <RadioGroup
                 aria-labelledby={modeId}
                 value={importing.mode}
                 onChange={(event) => importing.setMode(event.target.value as ImportMode)}
               >
-                <FormControlLabel value="all" control={<Radio />} label="Import nothing" />
-                <FormControlLabel value="valid" control={<Radio />} label="Import the valid rows" />
+                <FormControlLabel value="all" control={<Radio />} label={t('import.modeAll')} />
+                <FormControlLabel value="valid" control={<Radio />} label={t('import.modeValid')} />
               </RadioGroup>
             </Box>
           )}
@@ -217,7 +233,7 @@ export function ImportDialog({
             >
               <LinearProgress />
               <Typography variant="body2" sx={{ mt: 1 }}>
-                {running.dryRun ? 'Checking' : 'Importing'}: {count(running.rows)} rows read…
+                {t(running.dryRun ? 'import.checking' : 'import.importing', { rows: running.rows })}
               </Typography>
             </Box>
           )}
@@ -227,22 +243,24 @@ export function ImportDialog({
       </DialogContent>
       <DialogActions>
         {busy ? (
-          <Button onClick={importing.stop}>Stop</Button>
+          <Button onClick={importing.stop}>{t('import.stop')}</Button>
         ) : (
-          <Button onClick={onClose}>{report?.committed ? 'Close' : 'Cancel'}</Button>
+          <Button onClick={onClose}>
+            {t(report?.committed ? 'common.close' : 'common.cancel')}
+          </Button>
         )}
         <Button
           onClick={() => void importing.check()}
           disabled={busy || !importing.file || !importing.mapsSomething}
         >
-          Check
+          {t('import.check')}
         </Button>
         <Button
           variant="contained"
           onClick={() => void importing.start()}
           disabled={busy || !importing.file || !importing.mapsSomething || report?.committed}
         >
-          Import
+          {t('import.start')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -6,6 +6,7 @@ import type { FieldType } from '@common/schemas/fieldValues';
 import type { DeletedItem } from '@common/schemas/versions';
 import { reportError } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
+import { useT } from '@/i18n/useT';
 import { RecentlyDeletedDialog } from './RecentlyDeletedDialog';
 import { type VersionHistory, VersionHistoryDialog } from './VersionHistoryDialog';
 
@@ -122,12 +123,13 @@ export function RecentlyDeleted<Key, Item>(props: {
   /** What a reader calls a deleted item: a book's title, an entity's name… */
   nameOf(item: DeletedItem): string;
 }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   if (!useCan('GET', props.endpoints.deletedPath)) return null;
   return (
     <>
       <Button startIcon={<RestoreFromTrashIcon />} onClick={() => setOpen(true)}>
-        Recently deleted
+        {t('history.recentlyDeleted')}
       </Button>
       {open && <DeletedItems {...props} onClose={() => setOpen(false)} />}
     </>

@@ -2,7 +2,7 @@ import { Alert, Box, Button, LinearProgress, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { errorCode, isRequestCanceled } from '@/api/errors';
-import { t } from '@/i18n/useT';
+import { useT } from '@/i18n/useT';
 
 /** The parts of an RTK Query hook's result that QueryState reads. */
 export interface QueryLike<T> {
@@ -15,7 +15,10 @@ export interface QueryLike<T> {
 export interface QueryStateProps<T> {
   /** The query hook's result, as it comes (`useListRolesQuery()`). */
   query: QueryLike<T>;
-  /** What is loaded, plural and lower case, for the sentences: 'roles' → 'Loading roles'. */
+  /**
+   * What is loaded, plural and lower case, in the language in effect, for the sentences:
+   * 'roles' → 'Loading roles' ('les rôles' → 'Chargement en cours : les rôles').
+   */
   what: string;
   /** Whether the data counts as empty; by default an empty array does. */
   isEmpty?: (data: T) => boolean;
@@ -55,6 +58,7 @@ export function QueryState<T>({
   notFound,
   children,
 }: QueryStateProps<T>) {
+  const t = useT();
   const { data, error, isLoading, refetch } = query;
   if (data === undefined) {
     const code = errorCode(error);

@@ -13,6 +13,8 @@ import {
 } from '@mui/material';
 import { useId, useRef, useState } from 'react';
 import type { DeletedItem } from '@common/schemas/versions';
+import { formatDateTime, formatUtc } from '@/i18n/format';
+import { useT } from '@/i18n/useT';
 
 interface RecentlyDeletedDialogProps {
   title: string;
@@ -39,6 +41,7 @@ export function RecentlyDeletedDialog({
   onClose,
   onRestore,
 }: RecentlyDeletedDialogProps) {
+  const t = useT();
   const titleId = useId();
   const [restoring, setRestoring] = useState<string>();
   // Said in the dialog: a toast outside it is hidden from screen readers while it is open.
@@ -62,8 +65,8 @@ export function RecentlyDeletedDialog({
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent tabIndex={0}>
-        {isLoading && <LinearProgress aria-label="Loading deleted items" />}
-        {isError && <Alert severity="error">The deleted items could not be loaded.</Alert>}
+        {isLoading && <LinearProgress aria-label={t('history.loadingDeleted')} />}
+        {isError && <Alert severity="error">{t('history.deletedFailed')}</Alert>}
         <Typography
           ref={status}
           role="status"
@@ -71,10 +74,10 @@ export function RecentlyDeletedDialog({
           color="success.main"
           sx={{ fontWeight: 500, outline: 'none' }}
         >
-          {restored && `Restored ${restored}.`}
+          {restored && t('history.restored', { name: restored })}
         </Typography>
         {!isLoading && !isError && items.length === 0 && (
-          <Typography>Nothing was deleted recently.</Typography>
+          <Typography>{t('history.nothingDeleted')}</Typography>
         )}
         <List aria-label={title}>
           {items.map((item) => (
@@ -87,16 +90,23 @@ export function RecentlyDeletedDialog({
                     size="small"
                     disabled={restoring !== undefined}
                     onClick={() => void restore(item)}
-                    aria-label={`Restore ${nameOf(item)}`}
+                    aria-label={t('history.restoreItem', { name: nameOf(item) })}
                   >
-                    Restore
+                    {t('common.restore')}
                   </Button>
                 )
               }
             >
               <ListItemText
                 primary={nameOf(item)}
-                secondary={`Deleted by ${item.deletedBy} · ${new Date(item.deletedAt).toLocaleString()}`}
+                secondary={
+                  <>
+                    {t('history.deletedBy', { by: item.deletedBy })} ·{' '}
+                    <time dateTime={item.deletedAt} title={formatUtc(item.deletedAt)}>
+                      {formatDateTime(item.deletedAt)}
+                    </time>
+                  </>
+                }
                 sx={{ pr: onRestore ? 8 : 0, overflowWrap: 'anywhere' }}
               />
             </ListItem>
@@ -104,7 +114,7 @@ export function RecentlyDeletedDialog({
         </List>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </Dialog>
   );

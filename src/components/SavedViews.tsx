@@ -32,7 +32,7 @@ import { useAppDispatch } from '@/lib/store';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { ConfirmDialog } from './ConfirmDialog';
 import { FormTextField } from './FormTextField';
-import { undoable } from '@/i18n/useT';
+import { undoable, useT } from '@/i18n/useT';
 
 /** The view on screen as it is saved: the list's URL query, less its page. */
 function currentQuery(params: URLSearchParams): string {
@@ -58,6 +58,7 @@ function SaveViewDialog({
   shown?: SavedView;
   onClose(): void;
 }) {
+  const t = useT();
   const titleId = useId();
   const [params] = useSearchParams();
   const dispatch = useAppDispatch();
@@ -87,28 +88,24 @@ function SaveViewDialog({
             ? { grid, name: values.name, query, roleId: values.roleId }
             : { grid, name: values.name, query },
         ).unwrap();
-    dispatch(toastQueued(messages.views.saved(saved.name), 'success'));
+    dispatch(toastQueued(t('views.saved', { name: saved.name }), 'success'));
     onClose();
   });
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
       <Stack component="form" onSubmit={save} noValidate aria-labelledby={titleId}>
-        <DialogTitle id={titleId}>Save view</DialogTitle>
+        <DialogTitle id={titleId}>{t('views.save')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {form.failure && <Alert severity="error">{form.failure}</Alert>}
             <FormTextField
               control={form.control}
               name="name"
-              label="Name"
+              label={t('views.name')}
               required
               autoFocus
-              hint={
-                replaced
-                  ? 'A view of this name exists: it will show this view instead'
-                  : 'The search, filter, sort, page size and columns on screen'
-              }
+              hint={replaced ? t('views.replacesHint') : t('views.savesHint')}
             />
             {mayShare && (
               <Controller
@@ -117,15 +114,15 @@ function SaveViewDialog({
                 render={({ field }) => (
                   <TextField
                     select
-                    label="For"
+                    label={t('views.for')}
                     {...field}
                     // "Only me" shows as the choice it is, not as an empty box.
                     slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
                   >
-                    <MenuItem value="">Only me</MenuItem>
+                    <MenuItem value="">{t('views.onlyMe')}</MenuItem>
                     {(roles.data ?? []).map((role) => (
                       <MenuItem key={role._id} value={role._id}>
-                        Everyone in {role.name}
+                        {t('views.everyoneIn', { role: role.name })}
                       </MenuItem>
                     ))}
                   </TextField>
@@ -135,13 +132,13 @@ function SaveViewDialog({
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
           <Button
             type="submit"
             variant="contained"
             disabled={created.isLoading || updated.isLoading}
           >
-            {replaced ? 'Replace' : 'Save'}
+            {replaced ? t('views.replace') : t('common.save')}
           </Button>
         </DialogActions>
       </Stack>
@@ -155,6 +152,7 @@ function SaveViewDialog({
  * role's) can be deleted. "Save view" keeps the view on screen.
  */
 export function SavedViews({ grid }: { grid: string }) {
+  const t = useT();
   const mayRead = useCan('GET', '/api/views');
   const mayKeep = useCan('POST', '/api/views');
   const mayShare = useCan('POST', '/api/role-views');
@@ -176,7 +174,7 @@ export function SavedViews({ grid }: { grid: string }) {
     setDeleting(undefined);
     try {
       await deleteView(view).unwrap();
-      const deleted = messages.views.deleted(view.name);
+      const deleted = t('views.deleted', { name: view.name });
       const mayUndo = view.role ? mayShare : mayKeep;
       dispatch(
         mayUndo ? undoOffered(deleted, undoViewDelete(view)) : toastQueued(deleted, 'success'),
@@ -189,7 +187,7 @@ export function SavedViews({ grid }: { grid: string }) {
   return (
     <Stack
       component="nav"
-      aria-label="Saved views"
+      aria-label={t('views.region')}
       direction="row"
       useFlexGap
       sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 1 }}
@@ -200,7 +198,9 @@ export function SavedViews({ grid }: { grid: string }) {
           <Chip
             key={view._id}
             label={view.role ? `${view.name} · ${view.role.name}` : view.name}
-            title={view.role ? `Saved for everyone in ${view.role.name}` : 'Your view'}
+            title={
+              view.role ? t('views.sharedTitle', { role: view.role.name }) : t('views.ownTitle')
+            }
             color={current ? 'primary' : 'default'}
             variant={current ? 'filled' : 'outlined'}
             aria-current={current ? 'true' : undefined}
@@ -211,7 +211,7 @@ export function SavedViews({ grid }: { grid: string }) {
       })}
       {(mayKeep || mayShare) && (
         <Button size="small" startIcon={<SaveIcon />} onClick={() => setSaving(true)}>
-          Save view
+          {t('views.save')}
         </Button>
       )}
       {saving && (
@@ -225,9 +225,11 @@ export function SavedViews({ grid }: { grid: string }) {
       )}
       <ConfirmDialog
         open={deleting !== undefined}
-        title="Delete view"
+        title={t('views.deleteTitle')}
         message={undoable(
-          `Delete the view ${deleting?.name ?? ''}${deleting?.role ? ` of everyone in ${deleting.role.name}` : ''}? The list stays as it is.`,
+          deleting?.role
+            ? t('views.deleteSharedQuestion', { name: deleting.name, role: deleting.role.name })
+            : t('views.deleteQuestion', { name: deleting?.name ?? '' }),
           deleting?.role ? mayShare : mayKeep,
         )}
         onConfirm={() => deleting && void remove(deleting)}

@@ -24,13 +24,14 @@ import type { Version, VersionChange } from '@common/schemas/versions';
 import { compareValues, comparedValues } from '@common/versionChanges';
 import type { FieldType } from '@common/schemas/fieldValues';
 import {
-  NO_CHANGES,
+  noChanges,
   type ValueShower,
   valueShower,
   versionFields,
   versionValue,
 } from '@/lib/versions';
 import { formatDateTime, formatUtc } from '@/i18n/format';
+import { useT } from '@/i18n/useT';
 
 /** A history as an RTK Query infinite query answers it: pages of versions, newest first. */
 export interface VersionHistory {
@@ -66,16 +67,17 @@ function ChangeList({
   label: string;
   show: ValueShower;
 }) {
-  if (changes.length === 0) return <Typography variant="body2">{NO_CHANGES}</Typography>;
+  const t = useT();
+  if (changes.length === 0) return <Typography variant="body2">{noChanges()}</Typography>;
   return (
     <Box component="ul" aria-label={label} sx={{ m: 0, pl: 2.5 }}>
       {changes.map(({ field, from, to }) => (
         <Typography component="li" variant="body2" key={field}>
-          <b>{field}</b>:{' '}
+          <b>{t('history.fieldLabel', { field })}</b>{' '}
           {from === null ? (
-            <>added {show(field, to)}</>
+            t('history.added', { value: show(field, to) })
           ) : to === null ? (
-            <>removed {show(field, from)}</>
+            t('history.removed', { value: show(field, from) })
           ) : (
             <>
               <del>{show(field, from)}</del> → {show(field, to)}
@@ -99,6 +101,7 @@ export function VersionHistoryDialog({
   onRestore,
   typeOf,
 }: VersionHistoryDialogProps) {
+  const t = useT();
   const titleId = useId();
   const [againstCurrent, setAgainstCurrent] = useState(false);
   const [restoring, setRestoring] = useState<string>();
@@ -134,8 +137,8 @@ export function VersionHistoryDialog({
       <DialogTitle id={titleId}>{title}</DialogTitle>
       {/* Long histories scroll: focusable, so the keyboard can scroll them too. */}
       <DialogContent tabIndex={0}>
-        {history.isLoading && <LinearProgress aria-label="Loading versions" />}
-        {history.isError && <Alert severity="error">The versions could not be loaded.</Alert>}
+        {history.isLoading && <LinearProgress aria-label={t('history.loadingVersions')} />}
+        {history.isError && <Alert severity="error">{t('history.versionsFailed')}</Alert>}
         {versions.length > 1 && (
           <FormControlLabel
             control={
@@ -144,10 +147,10 @@ export function VersionHistoryDialog({
                 onChange={(event) => setAgainstCurrent(event.target.checked)}
               />
             }
-            label="Compare with the current version"
+            label={t('history.compareCurrent')}
           />
         )}
-        <List aria-label="Versions" ref={list}>
+        <List aria-label={t('history.versions')} ref={list}>
           {versions.map((version, index) => (
             <ListItem
               key={version._id}
@@ -163,10 +166,10 @@ export function VersionHistoryDialog({
                     {formatDateTime(version.versionDate)}
                   </time>
                 </Typography>
-                <Chip size="small" label={version.action} />
+                <Chip size="small" label={t('history.action', { action: version.action })} />
               </Stack>
               <ChangeList
-                label={againstCurrent ? 'Differences from the current version' : 'Changes'}
+                label={againstCurrent ? t('history.differences') : t('history.changes')}
                 show={show}
                 changes={
                   againstCurrent
@@ -177,7 +180,7 @@ export function VersionHistoryDialog({
                     : version.changes
                 }
               />
-              <Table size="small" aria-label="Snapshot">
+              <Table size="small" aria-label={t('history.snapshot')}>
                 <TableBody>
                   {fields.map((field) => (
                     <TableRow key={field}>
@@ -196,9 +199,11 @@ export function VersionHistoryDialog({
                   sx={{ mt: 1 }}
                   disabled={restoring !== undefined}
                   onClick={() => void restore(version)}
-                  aria-label={`Restore the version of ${formatDateTime(version.versionDate)}`}
+                  aria-label={t('history.restoreVersionOf', {
+                    date: formatDateTime(version.versionDate),
+                  })}
                 >
-                  Restore this version
+                  {t('history.restoreVersion')}
                 </Button>
               )}
             </ListItem>
@@ -212,12 +217,12 @@ export function VersionHistoryDialog({
               void history.fetchNextPage();
             }}
           >
-            Show older versions
+            {t('history.older')}
           </Button>
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </Dialog>
   );

@@ -7,6 +7,7 @@ import {
   type GridValidRowModel,
 } from '@mui/x-data-grid';
 import type { ReactElement } from 'react';
+import { t } from '@/i18n/useT';
 
 /** One action of a row in view mode: its icon, its label (naming the row), what it does. */
 export interface RowAction<Row> {
@@ -40,7 +41,8 @@ const item = <Row,>(action: RowAction<Row>, row: Row) => (
 );
 
 /**
- * A grid's actions column (`Actions`): Save and Cancel while the row is edited, its other
+ * A grid's actions column (`Actions`, in the language in effect when it is made: make it
+ * again when `useT`'s `t` changes): Save and Cancel while the row is edited, its other
  * actions otherwise, each a button named for the row. `useGridLayout` puts it first on a
  * phone, where the last column would be out of reach.
  */
@@ -58,7 +60,7 @@ export function rowActionsColumn<Row extends GridValidRowModel>({
   return {
     field: 'actions',
     type: 'actions',
-    headerName: 'Actions',
+    headerName: t('grid.actions'),
     width,
     getActions: () => [],
     renderCell: (params) => {

@@ -18,7 +18,10 @@ export interface ImportField {
 export interface ImportTarget {
   /** The import's route, e.g. `/api/users/import`. */
   path: string;
-  /** What it imports, in the plural, for the messages ("Flask records"). */
+  /**
+   * What it imports, in the plural, for the messages, in the language in effect ("Flask
+   * records", "les fiches Flask").
+   */
   what: string;
   fields: ImportField[];
   /** Told once an import was written (to refresh the list). */
@@ -94,7 +97,7 @@ export function useCsvImport(target: ImportTarget) {
       if (done.committed) target.onImported();
     } catch (error) {
       if (controller.signal.aborted) {
-        setFailure(messages.server.importStopped);
+        setFailure(t('import.stopped'));
         return;
       }
       reportError(messages.client.importContext(target.what), error);

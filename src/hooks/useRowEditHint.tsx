@@ -1,5 +1,6 @@
 import { Typography } from '@mui/material';
 import { useId, useMemo } from 'react';
+import { useT } from '@/i18n/useT';
 
 /**
  * For a grid edited row by row: a line saying what Enter and Escape do, and the grid's
@@ -7,6 +8,7 @@ import { useId, useMemo } from 'react';
  * it on each row. Nothing when the user may not edit.
  */
 export function useRowEditHint(mayEdit: boolean) {
+  const t = useT();
   const id = useId();
   const slotProps = useMemo(
     () => (mayEdit ? { row: { 'aria-describedby': id } } : undefined),
@@ -14,7 +16,7 @@ export function useRowEditHint(mayEdit: boolean) {
   );
   const hint = mayEdit ? (
     <Typography id={id} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-      Enter on a cell edits its row, Enter again saves it, Escape cancels.
+      {t('grid.rowEditHint')}
     </Typography>
   ) : null;
   return { slotProps, hint };

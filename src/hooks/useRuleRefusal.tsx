@@ -2,6 +2,7 @@ import { Alert, Box } from '@mui/material';
 import { useCallback, useState } from 'react';
 import type { ErrorCode } from '@common/errorCodes';
 import { errorCode, errorMessage, refusedItems } from '@/api/errors';
+import { useT } from '@/i18n/useT';
 
 /** Refusals whose message states a rule of the data, not a fault. */
 const RULE_CODES = new Set<ErrorCode>(['LAST_ADMIN', 'ADMIN_PROTECTED']);
@@ -14,9 +15,10 @@ const RULE_CODES = new Set<ErrorCode>(['LAST_ADMIN', 'ADMIN_PROTECTED']);
  * `alert` to render (null when there is nothing to say).
  */
 export function useRuleRefusal() {
+  const t = useT();
   const [refusal, setRefusal] = useState<{
     message: string;
-    items: { id: string; text: string }[];
+    items: { id: string; name: string; reason: string }[];
   }>();
   /** `nameOf`: how a bulk action's refused item is named in the list of reasons. */
   const explain = useCallback((error: unknown, nameOf: (id: string) => string = (id) => id) => {
@@ -24,7 +26,8 @@ export function useRuleRefusal() {
     if (code === 'BULK_REFUSED') {
       const items = refusedItems(error).map(({ id, message }) => ({
         id,
-        text: `${nameOf(id)}: ${message}`,
+        name: nameOf(id),
+        reason: message,
       }));
       setRefusal({ message: errorMessage(error), items });
     } else if (code && RULE_CODES.has(code))
@@ -37,7 +40,7 @@ export function useRuleRefusal() {
       {refusal.items.length > 0 && (
         <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
           {refusal.items.map((item) => (
-            <li key={item.id}>{item.text}</li>
+            <li key={item.id}>{t('edit.refusedItem', { name: item.name, reason: item.reason })}</li>
           ))}
         </Box>
       )}

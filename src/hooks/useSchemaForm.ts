@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FormEvent } from 'react';
-import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
+import { type DefaultValues, type FieldValues, type Resolver, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage, reportError } from '@/api/errors';
 import { type CodePlaces, FORM_ALERT, setServerErrors } from '@/lib/formErrors';
+import { localiseServerText } from '@/i18n/serverTexts';
 
 interface SchemaFormOptions<Values extends FieldValues> {
   defaultValues: DefaultValues<Values>;
@@ -16,6 +17,29 @@ interface SchemaFormOptions<Values extends FieldValues> {
    * the inputs. Undefined shows no alert. By default: the error's message, unless placed.
    */
   failureText?: (error: unknown, placed: boolean) => string | undefined;
+}
+
+/**
+ * The schema's messages (`common/schemas`, written in English for both sides) in the
+ * language in effect, wherever they sit in the errors (nested fields, arrays, roots).
+ */
+function localisedResolver<Values extends FieldValues, Output>(
+  resolve: Resolver<Values, unknown, Output>,
+): Resolver<Values, unknown, Output> {
+  const localise = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'ref') continue;
+      if (key === 'message' && typeof value === 'string')
+        (node as { message: string }).message = localiseServerText(value);
+      else localise(value);
+    }
+  };
+  return async (...args) => {
+    const result = await resolve(...args);
+    localise(result.errors);
+    return result;
+  };
 }
 
 const defaultFailureText = (error: unknown, placed: boolean) =>
@@ -48,7 +72,7 @@ export function useSchemaForm<Input extends FieldValues, Output>(
   }: SchemaFormOptions<Input>,
 ) {
   const form = useForm<Input, unknown, Output>({
-    resolver: zodResolver(schema),
+    resolver: localisedResolver<Input, Output>(zodResolver(schema)),
     defaultValues,
   });
 

@@ -1,5 +1,6 @@
 import { setupI18n, type Messages } from '@lingui/core';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '@common/locales';
+import { loadChunk } from '@/lib/loadChunk';
 import type en from './locales/en.json';
 
 /** A message of the catalogues: `en.json` holds every one, each other catalogue the same. */
@@ -39,36 +40,68 @@ export function startLocale(): Locale {
   return isLocale(kept) ? kept : browserLocale();
 }
 
-/** A language's texts: its catalogue (built by `scripts/catalogue-loader.cjs`) and MUI's. */
+/**
+ * A language's texts come in two parts (`scripts/catalogue-loader.cjs`): `first`, what a
+ * page shows before any screen has loaded (with MUI's and the DataGrid's own texts), and
+ * `screens`, the rest, which loads with the first screen.
+ */
+type Part = 'first' | 'screens';
+
 interface LocaleTexts {
   messages: Messages;
   /** MUI's and the DataGrid's own texts, for the theme; English is theirs by default. */
-  mui: object[];
+  mui?: object[];
 }
 
-// One chunk per language, loaded when first needed: no page carries every language.
-const loaders: Record<Locale, () => Promise<LocaleTexts>> = {
-  en: async () => ({
-    messages: (await import(/* webpackChunkName: "messages-en" */ './locales/en.json')).default,
-    mui: [],
-  }),
-  fr: async () => {
-    const [catalogue, mui] = await Promise.all([
-      import(/* webpackChunkName: "messages-fr" */ './locales/fr.json'),
-      import(/* webpackChunkName: "messages-fr" */ './muiFrench'),
-    ]);
-    return { messages: catalogue.default, mui: mui.muiFrench };
+// One chunk per language and part, loaded when first needed: no page carries every language.
+const loaders: Record<Locale, Record<Part, () => Promise<LocaleTexts>>> = {
+  en: {
+    first: async () => ({
+      messages: (await import(/* webpackChunkName: "messages-en" */ './locales/en.json?first'))
+        .default,
+    }),
+    screens: async () => ({
+      messages: (await import(/* webpackChunkName: "screens-en" */ './locales/en.json?screens'))
+        .default,
+    }),
+  },
+  fr: {
+    first: async () => {
+      const [catalogue, mui] = await Promise.all([
+        import(/* webpackChunkName: "messages-fr" */ './locales/fr.json?first'),
+        import(/* webpackChunkName: "messages-fr" */ './muiFrench'),
+      ]);
+      return { messages: catalogue.default, mui: mui.muiFrench };
+    },
+    screens: async () => ({
+      messages: (await import(/* webpackChunkName: "screens-fr" */ './locales/fr.json?screens'))
+        .default,
+    }),
   },
 };
 
-const loaded = new Map<Locale, LocaleTexts>();
+const loaded = new Map<string, LocaleTexts>();
+/** The parts this page needs: the first always, the screens' once one has loaded. */
+const wanted = new Set<Part>(['first']);
 
-/** Loads a language's texts (once): before it is put in effect, which is then immediate. */
+/** Loads a language's texts (the parts this page needs, once each), before it is put in effect. */
 export async function loadLocale(locale: Locale): Promise<void> {
-  if (loaded.has(locale)) return;
-  const texts = await loaders[locale]();
-  i18n.load(locale, texts.messages);
-  loaded.set(locale, texts);
+  await Promise.all(
+    [...wanted].map(async (part) => {
+      const key = `${locale}:${part}`;
+      if (loaded.has(key)) return;
+      // Tried again, as a screen's chunk is, when the network blips.
+      const texts = await loadChunk(loaders[locale][part]);
+      i18n.load(locale, texts.messages);
+      loaded.set(key, texts);
+    }),
+  );
+}
+
+/** Loads the screens' texts of the language in effect: with the first screen's chunk. */
+export function loadScreenTexts(): Promise<void> {
+  wanted.add('screens');
+  return loadLocale(i18n.locale as Locale);
 }
 
 /** Puts a loaded language in effect for the texts and `<html lang>`. */
@@ -78,4 +111,5 @@ export function applyLocale(locale: Locale): void {
 }
 
 /** MUI's texts for `locale` once it is loaded (none for English, MUI's own). */
-export const muiLocalization = (locale: Locale): object[] => loaded.get(locale)?.mui ?? [];
+export const muiLocalization = (locale: Locale): object[] =>
+  loaded.get(`${locale}:first`)?.mui ?? [];

@@ -1,11 +1,17 @@
 import { compareValues } from '@common/versionChanges';
+import { t } from '@/i18n/useT';
 import { displayValue } from './versions';
 
-/** Who is editing `what`, as a sentence: `ada is editing «Car».`, `ada and bo are editing it.` */
+/**
+ * Who is editing `what`, as a sentence: `ada is editing «Car».`, `ada and bo are editing it.`
+ * `what` is in the language in effect, a noun phrase with its article (`this book`, `ce livre`).
+ */
 export function editingSentence(names: string[], what: string): string {
   const who =
-    names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : (names[0] ?? '');
-  return `${who} ${names.length > 1 ? 'are' : 'is'} editing ${what}.`;
+    names.length > 1
+      ? t('edit.namesAnd', { rest: names.slice(0, -1).join(', '), last: names.at(-1)! })
+      : (names[0] ?? '');
+  return t('edit.isEditing', { who, count: names.length, what });
 }
 
 /** What is typed in an edit, as lines a person can paste: `Label: value`. */
@@ -14,7 +20,9 @@ export function valuesAsText(
   labelOf: (field: string) => string = (field) => field,
 ): string {
   return Object.entries(values)
-    .map(([field, value]) => `${labelOf(field)}: ${displayValue(value)}`)
+    .map(([field, value]) =>
+      t('edit.valueLine', { label: labelOf(field), value: displayValue(value) }),
+    )
     .join('\n');
 }
 

@@ -1,6 +1,7 @@
 import { type FieldPath, type FieldValues, get, type UseFormReturn } from 'react-hook-form';
 import type { ErrorCode } from '@common/errorCodes';
 import { apiErrorBody, fieldErrors } from '@/api/errors';
+import { localiseServerText } from '@/i18n/serverTexts';
 
 /**
  * Where a form shows a refusal that names no field (a 409 `EMAIL_TAKEN`, a 401
@@ -42,7 +43,7 @@ export function setServerErrors<Values extends FieldValues>(
 
   const place = body.code !== 'VALIDATION_FAILED' ? codes[body.code] : undefined;
   if (place) {
-    const message = place.message ?? body.message;
+    const message = place.message ?? localiseServerText(body.message);
     if (place.field) form.setError(place.field, { type: 'server', message }, { shouldFocus: true });
     else form.setError(FORM_ALERT, { type: 'server', message });
     return true;

@@ -9,12 +9,15 @@ import { messages } from '@common/messages';
 import type { Version } from '@common/schemas/versions';
 import type { FieldType } from '@common/schemas/fieldValues';
 import { comparedValues } from '@common/versionChanges';
+import { formatDate, formatDateTime } from '@/i18n/format';
+import { t } from '@/i18n/useT';
 import { localDateOf } from './calendarDays';
 
 /** Keys of a snapshot that say nothing to a reader (spec section 3). */
 export const HIDDEN_VERSION_KEYS = new Set(['_id', 'entity_name', 'path', '__v', 'lastModified']);
 
-export const NO_CHANGES = 'No changes';
+/** What a history says of a version that changed nothing (or of a field its snapshot lacks). */
+export const noChanges = () => t('history.noChanges');
 
 /** Version histories load `VERSION_PAGE_SIZE` at a time; a short page is the last. */
 export const versionPages = {
@@ -68,12 +71,13 @@ export function valueShower(
     if (value === null || value === undefined || value === '') return '';
     // A version from before its field changed type keeps the value it had: shown as it is.
     const type = typeOf(field);
-    if (type === 'boolean' && typeof value === 'boolean') return value ? 'yes' : 'no';
+    if (type === 'boolean' && typeof value === 'boolean')
+      return t(value ? 'history.yes' : 'history.no');
     if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
-      return localDateOf(value).toLocaleDateString();
+      return formatDate(localDateOf(value));
     if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
       const at = new Date(value);
-      if (!Number.isNaN(at.getTime())) return at.toLocaleString();
+      if (!Number.isNaN(at.getTime())) return formatDateTime(at);
     }
     if (type === 'relation') return labels.get(String(value)) ?? displayValue(value);
     return displayValue(value);
@@ -83,7 +87,7 @@ export function valueShower(
 /** What a version shows for a field: its value, or 'No changes' when its snapshot lacks it. */
 export function versionValue(version: Version, field: string, show: ValueShower): string {
   const values = shownValues(version);
-  return field in values ? show(field, values[field]) : NO_CHANGES;
+  return field in values ? show(field, values[field]) : noChanges();
 }
 
 /** The `If-Match` of a write based on version `version` of an item (none: last write wins). */

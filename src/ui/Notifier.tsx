@@ -2,7 +2,7 @@ import { Button } from '@mui/material';
 import { type SnackbarKey, useSnackbar } from 'notistack';
 import { useEffect, useRef, useState } from 'react';
 import { ERROR_TOAST_MS, TOAST_MS, UNDO_TOAST_MS } from '@common/constants';
-import { t } from '@/i18n/useT';
+import { useT } from '@/i18n/useT';
 import type { UndoRequest } from '@/api/undo';
 import { useAppDispatch, useAppSelector } from '@/lib/store';
 import { selectToasts, toastClosed, undoRequested } from './ui.slice';
@@ -13,6 +13,7 @@ import { selectToasts, toastClosed, undoRequested } from './ui.slice';
  * came from, not to the top of the page.
  */
 function UndoAction({ onUndo, onExpired }: { onUndo(): void; onExpired(): void }) {
+  const t = useT();
   const [held, setHeld] = useState(false);
   const cameFrom = useRef<HTMLElement | null>(null);
   // The toast may render again meanwhile: only holding it starts the time again.

@@ -1,6 +1,7 @@
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { baseQuery } from '@/api/baseQuery';
 import { isRequestCanceled } from '@/api/errors';
 import { makeStore } from '@/app/store';
@@ -70,17 +71,17 @@ describe('baseQuery', () => {
   });
 
   it.each([
-    [401, 'UNAUTHENTICATED', messages.toast.sessionExpired],
-    [403, 'FORBIDDEN', messages.toast.notAllowed],
-    [404, 'NOT_FOUND', messages.toast.notFound],
-    [500, 'INTERNAL', messages.toast.notAllowed],
-  ] as const)('turns a %i %s answer into the toast %p', async (status, code, toast) => {
+    [401, 'UNAUTHENTICATED', 'toast.sessionExpired'],
+    [403, 'FORBIDDEN', 'toast.notAllowed'],
+    [404, 'NOT_FOUND', 'toast.notFound'],
+    [500, 'INTERNAL', 'toast.notAllowed'],
+  ] as const)('turns a %i %s answer into the toast %s', async (status, code, toast) => {
     network.use(http.get('/api/anything', () => apiError(status, code, 'x')));
     const store = makeStore();
     const result = await callWith(store)('/api/anything');
     expect(result.error).toMatchObject({ status });
     expect(selectToasts(store.getState()).map((t) => [t.message, t.variant])).toEqual([
-      [toast, 'error'],
+      [t(toast), 'error'],
     ]);
   });
 
@@ -100,6 +101,6 @@ describe('baseQuery', () => {
     const store = makeStore();
     const result = await callWith(store)('/api/anything');
     expect(result.error).toMatchObject({ status: 'FETCH_ERROR' });
-    expect(selectToasts(store.getState())[0]?.message).toBe(messages.toast.notAllowed);
+    expect(selectToasts(store.getState())[0]?.message).toBe(t('toast.notAllowed'));
   });
 });

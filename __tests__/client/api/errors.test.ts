@@ -1,5 +1,5 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import {
   errorCode,
   errorMessage,
@@ -56,9 +56,9 @@ describe('validation errors', () => {
 describe('toastForError', () => {
   it("keeps the spec's toasts for 401, 403 and 404, whatever the server said", () => {
     const body = (code: string) => ({ statusCode: 0, error: 'x', code, message: 'server text' });
-    expect(toastForError(failed(401, body('UNAUTHENTICATED')))).toBe(messages.toast.sessionExpired);
-    expect(toastForError(failed(403, body('FORBIDDEN')))).toBe(messages.toast.notAllowed);
-    expect(toastForError(failed(404, body('NOT_FOUND')))).toBe(messages.toast.notFound);
+    expect(toastForError(failed(401, body('UNAUTHENTICATED')))).toBe(t('toast.sessionExpired'));
+    expect(toastForError(failed(403, body('FORBIDDEN')))).toBe(t('toast.notAllowed'));
+    expect(toastForError(failed(404, body('NOT_FOUND')))).toBe(t('toast.notFound'));
   });
 
   it('keeps the catch-all for the lookup service being down, whose page says more', () => {
@@ -68,7 +68,7 @@ describe('toastForError', () => {
       code: 'BOOK_LOOKUP_UNAVAILABLE',
       message: 'The book lookup service could not be reached',
     });
-    expect(toastForError(down)).toBe(messages.toast.notAllowed);
+    expect(toastForError(down)).toBe(t('toast.notAllowed'));
     expect(errorMessage(down)).toBe('The book lookup service could not be reached');
   });
 

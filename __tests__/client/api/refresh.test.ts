@@ -1,6 +1,6 @@
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
 import { delay, http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { baseQuery } from '@/api/baseQuery';
 import { makeStore } from '@/app/store';
 import { apiError, setupNetwork } from '../helpers/network';
@@ -58,9 +58,7 @@ describe('baseQuery on a 401', () => {
     const result = await callerFor(store)('/api/a');
     expect(result.error).toMatchObject({ status: 401 });
     expect(store.getState().auth.accessToken).toBeNull();
-    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([
-      messages.toast.sessionExpired,
-    ]);
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([t('toast.sessionExpired')]);
   });
 
   it('does not refresh or toast for the sign-in calls, whose pages handle 401 themselves', async () => {

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { setupNetwork } from '../helpers/network';
 import { renderApp, signedInAs } from '../helpers/render';
 
@@ -11,7 +11,7 @@ describe('answers outside the contract', () => {
     network.use(http.get('/api/roles', () => HttpResponse.json([{ id: 1, title: 'admin' }])));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/roles', signedInAs('admin', ['admin']));
-    expect(await screen.findByText(messages.client.loadFailed('roles'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'roles' }))).toBeInTheDocument();
     await waitFor(() =>
       expect(consoleError).toHaveBeenCalledWith(
         'The answer of listRoles does not match its schema',

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { appStarted } from '@/lib/store';
 import { ACCESS_TOKEN_KEY } from '@/auth/session';
 import { apiError, setupNetwork } from '../helpers/network';
@@ -23,7 +23,7 @@ describe('the shell', () => {
     expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
     expect(within(nav).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
     const footer = screen.getByRole('contentinfo');
-    expect(footer).toHaveTextContent(`© ${new Date().getFullYear()} ${messages.brand}`);
+    expect(footer).toHaveTextContent(`© ${new Date().getFullYear()} ${t('shell.brand')}`);
     const external = within(footer).getByRole('link');
     expect(external).toHaveAttribute('target', '_blank');
     expect(external.getAttribute('href')).toMatch(/^https:\/\//);
@@ -53,9 +53,9 @@ describe('the shell', () => {
 describe('the error pages', () => {
   it("shows the router's error page, inside the shell, for an unknown path", async () => {
     renderApp('/no/such/page');
-    expect(await screen.findByText(messages.routerError)).toBeInTheDocument();
+    expect(await screen.findByText(t('shell.routerError'))).toBeInTheDocument();
     expect(screen.getByText('404 Not Found')).toBeInTheDocument();
-    expect(screen.getByRole('note')).toHaveTextContent(messages.banner);
+    expect(screen.getByRole('note')).toHaveTextContent(t('shell.banner'));
   });
 });
 
@@ -79,9 +79,7 @@ describe('a broken session', () => {
     store.dispatch(appStarted());
     release();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(await screen.findByText(messages.toast.sessionExpired)).toBeInTheDocument();
-    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([
-      messages.toast.sessionExpired,
-    ]);
+    expect(await screen.findByText(t('toast.sessionExpired'))).toBeInTheDocument();
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([t('toast.sessionExpired')]);
   });
 });

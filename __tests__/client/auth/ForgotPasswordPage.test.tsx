@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { renderApp } from '../helpers/render';
 
 describe('/forgot-password', () => {
@@ -9,9 +9,9 @@ describe('/forgot-password', () => {
     await userEvent.click(await screen.findByRole('link', { name: 'Forgot Password?' }));
 
     expect(
-      await screen.findByRole('heading', { name: messages.auth.forgotPasswordTitle, level: 1 }),
+      await screen.findByRole('heading', { name: t('auth.forgotTitle'), level: 1 }),
     ).toBeInTheDocument();
-    expect(screen.getByText(messages.auth.forgotPasswordHelp)).toBeInTheDocument();
+    expect(screen.getByText(t('auth.forgotHelp'))).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('link', { name: 'Back to sign-in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { appStarted } from '@/lib/store';
 import { makeStore } from '@/app/store';
 import { REFRESH_MARGIN_MS } from '@/auth/auth.listeners';
@@ -81,9 +81,7 @@ describe('the session listener', () => {
     expect(refreshes).toBe(1);
     expect(store.getState().auth.accessToken).toBeNull();
     expect(window.localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
-    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(
-      messages.toast.sessionExpired,
-    );
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(t('toast.sessionExpired'));
   });
 
   it('on logout cancels the timer and revokes the refresh token', async () => {

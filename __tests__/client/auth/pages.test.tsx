@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken, renderApp, signedInAs } from '../helpers/render';
 
@@ -50,7 +51,7 @@ describe('/login', () => {
     await userEvent.type(await screen.findByLabelText(/Username/), 'ada');
     await userEvent.type(screen.getByLabelText(/Password/), 'wrong');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
-    expect(await screen.findByText(messages.auth.loginFailed)).toBeInTheDocument();
+    expect(await screen.findByText(t('login.failed'))).toBeInTheDocument();
     expect(store.getState().ui.toasts).toEqual([]);
   });
 
@@ -67,7 +68,7 @@ describe('/login', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Too many attempts; try again in 60 s',
     );
-    expect(screen.queryByText(messages.auth.loginFailed)).not.toBeInTheDocument();
+    expect(screen.queryByText(t('login.failed'))).not.toBeInTheDocument();
   });
 
   it('says under each empty input that it is required, sending nothing', async () => {
@@ -202,7 +203,7 @@ describe('/google-callback/', () => {
       ),
     );
     const { router, store } = renderApp(`/google-callback/?token=${token}&refreshToken=r1`);
-    expect(await screen.findByText(messages.auth.loggingInWithGoogle)).toBeInTheDocument();
+    expect(await screen.findByText(t('auth.loggingInWithGoogle'))).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(store.getState().auth.user).toEqual({
       _id: 'g1',

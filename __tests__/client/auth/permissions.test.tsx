@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { AppStore } from '@/app/store';
 import { requestForbidden } from '@/api/baseQuery';
 import { tokenRefreshed } from '@/auth/auth.slice';
@@ -47,8 +47,8 @@ describe('can', () => {
 describe('a user with no role', () => {
   it('is told once, on a private page, that an administrator must give them a role', async () => {
     renderApp('/books', signedInAs('newcomer', []));
-    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
-    expect(screen.getAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(await screen.findByText(t('common.needsRole'))).toBeInTheDocument();
+    expect(screen.getAllByText(t('common.needsRole'))).toHaveLength(1);
     // That one line says it all: no second one about the list; nothing is asked of the server.
     expect(screen.queryByText(/Your role does not allow/)).not.toBeInTheDocument();
     expect(network.calls('GET /api/books')).toHaveLength(0);
@@ -64,7 +64,7 @@ describe('a user with no role', () => {
     expect(permissionsState(store).data?.roles).toEqual([]);
     await userEvent.keyboard('{Escape}');
     expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
-    expect(screen.queryByText(messages.client.needsRole)).not.toBeInTheDocument();
+    expect(screen.queryByText(t('common.needsRole'))).not.toBeInTheDocument();
   });
 });
 
@@ -72,7 +72,7 @@ describe('a user with a role', () => {
   it('sees the list, with no role warning', async () => {
     renderApp('/books', signedInAs('viewer', ['viewer']));
     expect(await screen.findByText('No books yet')).toBeInTheDocument();
-    expect(screen.queryByText(messages.client.needsRole)).not.toBeInTheDocument();
+    expect(screen.queryByText(t('common.needsRole'))).not.toBeInTheDocument();
     expect(screen.queryByText(/Your role does not allow/)).not.toBeInTheDocument();
   });
 });
@@ -80,7 +80,7 @@ describe('a user with a role', () => {
 describe('the permissions follow', () => {
   it('a token refresh that changes the roles', async () => {
     const { store } = renderApp('/books', signedInAs('ada', []));
-    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
+    expect(await screen.findByText(t('common.needsRole'))).toBeInTheDocument();
     const promoted = fakeToken({
       sub: 'id-ada',
       username: 'ada',
@@ -89,7 +89,7 @@ describe('the permissions follow', () => {
     });
     store.dispatch(tokenRefreshed({ accessToken: promoted }));
     expect(await screen.findByText('No books yet')).toBeInTheDocument();
-    expect(screen.queryByText(messages.client.needsRole)).not.toBeInTheDocument();
+    expect(screen.queryByText(t('common.needsRole'))).not.toBeInTheDocument();
     expect(network.calls('GET /api/auth/permissions')).toHaveLength(2);
   });
 

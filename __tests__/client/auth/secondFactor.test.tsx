@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken, renderApp } from '../helpers/render';
 
@@ -52,9 +52,7 @@ describe('the sign-in’s second step', () => {
     await userEvent.type(within(form).getByLabelText(/Code/), '123456');
     await userEvent.click(within(form).getByRole('button', { name: 'Verify' }));
     await waitFor(() =>
-      expect(within(form).getByLabelText(/Code/)).toHaveAccessibleDescription(
-        messages.auth.codeFailed,
-      ),
+      expect(within(form).getByLabelText(/Code/)).toHaveAccessibleDescription(t('auth.codeFailed')),
     );
     expect(within(form).getByLabelText(/Code/)).toHaveValue('123456');
     expect(store.getState().ui.toasts).toEqual([]);
@@ -80,7 +78,7 @@ describe('the sign-in’s second step', () => {
     const form = await screen.findByRole('form', { name: 'Second step' });
     await userEvent.type(within(form).getByLabelText(/Code/), '123456');
     await userEvent.click(within(form).getByRole('button', { name: 'Verify' }));
-    expect(await within(form).findByText(messages.auth.signInExpired)).toBeInTheDocument();
+    expect(await within(form).findByText(t('auth.signInExpired'))).toBeInTheDocument();
     expect(within(form).queryByLabelText(/Code/)).not.toBeInTheDocument();
     await userEvent.click(within(form).getByRole('button', { name: 'Back to sign-in' }));
     expect(await screen.findByRole('form', { name: 'Login' })).toBeInTheDocument();

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { apiError, setupNetwork } from '../helpers/network';
 import { renderApp, signedInAs } from '../helpers/render';
 
@@ -41,7 +41,7 @@ describe('the shared loading, error and empty states', () => {
   it('says a list could not be loaded, instead of an empty page, and Retry loads it', async () => {
     network.use(http.get('/api/roles', () => apiError(500, 'INTERNAL'), { once: true }));
     renderApp('/roles', asAdmin);
-    expect(await screen.findByText(messages.client.loadFailed('roles'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'roles' }))).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     const list = await screen.findByRole('list', { name: 'Roles' });
     expect(within(list).getByText('auditor')).toBeInTheDocument();
@@ -51,13 +51,15 @@ describe('the shared loading, error and empty states', () => {
   it("says so on /role/:id/edit when the role's users could not be loaded", async () => {
     network.use(http.get('/api/roles/role-auditor/users', () => apiError(500, 'INTERNAL')));
     renderApp('/role/role-auditor/edit', asAdmin);
-    expect(await screen.findByText(messages.client.loadFailed('users'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'users' }))).toBeInTheDocument();
   });
 
   it('says so on /entities when the list could not be loaded', async () => {
     network.use(http.get('/api/entities', () => apiError(500, 'INTERNAL')));
     renderApp('/entities', asAdmin);
-    expect(await screen.findByText(messages.client.loadFailed('entities'))).toBeInTheDocument();
+    expect(
+      await screen.findByText(t('common.loadFailed', { what: 'entities' })),
+    ).toBeInTheDocument();
   });
 
   it('shows /entities with no entity as empty, with a way to add one', async () => {

@@ -1,5 +1,6 @@
 import type { Version } from '@common/schemas/versions';
 import type { FieldType } from '@common/schemas/fieldValues';
+import { formatDate, formatDateTime } from '@/i18n/format';
 import { HIDDEN_VERSION_KEYS, valueShower, versionFields, versionValue } from '@/lib/versions';
 
 const version = (document: Record<string, unknown>): Version => ({
@@ -69,9 +70,10 @@ describe('the version view', () => {
     ];
     const show = valueShower(versions, (field) => types[field]);
     const [newest, oldest] = versions as [Version, Version];
-    expect(versionValue(newest, 'taken', show)).toBe(new Date(2026, 2, 9).toLocaleDateString());
+    // Dates and times as the language in effect writes them (`Mar 9, 2026`), in local time.
+    expect(versionValue(newest, 'taken', show)).toBe(formatDate(new Date(2026, 2, 9)));
     expect(versionValue(newest, 'logged', show)).toBe(
-      new Date('2026-03-09T14:05:00.000Z').toLocaleString(),
+      formatDateTime(new Date('2026-03-09T14:05:00.000Z')),
     );
     expect(versionValue(newest, 'sealed', show)).toBe('no');
     expect(versionValue(oldest, 'sealed', show)).toBe('yes');

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { ErrorBoundary } from '@/ui/ErrorBoundary';
 
 function Broken(): never {
@@ -14,8 +14,8 @@ describe('ErrorBoundary', () => {
         <Broken />
       </ErrorBoundary>,
     );
-    expect(screen.getByRole('alert')).toHaveTextContent(messages.errorBoundary.title);
-    expect(screen.getByRole('alert')).toHaveTextContent(messages.errorBoundary.body);
+    expect(screen.getByRole('alert')).toHaveTextContent(t('shell.errorTitle'));
+    expect(screen.getByRole('alert')).toHaveTextContent(t('shell.errorBody'));
     consoleError.mockRestore();
   });
 

@@ -6,16 +6,18 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { EntityByName } from '@/features/entities/EntityByName';
 import { useListEntitiesQuery } from '@/features/entities/entities.api';
 import { RecordsPage } from '@/features/records/RecordsPage';
+import { useT } from '@/i18n/useT';
 
 /**
  * `/entities/:entityName`: the entity's definition (entities), then its records (records);
  * the records are asked for only once the entity is known to exist.
  */
 export function RecordsScreen() {
+  const t = useT();
   const { entityName = '' } = useParams();
   return (
-    <PermissionGate verb="GET" path="/api/entities/:idOrName" what="reading the entities">
-      <PermissionGate verb="GET" path="/api/entity-records/:entityName" what="reading the records">
+    <PermissionGate verb="GET" path="/api/entities/:idOrName" what={t('entities.reading')}>
+      <PermissionGate verb="GET" path="/api/entity-records/:entityName" what={t('records.reading')}>
         <EntityByName
           key={entityName}
           name={entityName}

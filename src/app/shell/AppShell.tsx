@@ -118,7 +118,7 @@ export function AppShell() {
             rel="noopener noreferrer"
             sx={{ color: 'primary.dark' }}
           >
-            {DEVELOPER_SITE.label}
+            {t('shell.developerSite')}
           </Box>
         </Typography>
       </Box>

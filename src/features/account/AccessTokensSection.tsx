@@ -33,17 +33,19 @@ import {
   useListAccessTokensQuery,
   useRevokeAccessTokenMutation,
 } from './account.api';
+import { useT } from '@/i18n/useT';
+import { Moment, withNodes } from './moments';
 
 const LIVES = [7, 30, 90, 365];
 const routeKey = (route: { routeVerb: string; routePath: string }) =>
   `${route.routeVerb} ${route.routePath}`;
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
 /** A token just made: shown this once, to copy. */
 function NewToken({ token, onDone }: { token: string; onDone(): void }) {
+  const t = useT();
   return (
     <Stack spacing={1}>
-      <Alert severity="warning">{messages.account.tokenShownOnce}</Alert>
+      <Alert severity="warning">{t('account.tokenShownOnce')}</Alert>
       <Box
         component="code"
         data-testid="new-access-token"
@@ -53,10 +55,10 @@ function NewToken({ token, onDone }: { token: string; onDone(): void }) {
       </Box>
       <Stack direction="row" spacing={1}>
         <Button onClick={() => void navigator.clipboard?.writeText(token)} autoFocus>
-          Copy token
+          {t('account.copyToken')}
         </Button>
         <Button variant="contained" onClick={onDone}>
-          Done
+          {t('account.done')}
         </Button>
       </Stack>
     </Stack>
@@ -66,6 +68,7 @@ function NewToken({ token, onDone }: { token: string; onDone(): void }) {
 /** Personal access tokens: for scripts, each limited to some of the routes the user may call. */
 export function AccessTokensSection() {
   const dispatch = useAppDispatch();
+  const t = useT();
   const tokensQuery = useListAccessTokensQuery();
   const permissions = useGetPermissionsQuery();
   const [create, { isLoading: isCreating }] = useCreateAccessTokenMutation();
@@ -87,16 +90,16 @@ export function AccessTokensSection() {
 
   const revocation = useConfirmedAction(async (token: AccessToken) => {
     await revoke(token._id).unwrap();
-    dispatch(toastQueued(messages.account.tokenRevoked(token.name), 'success'));
+    dispatch(toastQueued(t('account.tokenRevoked', { name: token.name }), 'success'));
     form.setFocus('name');
   }, messages.account.tokenContext);
 
   const allowed = permissions.data?.allowed ?? [];
   return (
     <Stack spacing={2}>
-      <QueryState query={tokensQuery} what="access tokens" empty="No access tokens yet">
+      <QueryState query={tokensQuery} what={t('account.tokensWhat')} empty={t('account.noTokens')}>
         {(tokens) => (
-          <List aria-label="Access tokens" dense>
+          <List aria-label={t('account.tokenList')} dense>
             {tokens.map((token) => (
               <ListItem
                 key={token._id}
@@ -104,16 +107,24 @@ export function AccessTokensSection() {
                 secondaryAction={
                   <Button
                     color="error"
-                    aria-label={`Revoke ${token.name}`}
+                    aria-label={t('account.revokeNamed', { name: token.name })}
                     onClick={() => revocation.ask(token)}
                   >
-                    Revoke
+                    {t('account.revoke')}
                   </Button>
                 }
               >
                 <ListItemText
                   primary={`${token.name} (${token.prefix}…)`}
-                  secondary={`${token.routes.length} route${token.routes.length === 1 ? '' : 's'} · expires ${day(token.expiresAt)} · last used ${day(token.lastUsedAt)}`}
+                  secondary={withNodes(
+                    t,
+                    'account.tokenDates',
+                    { count: token.routes.length },
+                    {
+                      expires: <Moment iso={token.expiresAt} never={t('account.never')} />,
+                      used: <Moment iso={token.lastUsedAt} never={t('account.never')} />,
+                    },
+                  )}
                   sx={{ pr: 10, overflowWrap: 'anywhere' }}
                 />
               </ListItem>
@@ -130,16 +141,13 @@ export function AccessTokensSection() {
           }}
         />
       ) : permissions.isSuccess && allowed.length === 0 ? (
-        <Typography>
-          Your roles let you call no routes, so an access token could do nothing. An administrator
-          can give you a role.
-        </Typography>
+        <Typography>{t('account.noRoutes')}</Typography>
       ) : (
         <Stack
           component="form"
           spacing={2}
           noValidate
-          aria-label="New access token"
+          aria-label={t('account.newToken')}
           onSubmit={form.submit(async (input) => {
             const { token } = await create(input).unwrap();
             form.reset();
@@ -147,24 +155,29 @@ export function AccessTokensSection() {
           })}
         >
           <Typography variant="subtitle1" component="h3">
-            New access token
+            {t('account.newToken')}
           </Typography>
           {form.failure && <Alert severity="error">{form.failure}</Alert>}
-          <FormTextField control={form.control} name="name" label="Token name" required />
+          <FormTextField
+            control={form.control}
+            name="name"
+            label={t('account.tokenName')}
+            required
+          />
           <Controller
             control={form.control}
             name="expiresInDays"
             render={({ field }) => (
               <TextField
                 select
-                label="Expires after"
+                label={t('account.expiresAfter')}
                 value={field.value}
                 onChange={(event) => field.onChange(Number(event.target.value))}
                 sx={{ maxWidth: 220 }}
               >
                 {LIVES.map((days) => (
                   <MenuItem key={days} value={days}>
-                    {days} days
+                    {t('account.days', { count: days })}
                   </MenuItem>
                 ))}
               </TextField>
@@ -177,9 +190,9 @@ export function AccessTokensSection() {
               const chosen = new Set(field.value.map(routeKey));
               return (
                 <FormControl component="fieldset" error={Boolean(fieldState.error)}>
-                  <FormLabel component="legend">Routes it may call</FormLabel>
+                  <FormLabel component="legend">{t('account.routesLegend')}</FormLabel>
                   <FormControlLabel
-                    label={`All ${allowed.length} routes`}
+                    label={t('account.allRoutes', { count: allowed.length })}
                     control={
                       <Checkbox
                         size="small"
@@ -226,8 +239,7 @@ export function AccessTokensSection() {
                     ))}
                   </FormGroup>
                   <FormHelperText>
-                    {fieldState.error?.message ??
-                      'Only routes your roles let you call; it loses any your roles lose.'}
+                    {fieldState.error?.message ?? t('account.routesHint')}
                   </FormHelperText>
                 </FormControl>
               );
@@ -239,15 +251,15 @@ export function AccessTokensSection() {
             disabled={isCreating}
             sx={{ alignSelf: 'flex-start' }}
           >
-            Create token
+            {t('account.createToken')}
           </Button>
         </Stack>
       )}
       <ConfirmDialog
         {...revocation.dialog}
-        title="Revoke access token"
-        confirmLabel="Revoke"
-        message={`Revoke ${revocation.pending?.name ?? ''}? Scripts using it stop working at once.`}
+        title={t('account.revokeTitle')}
+        confirmLabel={t('account.revoke')}
+        message={t('account.revokeQuestion', { name: revocation.pending?.name ?? '' })}
       />
     </Stack>
   );

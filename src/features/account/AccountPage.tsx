@@ -8,6 +8,7 @@ import { AccessTokensSection } from './AccessTokensSection';
 import { AuthenticatorSection } from './AuthenticatorSection';
 import { useGetFactorsQuery } from './account.api';
 import { PasskeysSection } from './PasskeysSection';
+import { useT } from '@/i18n/useT';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -23,21 +24,22 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 /** `/account`: the signed-in user's sign-in security: second factors and access tokens. */
 export function AccountPage() {
   const factorsQuery = useGetFactorsQuery();
+  const t = useT();
   useReportedError(messages.account.fetchContext, factorsQuery.error);
   return (
     <>
-      <PageHeader title="Sign-in security" />
-      <QueryState query={factorsQuery} what="your sign-in settings">
+      <PageHeader title={t('account.title')} />
+      <QueryState query={factorsQuery} what={t('account.what')}>
         {(factors) => (
           <Stack spacing={2}>
-            {factors.required && <Alert severity="info">{messages.account.required}</Alert>}
-            <Section title="Authenticator app">
+            {factors.required && <Alert severity="info">{t('account.required')}</Alert>}
+            <Section title={t('account.authenticator')}>
               <AuthenticatorSection factors={factors} onStale={() => void factorsQuery.refetch()} />
             </Section>
-            <Section title="Passkeys">
+            <Section title={t('account.passkeys')}>
               <PasskeysSection factors={factors} />
             </Section>
-            <Section title="Personal access tokens">
+            <Section title={t('account.tokens')}>
               <AccessTokensSection />
             </Section>
           </Stack>

@@ -14,13 +14,15 @@ import {
   useDisableAuthenticatorMutation,
   useRenewRecoveryCodesMutation,
 } from './account.api';
+import { useT } from '@/i18n/useT';
 
 /** A code form: the authenticator's code (or a recovery code) that a change asks for. */
 function useCodeForm() {
+  const t = useT();
   return useSchemaForm(codeInputSchema, {
     defaultValues: { code: '' },
     errorContext: messages.account.authenticatorContext,
-    codes: { INVALID_SECOND_FACTOR: { field: 'code', message: messages.auth.codeFailed } },
+    codes: { INVALID_SECOND_FACTOR: { field: 'code', message: t('auth.codeFailed') } },
   });
 }
 
@@ -34,6 +36,7 @@ export function AuthenticatorSection({
   onStale(): void;
 }) {
   const dispatch = useAppDispatch();
+  const t = useT();
   const [begin, { isLoading: isStarting }] = useBeginAuthenticatorMutation();
   const [confirm, { isLoading: isConfirming }] = useConfirmAuthenticatorMutation();
   const [disable, { isLoading: isDisabling }] = useDisableAuthenticatorMutation();
@@ -52,16 +55,14 @@ export function AuthenticatorSection({
     return (
       <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
         <Typography>
-          {factors.passkeys.length > 0
-            ? 'Off. After your password, sign-in asks for a passkey.'
-            : 'Off. Sign-in asks only for your password (or a passkey).'}
+          {factors.passkeys.length > 0 ? t('account.offWithPasskey') : t('account.off')}
         </Typography>
         <Button
           variant="contained"
           disabled={isStarting}
           onClick={() => void form.attempt(async () => setEnrolment(await begin().unwrap()))}
         >
-          Set up an authenticator app
+          {t('account.setUp')}
         </Button>
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
       </Stack>
@@ -73,34 +74,31 @@ export function AuthenticatorSection({
         component="form"
         spacing={2}
         noValidate
-        aria-label="Set up an authenticator app"
+        aria-label={t('account.setUp')}
         onSubmit={form.submit(async ({ code }) => {
           const { recoveryCodes } = await confirm(code).unwrap();
           setEnrolment(undefined);
           form.reset();
           setCodes(recoveryCodes);
-          dispatch(toastQueued(messages.account.authenticatorOn, 'success'));
+          dispatch(toastQueued(t('account.authenticatorOn'), 'success'));
         })}
       >
-        <Typography>
-          Scan the QR code with an authenticator app (or type the secret into it), then type the
-          6-digit code it shows.
-        </Typography>
+        <Typography>{t('account.scan')}</Typography>
         <AuthenticatorSetup enrolment={enrolment} />
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
         <FormTextField
           control={form.control}
           name="code"
-          label="Code"
+          label={t('auth.code')}
           autoComplete="one-time-code"
           inputMode="numeric"
           required
         />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isConfirming}>
-            Turn on
+            {t('account.turnOn')}
           </Button>
-          <Button onClick={() => setEnrolment(undefined)}>Cancel</Button>
+          <Button onClick={() => setEnrolment(undefined)}>{t('account.cancel')}</Button>
         </Stack>
       </Stack>
     );
@@ -111,19 +109,16 @@ export function AuthenticatorSection({
       component="form"
       spacing={2}
       noValidate
-      aria-label="Change the authenticator app"
+      aria-label={t('account.change')}
       onSubmit={(event) => event.preventDefault()}
     >
-      <Typography>
-        On: sign-in asks for its code after your password. {factors.recoveryCodesLeft} recovery code
-        {factors.recoveryCodesLeft === 1 ? '' : 's'} left.
-      </Typography>
+      <Typography>{t('account.on', { count: factors.recoveryCodesLeft })}</Typography>
       {form.failure && <Alert severity="error">{form.failure}</Alert>}
       <FormTextField
         control={form.control}
         name="code"
-        label="Code"
-        hint="A current code, to make new recovery codes or to turn the app off"
+        label={t('auth.code')}
+        hint={t('account.codeHint')}
         autoComplete="one-time-code"
       />
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
@@ -136,7 +131,7 @@ export function AuthenticatorSection({
             setCodes(recoveryCodes);
           })}
         >
-          New recovery codes
+          {t('account.newCodes')}
         </Button>
         <Button
           color="error"
@@ -145,10 +140,10 @@ export function AuthenticatorSection({
           onClick={form.submit(async ({ code }) => {
             await disable(code).unwrap().catch(refused);
             form.reset();
-            dispatch(toastQueued(messages.account.authenticatorOff, 'success'));
+            dispatch(toastQueued(t('account.authenticatorOff'), 'success'));
           })}
         >
-          Turn off
+          {t('account.turnOff')}
         </Button>
       </Stack>
     </Stack>

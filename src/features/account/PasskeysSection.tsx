@@ -15,16 +15,17 @@ import {
   usePasskeyOptionsMutation,
   useRemovePasskeyMutation,
 } from './account.api';
+import { useT } from '@/i18n/useT';
+import { Moment, withNodes } from './moments';
 
 const nameSchema = z.object({
   name: nameText().trim().min(1, 'is required').max(60, 'must be at most 60 characters'),
 });
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
-
 /** The user's passkeys: each signs in alone, or as the second step after the password. */
 export function PasskeysSection({ factors }: { factors: Factors }) {
   const dispatch = useAppDispatch();
+  const t = useT();
   const [getOptions] = usePasskeyOptionsMutation();
   const [add, { isLoading: isAdding }] = useAddPasskeyMutation();
   const [remove] = useRemovePasskeyMutation();
@@ -44,19 +45,19 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
     await add({ name, credential }).unwrap();
     form.reset();
     form.setFocus('name');
-    dispatch(toastQueued(messages.account.passkeyAdded(name), 'success'));
+    dispatch(toastQueued(t('account.passkeyAdded', { name }), 'success'));
   });
 
   const removal = useConfirmedAction(async (passkey: Passkey) => {
     await remove(passkey._id).unwrap();
-    dispatch(toastQueued(messages.account.passkeyRemoved(passkey.name), 'success'));
+    dispatch(toastQueued(t('account.passkeyRemoved', { name: passkey.name }), 'success'));
     form.setFocus('name');
   }, messages.account.passkeyContext);
 
   return (
     <Stack spacing={2}>
       {factors.passkeys.length > 0 ? (
-        <List aria-label="Passkeys" dense>
+        <List aria-label={t('account.passkeys')} dense>
           {factors.passkeys.map((passkey) => (
             <ListItem
               key={passkey._id}
@@ -64,23 +65,31 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
               secondaryAction={
                 <Button
                   color="error"
-                  aria-label={`Remove ${passkey.name}`}
+                  aria-label={t('account.removeNamed', { name: passkey.name })}
                   onClick={() => removal.ask(passkey)}
                 >
-                  Remove
+                  {t('account.remove')}
                 </Button>
               }
             >
               <ListItemText
                 primary={passkey.name}
-                secondary={`Added ${when(passkey.createdAt)} · last used ${when(passkey.lastUsedAt)}`}
+                secondary={withNodes(
+                  t,
+                  'account.passkeyDates',
+                  {},
+                  {
+                    added: <Moment iso={passkey.createdAt} never={t('account.never')} />,
+                    used: <Moment iso={passkey.lastUsedAt} never={t('account.never')} />,
+                  },
+                )}
                 sx={{ pr: 10 }}
               />
             </ListItem>
           ))}
         </List>
       ) : (
-        <Typography>No passkeys yet.</Typography>
+        <Typography>{t('account.noPasskeys')}</Typography>
       )}
       {passkeysSupported() ? (
         <Stack
@@ -88,24 +97,29 @@ export function PasskeysSection({ factors }: { factors: Factors }) {
           direction={{ xs: 'column', sm: 'row' }}
           spacing={1}
           noValidate
-          aria-label="Add a passkey"
+          aria-label={t('account.addPasskey')}
           onSubmit={submit}
           sx={{ alignItems: { sm: 'flex-start' } }}
         >
-          <FormTextField control={form.control} name="name" label="Passkey name" required />
+          <FormTextField
+            control={form.control}
+            name="name"
+            label={t('account.passkeyName')}
+            required
+          />
           <Button type="submit" variant="contained" disabled={isAdding} sx={{ mt: { sm: 1 } }}>
-            Add a passkey
+            {t('account.addPasskey')}
           </Button>
         </Stack>
       ) : (
-        <Typography>This browser cannot use passkeys.</Typography>
+        <Typography>{t('account.noPasskeySupport')}</Typography>
       )}
       {form.failure && <Alert severity="error">{form.failure}</Alert>}
       <ConfirmDialog
         {...removal.dialog}
-        title="Remove passkey"
-        confirmLabel="Remove"
-        message={`Remove the passkey ${removal.pending?.name ?? ''}? It will no longer sign you in.`}
+        title={t('account.removePasskeyTitle')}
+        confirmLabel={t('account.remove')}
+        message={t('account.removePasskeyQuestion', { name: removal.pending?.name ?? '' })}
       />
     </Stack>
   );

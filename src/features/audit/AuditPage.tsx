@@ -27,6 +27,7 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { WithLastView } from '@/components/WithLastView';
 import { useListAuditEventsQuery } from './audit.api';
 import { formatDateTime, formatUtc } from '@/i18n/format';
+import { type t as translate, useT } from '@/i18n/useT';
 
 /** The filter form's fields: texts as typed, dates as the date inputs give them. */
 interface FilterForm {
@@ -55,10 +56,11 @@ const toFilter = (form: FilterForm): AuditFilter => ({
   to: form.to ? dayStart(form.to, true) : undefined,
 });
 
-const columns: GridColDef<AuditEvent>[] = [
+/** The log's columns, in the language in effect. */
+const columnsOf = (t: typeof translate): GridColDef<AuditEvent>[] => [
   {
     field: 'at',
-    headerName: 'When',
+    headerName: t('audit.when'),
     width: 180,
     sortable: false,
     // As people read it; the exact UTC moment on hover.
@@ -71,15 +73,15 @@ const columns: GridColDef<AuditEvent>[] = [
   },
   {
     field: 'actor',
-    headerName: 'Who',
+    headerName: t('audit.who'),
     width: 140,
     sortable: false,
-    valueGetter: (actor: AuditEvent['actor']) => actor?.name ?? 'nobody signed in',
+    valueGetter: (actor: AuditEvent['actor']) => actor?.name ?? t('audit.nobody'),
   },
-  { field: 'action', headerName: 'Action', width: 170, sortable: false },
-  { field: 'summary', headerName: 'What', flex: 1, minWidth: 260, sortable: false },
-  { field: 'ip', headerName: 'Address', width: 130, sortable: false },
-  { field: 'userAgent', headerName: 'Browser', width: 220, sortable: false },
+  { field: 'action', headerName: t('audit.action'), width: 170, sortable: false },
+  { field: 'summary', headerName: t('audit.summary'), flex: 1, minWidth: 260, sortable: false },
+  { field: 'ip', headerName: t('audit.ip'), width: 130, sortable: false },
+  { field: 'userAgent', headerName: t('audit.userAgent'), width: 220, sortable: false },
 ];
 
 /** The browser of each event is there to be shown, not shown at first. */
@@ -150,6 +152,8 @@ function AuditLog() {
   );
   const gridApi = useGridApiRef();
   const search = useQuickSearch();
+  const t = useT();
+  const columns = useMemo(() => columnsOf(t), [t]);
   const layout = useGridLayout(columns, { hiddenByDefault: HIDDEN_BY_DEFAULT });
   const query = useListAuditEventsQuery({
     ...filter,
@@ -188,14 +192,14 @@ function AuditLog() {
     setParams((current) => withFilter(current, NO_FILTER));
   }
 
-  const slotProps = useMemo(() => ({ pagination: { labelRowsPerPage: 'Events per page' } }), []);
+  const slotProps = useMemo(() => ({ pagination: { labelRowsPerPage: t('audit.perPage') } }), [t]);
 
   return (
     <Stack spacing={2}>
       <Box
         component="form"
         role="search"
-        aria-label="Filter the audit log"
+        aria-label={t('audit.filterForm')}
         onSubmit={apply}
         sx={{
           display: 'grid',
@@ -203,17 +207,22 @@ function AuditLog() {
           gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(5, 1fr)' },
         }}
       >
-        <TextField label="Who (username)" value={form.actor} onChange={edit('actor')} />
-        <TextField select label="Action" value={form.action} onChange={edit('action')}>
-          <MenuItem value="">Any action</MenuItem>
+        <TextField label={t('audit.whoField')} value={form.actor} onChange={edit('actor')} />
+        <TextField select label={t('audit.action')} value={form.action} onChange={edit('action')}>
+          <MenuItem value="">{t('audit.anyAction')}</MenuItem>
           {AUDIT_ACTIONS.map((action) => (
             <MenuItem key={action} value={action}>
               {action}
             </MenuItem>
           ))}
         </TextField>
-        <TextField select label="Resource" value={form.resource} onChange={edit('resource')}>
-          <MenuItem value="">Any resource</MenuItem>
+        <TextField
+          select
+          label={t('audit.resource')}
+          value={form.resource}
+          onChange={edit('resource')}
+        >
+          <MenuItem value="">{t('audit.anyResource')}</MenuItem>
           {auditResourceSchema.options.map((resource) => (
             <MenuItem key={resource} value={resource}>
               {resource}
@@ -222,55 +231,51 @@ function AuditLog() {
         </TextField>
         <TextField
           type="date"
-          label="From"
+          label={t('audit.from')}
           value={form.from}
           onChange={edit('from')}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <TextField
           type="date"
-          label="To (included)"
+          label={t('audit.to')}
           value={form.to}
           onChange={edit('to')}
           slotProps={{ inputLabel: { shrink: true } }}
         />
         <Stack direction="row" spacing={1} sx={{ gridColumn: '1 / -1', flexWrap: 'wrap' }}>
           <Button type="submit" variant="contained">
-            Apply filters
+            {t('audit.apply')}
           </Button>
-          <Button onClick={clear}>Clear</Button>
+          <Button onClick={clear}>{t('audit.clear')}</Button>
         </Stack>
       </Box>
       <ListToolbar
         search={{
           value: search.typed,
           onChange: search.type,
-          placeholder: 'Words in who, action, what, address or browser',
+          placeholder: t('audit.search'),
         }}
         grid="audit"
         chooser={layout.chooser}
       >
         <ExportMenu
           path="/api/audit/export"
-          what="audit log"
+          what={t('audit.what')}
           params={{ ...filter, q: search.q }}
           columns={shownColumns}
         />
       </ListToolbar>
-      <QueryState query={query} what="audit log">
+      <QueryState query={query} what={t('audit.what')}>
         {(loaded) => (
           <>
             {loaded.totalIsCapped && (
-              <Alert severity="info">
-                More than {AUDIT_COUNT_LIMIT.toLocaleString()} events match: the pages reach the
-                newest {AUDIT_COUNT_LIMIT.toLocaleString()}. Narrow the filter, or export, to see
-                older ones.
-              </Alert>
+              <Alert severity="info">{t('audit.capped', { limit: AUDIT_COUNT_LIMIT })}</Alert>
             )}
-            <GridFrame apiRef={gridApi} label="Audit events" height={600}>
+            <GridFrame apiRef={gridApi} label={t('audit.grid')} height={600}>
               <DataGrid
                 apiRef={gridApi}
-                aria-label="Audit events"
+                aria-label={t('audit.grid')}
                 rows={loaded.events}
                 getRowId={(event) => event._id}
                 {...layout.gridProps}
@@ -295,10 +300,11 @@ function AuditLog() {
 
 /** `/audit`: who did what, for those whose role may read the audit log (admins by default). */
 export function AuditPage() {
+  const t = useT();
   return (
     <Box>
-      <PageHeader title="Audit log" />
-      <PermissionGate verb="GET" path="/api/audit" what="reading the audit log">
+      <PageHeader title={t('audit.title')} />
+      <PermissionGate verb="GET" path="/api/audit" what={t('audit.gateWhat')}>
         <WithLastView grid="audit">
           <AuditLog />
         </WithLastView>

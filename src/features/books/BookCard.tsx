@@ -18,7 +18,7 @@ import type { Book, BookLookupResult } from '@common/schemas/books';
 import { errorMessage, isRequestCanceled } from '@/api/errors';
 import { useReportedError } from '@/hooks/useReportedError';
 import { editingSentence } from '@/lib/editing';
-import { joinAuthors } from './bookRules';
+import { useT } from '@/i18n/useT';
 import { useLazySearchBookQuery } from './books.api';
 import { bookEditPath, type BookPermissions } from './useBookList';
 
@@ -30,14 +30,15 @@ function LookupResults({
   /** Absent when the user may not update books: no Use This. */
   onUse?(result: BookLookupResult): void;
 }) {
+  const t = useT();
   if (results.length === 0)
-    return <Typography color="text.secondary">No book found with this title.</Typography>;
+    return <Typography color="text.secondary">{t('books.noResult')}</Typography>;
   return (
     <Stack
       spacing={1}
       component="ul"
       sx={{ listStyle: 'none', p: 0, m: 0 }}
-      aria-label="Search results"
+      aria-label={t('books.results')}
     >
       {results.map((result, index) => (
         <Box
@@ -49,14 +50,21 @@ function LookupResults({
           <Typography variant="subtitle1" component="p">
             {result.title}
           </Typography>
-          <Typography variant="body2">Authors: {joinAuthors(result.authors)}</Typography>
-          <Typography variant="body2">ISBN: {result.isbn ?? 'none'}</Typography>
+          <Typography variant="body2">
+            {t('books.resultAuthors', {
+              authors:
+                result.authors.length > 0 ? result.authors.join(', ') : t('books.unknownAuthor'),
+            })}
+          </Typography>
+          <Typography variant="body2">
+            {result.isbn ? t('books.resultIsbn', { isbn: result.isbn }) : t('books.resultNoIsbn')}
+          </Typography>
           <Typography variant="body2" color="text.secondary" sx={{ my: 0.5 }}>
             {result.description}
           </Typography>
           {onUse && (
             <Button size="small" variant="outlined" onClick={() => onUse(result)}>
-              Use This
+              {t('books.use')}
             </Button>
           )}
         </Box>
@@ -96,6 +104,7 @@ export function BookCard({
   onVersions,
   onDelete,
 }: BookCardProps) {
+  const t = useT();
   const [searchBook, lookup] = useLazySearchBookQuery();
   useReportedError(messages.books.lookupContext, lookup.error);
   // The catch-all toast would mislead when the lookup service is down
@@ -107,6 +116,12 @@ export function BookCard({
   const results = showsLookup && !lookup.isError ? lookup.currentData : undefined;
   const hasActions = may.mayEdit || may.mayReadVersions || may.mayDelete;
   const titleRef = useRef<HTMLButtonElement>(null);
+  // None, or the one a lookup with no authors stored (the same in every language): said in
+  // the reader's.
+  const author =
+    book.author === null || book.author === messages.books.unknownAuthor
+      ? t('books.unknownAuthor')
+      : book.author;
 
   // Use This goes away with the results it sat in: the keyboard goes back to the title.
   async function applyResult(result: BookLookupResult) {
@@ -132,7 +147,7 @@ export function BookCard({
               // A long title without spaces wraps instead of running off the card.
               overflowWrap: 'anywhere',
             }}
-            title="Look this title up"
+            title={t('books.lookUp')}
           >
             {book.title}
           </Button>
@@ -142,12 +157,11 @@ export function BookCard({
           </Typography>
         )}
         <Typography variant="body2" color="text.secondary">
-          {book.author ?? messages.books.unknownAuthor}
-          {book.isbn ? ` · ISBN ${book.isbn}` : ''}
+          {book.isbn ? t('books.byline', { author, isbn: book.isbn }) : author}
         </Typography>
         {editors.length > 0 && (
           <Typography role="status" variant="body2" color="text.secondary">
-            {editingSentence(editors, 'this book')}
+            {editingSentence(editors, t('books.thisBook'))}
           </Typography>
         )}
         {failure && (
@@ -162,12 +176,12 @@ export function BookCard({
             action={
               may.mayEdit && (
                 <Button color="inherit" size="small" onClick={refusal.onCorrect}>
-                  Correct and save
+                  {t('books.correct')}
                 </Button>
               )
             }
           >
-            The book was not updated: {errorMessage(refusal.reason)}
+            {t('books.notUpdated', { reason: errorMessage(refusal.reason) })}
           </Alert>
         )}
         {results && (
@@ -187,19 +201,19 @@ export function BookCard({
               startIcon={<EditIcon />}
               component={RouterLink}
               to={bookEditPath(book._id)}
-              aria-label={`Edit ${book.title}`}
+              aria-label={t('books.editTitle', { title: book.title })}
             >
-              Edit
+              {t('books.edit')}
             </Button>
           )}
           {may.mayReadVersions && (
             <Button size="small" startIcon={<HistoryIcon />} onClick={onVersions}>
-              Versions
+              {t('books.versions')}
             </Button>
           )}
           {may.mayDelete && (
             <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={onDelete}>
-              Delete
+              {t('common.delete')}
             </Button>
           )}
         </CardActions>

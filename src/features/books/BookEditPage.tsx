@@ -10,39 +10,59 @@ import { ItemHistory } from '@/components/ItemHistory';
 import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
+import { useT } from '@/i18n/useT';
+import { BOOK_LABELS } from './bookRules';
 import { useGetBookQuery } from './books.api';
 import { useBookEdit } from './useBookEdit';
 
-const LABELS: Record<string, string> = { title: 'Title', author: 'Author', isbn: 'ISBN' };
-
 /** The book's form: title (required), author and ISBN, checked before anything is sent. */
 function BookEditForm({ book }: { book: Book }) {
+  const t = useT();
   const { form, edit, save, isSaving, cancel, history } = useBookEdit(book);
-  const nameOf = () => `the book «${book.title}»`;
+  const nameOf = () => t('books.nameOf', { title: book.title });
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: { xs: 2, sm: 3 } }}>
-      <PageHeader title={`Edit ${book.title}`}>
-        {history.mayRead && <Button onClick={history.open}>Version history</Button>}
+      <PageHeader title={t('books.editTitle', { title: book.title })}>
+        {history.mayRead && <Button onClick={history.open}>{t('books.versionHistory')}</Button>}
       </PageHeader>
-      <Editors editors={edit.editors} nameOf={() => 'this book'} ids={[book._id]} />
-      <EditNotices edit={edit} nameOf={nameOf} labelOf={(field) => LABELS[field] ?? field} />
-      <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Edit book">
+      <Editors editors={edit.editors} nameOf={() => t('books.thisBook')} ids={[book._id]} />
+      <EditNotices
+        edit={edit}
+        nameOf={nameOf}
+        labelOf={(field) => {
+          const label = BOOK_LABELS[field];
+          return label ? t(label) : field;
+        }}
+      />
+      <Stack
+        component="form"
+        spacing={2}
+        onSubmit={save}
+        noValidate
+        aria-label={t('books.editForm')}
+      >
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
-        <FormTextField control={form.control} name="title" label="Title" required autoFocus />
-        <FormTextField control={form.control} name="author" label="Author" />
-        <FormTextField control={form.control} name="isbn" label="ISBN" />
+        <FormTextField
+          control={form.control}
+          name="title"
+          label={t('books.fieldTitle')}
+          required
+          autoFocus
+        />
+        <FormTextField control={form.control} name="author" label={t('books.fieldAuthor')} />
+        <FormTextField control={form.control} name="isbn" label={t('books.fieldIsbn')} />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isSaving}>
-            Save
+            {t('common.save')}
           </Button>
-          <Button onClick={cancel}>Cancel</Button>
+          <Button onClick={cancel}>{t('common.cancel')}</Button>
         </Stack>
       </Stack>
       {history.shows && (
         <ItemHistory
           endpoints={history.endpoints}
           item={book._id}
-          title={`Versions of ${book.title}`}
+          title={t('books.versionsOf', { title: book.title })}
           onClose={history.close}
           onRestored={history.restored}
         />
@@ -53,15 +73,16 @@ function BookEditForm({ book }: { book: Book }) {
 
 /** The book to edit, through the shared states; an unknown id says so. */
 function BookToEdit({ id }: { id: string }) {
+  const t = useT();
   const bookQuery = useGetBookQuery(id);
   useReportedError(messages.books.fetchContext, bookQuery.error);
   return (
     <QueryState
       query={bookQuery}
-      what="book"
+      what={t('books.whatOne')}
       notFound={{
-        message: 'There is no book with this id.',
-        back: { label: 'See the books', to: '/books' },
+        message: t('books.notFound'),
+        back: { label: t('books.seeAll'), to: '/books' },
       }}
     >
       {(book) => <BookEditForm key={book._id} book={book} />}
@@ -74,10 +95,11 @@ function BookToEdit({ id }: { id: string }) {
  * a book (others are told so; nothing is asked for).
  */
 export function BookEditPage() {
+  const t = useT();
   const { id = '' } = useParams();
   return (
-    <PermissionGate verb="PUT" path="/api/books/:id" what="editing books">
-      <PermissionGate verb="GET" path="/api/books/:id" what="reading a book">
+    <PermissionGate verb="PUT" path="/api/books/:id" what={t('books.editing')}>
+      <PermissionGate verb="GET" path="/api/books/:id" what={t('books.readOne')}>
         <BookToEdit key={id} id={id} />
       </PermissionGate>
     </PermissionGate>

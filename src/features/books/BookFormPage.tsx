@@ -8,10 +8,12 @@ import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { toastQueued } from '@/ui/ui.slice';
+import { useT } from '@/i18n/useT';
 import { useCreateBookMutation } from './books.api';
 
 /** The new book's form; only the title is required. */
 function BookForm() {
+  const t = useT();
   const [createBook, { isLoading }] = useCreateBookMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -22,23 +24,35 @@ function BookForm() {
 
   const save = form.submit(async (input) => {
     const book = await createBook(input).unwrap();
-    dispatch(toastQueued(`Added ${book.title}`, 'success'));
+    dispatch(toastQueued(t('books.added', { title: book.title }), 'success'));
     void navigate('/books');
   });
 
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
-      <PageHeader title="Add Book" />
-      <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Add book">
+      <PageHeader title={t('books.add')} />
+      <Stack
+        component="form"
+        spacing={2}
+        onSubmit={save}
+        noValidate
+        aria-label={t('books.addForm')}
+      >
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
-        <FormTextField control={form.control} name="title" label="Title" required autoFocus />
-        <FormTextField control={form.control} name="author" label="Author" />
-        <FormTextField control={form.control} name="isbn" label="ISBN" />
+        <FormTextField
+          control={form.control}
+          name="title"
+          label={t('books.fieldTitle')}
+          required
+          autoFocus
+        />
+        <FormTextField control={form.control} name="author" label={t('books.fieldAuthor')} />
+        <FormTextField control={form.control} name="isbn" label={t('books.fieldIsbn')} />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isLoading}>
-            Add Book
+            {t('books.add')}
           </Button>
-          <Button onClick={() => void navigate('/books')}>Cancel</Button>
+          <Button onClick={() => void navigate('/books')}>{t('common.cancel')}</Button>
         </Stack>
       </Stack>
     </Paper>
@@ -47,8 +61,9 @@ function BookForm() {
 
 /** `/book`: a new book, for a user who may add one (others are told so; nothing is sent). */
 export function BookFormPage() {
+  const t = useT();
   return (
-    <PermissionGate verb="POST" path="/api/books/add" what="adding books">
+    <PermissionGate verb="POST" path="/api/books/add" what={t('books.adding')}>
       <BookForm />
     </PermissionGate>
   );

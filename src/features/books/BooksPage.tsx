@@ -7,14 +7,14 @@ import { ExportMenu } from '@/components/ExportMenu';
 import { ListToolbar } from '@/components/ListToolbar';
 import { QueryState } from '@/components/QueryState';
 import { BookCard } from './BookCard';
+import { BOOK_LABELS } from './bookRules';
 import { bookHistory } from './books.api';
 import { useBookList } from './useBookList';
-import { t } from '@/i18n/useT';
-
-const LABELS: Record<string, string> = { title: 'Title', author: 'Author', isbn: 'ISBN' };
+import { useT } from '@/i18n/useT';
 
 /** The books, loaded page by page as the reader scrolls (spec section 4). */
 function BookList({ mayAdd }: { mayAdd: boolean }) {
+  const t = useT();
   const list = useBookList();
   const { may, edit, history, lookups, refused } = list;
   const pending = list.removal.pending;
@@ -25,18 +25,25 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
         search={{
           value: search.typed,
           onChange: search.type,
-          placeholder: 'Words in the title, author or ISBN',
+          placeholder: t('books.searchPlaceholder'),
         }}
       >
-        <ExportMenu path="/api/books/export" what="books" params={{ q: search.q }} />
+        <ExportMenu path="/api/books/export" what={t('books.what')} params={{ q: search.q }} />
       </ListToolbar>
-      <EditNotices edit={edit} nameOf={list.nameOf} labelOf={(field) => LABELS[field] ?? field} />
+      <EditNotices
+        edit={edit}
+        nameOf={list.nameOf}
+        labelOf={(field) => {
+          const label = BOOK_LABELS[field];
+          return label ? t(label) : field;
+        }}
+      />
       <QueryState
         query={list.booksQuery}
-        what="books"
+        what={t('books.what')}
         isEmpty={(loaded) => loaded.pages.every((page) => page.length === 0)}
-        empty={search.q ? 'No books match the search' : 'No books yet'}
-        emptyAction={mayAdd && !search.q ? { label: 'Add one', to: '/book' } : undefined}
+        empty={search.q ? t('books.noMatch') : t('books.none')}
+        emptyAction={mayAdd && !search.q ? { label: t('books.addOne'), to: '/book' } : undefined}
       >
         {() => (
           <>
@@ -44,7 +51,7 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
               ref={list.listRef}
               spacing={2}
               component="ul"
-              aria-label="Books"
+              aria-label={t('books.title')}
               sx={{ listStyle: 'none', p: 0, m: 0 }}
             >
               {list.books.map((book) => (
@@ -67,7 +74,10 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
               ))}
             </Stack>
             {list.isFetching && (
-              <LinearProgress aria-label={t('common.loading', { what: 'books' })} sx={{ mt: 2 }} />
+              <LinearProgress
+                aria-label={t('common.loading', { what: t('books.what') })}
+                sx={{ mt: 2 }}
+              />
             )}
             {list.nextPageFailed && !list.isFetching && (
               <Alert
@@ -79,12 +89,12 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
                   </Button>
                 }
               >
-                {t('common.loadFailed', { what: 'next page of books' })}
+                {t('common.loadFailed', { what: t('books.whatNextPage') })}
               </Alert>
             )}
             {!list.hasNextPage && (
               <Typography color="text.secondary" sx={{ mt: 2, textAlign: 'center' }}>
-                That is every book.
+                {t('books.everyBook')}
               </Typography>
             )}
           </>
@@ -94,14 +104,14 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
         <ItemHistory
           endpoints={history.endpoints}
           item={history.of._id}
-          title={`Versions of ${history.of.title}`}
+          title={t('books.versionsOf', { title: history.of.title })}
           onClose={history.close}
         />
       )}
       <ConfirmDialog
         {...list.removal.dialog}
-        title="Delete book"
-        message={`Delete ${pending?.title ?? ''}?`}
+        title={t('books.deleteTitle')}
+        message={t('books.deleteQuestion', { title: pending?.title ?? '' })}
         editors={pending && edit.editors[pending._id]}
       />
     </Box>
@@ -110,15 +120,16 @@ function BookList({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/books`: the library; a user whose role may not read it is told so. */
 export function BooksPage() {
+  const t = useT();
   return (
     <ListPage
-      title="Books"
-      read={{ path: '/api/books', what: 'reading the books' }}
-      add={{ label: 'Add Book', to: '/book', path: '/api/books/add' }}
+      title={t('books.title')}
+      read={{ path: '/api/books', what: t('books.read') }}
+      add={{ label: t('books.add'), to: '/book', path: '/api/books/add' }}
       actions={
         <RecentlyDeleted
           endpoints={bookHistory}
-          title="Recently deleted books"
+          title={t('books.recentlyDeleted')}
           nameOf={(item) => String(item.document.title)}
         />
       }

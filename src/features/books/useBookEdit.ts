@@ -7,6 +7,7 @@ import { useCan } from '@/auth/useCan';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useVersionedEdit } from '@/hooks/useVersionedEdit';
 import { useAppDispatch } from '@/lib/store';
+import { t } from '@/i18n/useT';
 import { toastQueued } from '@/ui/ui.slice';
 import { bookValues } from './bookRules';
 import {
@@ -82,7 +83,7 @@ export function useBookEdit(book: Book) {
 
   /** Saved: said so, and back to the list, on the book. */
   function done(stored: Book) {
-    dispatch(toastQueued(`Updated ${stored.title}`, 'success'));
+    dispatch(toastQueued(t('books.updated', { title: stored.title }), 'success'));
     void navigate('/books', { state: { focusBook: stored._id } });
   }
 

@@ -12,6 +12,7 @@ import { useVersionedEdit } from '@/hooks/useVersionedEdit';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { useAppDispatch } from '@/lib/store';
 import { bookVersionsTag, deletedBooksTag } from '@/api/tags';
+import { t } from '@/i18n/useT';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { bookValues, joinAuthors } from './bookRules';
 import {
@@ -101,7 +102,8 @@ export function useBookList() {
     onSettled: (id, book, kept) => {
       edit.end(id);
       setOpenLookups(new Set());
-      if (kept === 'mine') dispatch(toastQueued(`Updated ${book.title}`, 'success'));
+      if (kept === 'mine')
+        dispatch(toastQueued(t('books.updated', { title: book.title }), 'success'));
     },
     onDiscarded: () => undefined,
     // Use This has no edit to go on with: Edit further opens the book's form.
@@ -126,7 +128,7 @@ export function useBookList() {
       const stored = await edit.submit(book._id, values, book);
       if (!stored) return false;
       setOpenLookups(new Set());
-      dispatch(toastQueued(`Updated ${stored.title}`, 'success'));
+      dispatch(toastQueued(t('books.updated', { title: stored.title }), 'success'));
       return true;
     } catch (failure) {
       // Refused (an ISBN the server will not take): the values can be corrected in the form.
@@ -152,7 +154,7 @@ export function useBookList() {
     const index = books.findIndex((listed) => listed._id === book._id);
     const focusNeighbour = focusNeighbourLater(listRef.current, index);
     await deleteBook(book._id).unwrap();
-    const deleted = `Deleted ${book.title}`;
+    const deleted = t('books.deleted', { title: book.title });
     dispatch(
       may.mayRestore
         ? undoOffered(deleted, {
@@ -176,7 +178,8 @@ export function useBookList() {
     nextPageFailed,
     loadMore,
     /** The book `id` as a sentence names it. */
-    nameOf: (id: string) => `the book «${books.find((book) => book._id === id)?.title ?? ''}»`,
+    nameOf: (id: string) =>
+      t('books.nameOf', { title: books.find((book) => book._id === id)?.title ?? '' }),
     lookups: {
       isOpen: (id: string) => openLookups.has(id),
       open: (id: string) => setOpenLookups((open) => new Set(open).add(id)),

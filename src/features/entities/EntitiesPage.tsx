@@ -28,10 +28,11 @@ import {
   useDeleteEntityMutation,
   useListEntitiesQuery,
 } from './entities.api';
-import { undoable } from '@/i18n/useT';
+import { undoable, useT } from '@/i18n/useT';
 
 /** The entity definitions as cards, each with the actions the user may take. */
 function EntityCards({ mayAdd }: { mayAdd: boolean }) {
+  const t = useT();
   const entitiesQuery = useListEntitiesQuery();
   const [deleteEntity] = useDeleteEntityMutation();
   const dispatch = useAppDispatch();
@@ -45,7 +46,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
 
   const removal = useConfirmedAction(async (entity: Entity) => {
     await deleteEntity(entity).unwrap();
-    const deleted = `Deleted ${entity.name} and its records`;
+    const deleted = t('entities.deleted', { name: entity.name });
     dispatch(
       mayRestore ? undoOffered(deleted, undoEntityDelete(entity)) : toastQueued(deleted, 'success'),
     );
@@ -55,16 +56,16 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
     <>
       <QueryState
         query={entitiesQuery}
-        what="entities"
-        empty="No entities yet"
-        emptyAction={mayAdd ? { label: 'Add one', to: '/entities/add' } : undefined}
+        what={t('entities.what')}
+        empty={t('entities.empty')}
+        emptyAction={mayAdd ? { label: t('entities.addOne'), to: '/entities/add' } : undefined}
       >
         {(entities) => (
           <Grid
             container
             spacing={2}
             component="ul"
-            aria-label="Entities"
+            aria-label={t('entities.listLabel')}
             sx={{ listStyle: 'none', p: 0 }}
           >
             {entities.map((entity) => (
@@ -85,7 +86,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
                     )}
                     {editors[entity._id] && (
                       <Typography role="status" variant="body2" color="text.secondary">
-                        {editingSentence(editors[entity._id]!, 'this entity')}
+                        {editingSentence(editors[entity._id]!, t('entities.thisEntity'))}
                       </Typography>
                     )}
                     <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: 'wrap', gap: 0.5 }}>
@@ -101,7 +102,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
                   <CardActions>
                     {mayReadRecords && (
                       <Button size="small" component={RouterLink} to={`/entities/${entity.name}`}>
-                        Records
+                        {t('entities.records')}
                       </Button>
                     )}
                     {mayEdit && (
@@ -110,12 +111,12 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
                         component={RouterLink}
                         to={`/entities/edit/${entity._id}`}
                       >
-                        Edit
+                        {t('entities.edit')}
                       </Button>
                     )}
                     {mayDelete && (
                       <Button size="small" color="error" onClick={() => removal.ask(entity)}>
-                        Delete
+                        {t('entities.delete')}
                       </Button>
                     )}
                   </CardActions>
@@ -127,8 +128,11 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
       </QueryState>
       <ConfirmDialog
         {...removal.dialog}
-        title="Delete entity"
-        message={undoable(`Delete ${removal.pending?.name ?? ''} and all its records?`, mayRestore)}
+        title={t('entities.deleteTitle')}
+        message={undoable(
+          t('entities.deleteQuestion', { name: removal.pending?.name ?? '' }),
+          mayRestore,
+        )}
         editors={removal.pending && editors[removal.pending._id]}
       />
     </>
@@ -137,15 +141,16 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/entities`: the entity definitions; a user whose role may not read them is told so. */
 export function EntitiesPage() {
+  const t = useT();
   return (
     <ListPage
-      title="Entities"
-      read={{ path: '/api/entities', what: 'reading the entities' }}
-      add={{ label: 'Add Entity', to: '/entities/add', path: '/api/entities' }}
+      title={t('entities.title')}
+      read={{ path: '/api/entities', what: t('entities.reading') }}
+      add={{ label: t('entities.add'), to: '/entities/add', path: '/api/entities' }}
       actions={
         <RecentlyDeleted
           endpoints={entityHistory}
-          title="Recently deleted entities"
+          title={t('entities.recentlyDeleted')}
           nameOf={(item) => String(item.document.name)}
         />
       }

@@ -7,9 +7,11 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useGetEntityQuery } from './entities.api';
+import { useT } from '@/i18n/useT';
 
 /** What an unknown entity name shows in the page (the base query has toasted the 404). */
 function NoSuchEntity({ name }: { name: string }) {
+  const t = useT();
   return (
     <Box>
       <PageHeader title={name} />
@@ -18,11 +20,11 @@ function NoSuchEntity({ name }: { name: string }) {
         role="status"
         action={
           <Button color="inherit" size="small" component={RouterLink} to="/entities">
-            See the entities
+            {t('entities.seeAll')}
           </Button>
         }
       >
-        There is no entity named {name}.
+        {t('entities.noSuchName', { name })}
       </Alert>
     </Box>
   );
@@ -42,11 +44,12 @@ interface EntityByNameProps {
  * (composed in app/), such as the record grid.
  */
 export function EntityByName({ name, errorContext, children }: EntityByNameProps) {
+  const t = useT();
   const entityQuery = useGetEntityQuery(name);
   useReportedError(errorContext, entityQuery.error);
   if (errorCode(entityQuery.error) === 'NOT_FOUND') return <NoSuchEntity name={name} />;
   return (
-    <QueryState query={entityQuery} what="entity">
+    <QueryState query={entityQuery} what={t('entities.whatOne')}>
       {children}
     </QueryState>
   );

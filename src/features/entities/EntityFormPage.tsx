@@ -17,14 +17,18 @@ import { useReportedError } from '@/hooks/useReportedError';
 import { useGetEntityQuery } from './entities.api';
 import { FieldSettings } from './FieldSettings';
 import { blankField, comparable, useEntityForm } from './useEntityForm';
+import type { MessageId } from '@/i18n/i18n';
+import { useT } from '@/i18n/useT';
 
-const LABELS: Record<string, string> = {
-  description: 'Description',
-  category: 'Category',
-  fields: 'Fields',
+/** How the form labels the values a comparison shows. */
+const LABELS: Partial<Record<string, MessageId>> = {
+  description: 'entities.description',
+  category: 'entities.category',
+  fields: 'entities.fields',
 };
 
 function EntityForm({ entity }: { entity?: Entity }) {
+  const t = useT();
   const { form, fields, edit, history, fieldRemoval, conversion, ...controller } =
     useEntityForm(entity);
   const editing = Boolean(entity);
@@ -33,15 +37,17 @@ function EntityForm({ entity }: { entity?: Entity }) {
     form.formState.errors.fields?.root?.message ?? form.formState.errors.fields?.message;
   return (
     <Paper component="section" sx={{ maxWidth: 720, p: { xs: 2, sm: 3 } }}>
-      <PageHeader title={entity ? `Edit ${entity.name}` : 'Add Entity'}>
-        {history?.mayRead && <Button onClick={history.open}>Version history</Button>}
+      <PageHeader
+        title={entity ? t('entities.editTitle', { name: entity.name }) : t('entities.add')}
+      >
+        {history?.mayRead && <Button onClick={history.open}>{t('entities.versionHistory')}</Button>}
       </PageHeader>
       <Stack
         component="form"
         spacing={2}
         onSubmit={controller.submit}
         noValidate
-        aria-label={editing ? 'Edit entity' : 'Add entity'}
+        aria-label={editing ? t('entities.editForm') : t('entities.addForm')}
       >
         {controller.success && !edit.conflict && edit.deletions.length === 0 && (
           <Alert severity="success" role="alert">
@@ -50,12 +56,19 @@ function EntityForm({ entity }: { entity?: Entity }) {
         )}
         {entity && (
           <>
-            <Editors editors={edit.editors} nameOf={() => 'this entity'} ids={[entity._id]} />
+            <Editors
+              editors={edit.editors}
+              nameOf={() => t('entities.thisEntity')}
+              ids={[entity._id]}
+            />
             <EditNotices
               edit={edit}
-              nameOf={() => `the entity ${entity.name}`}
+              nameOf={() => t('entities.theEntity', { name: entity.name })}
               shownValues={comparable}
-              labelOf={(field) => LABELS[field] ?? field}
+              labelOf={(field) => {
+                const label = LABELS[field];
+                return label ? t(label) : field;
+              }}
             />
           </>
         )}
@@ -67,37 +80,44 @@ function EntityForm({ entity }: { entity?: Entity }) {
         <FormTextField
           control={form.control}
           name="name"
-          label="Name"
+          label={t('entities.name')}
           required
           disabled={editing}
           parse={stripToIdentifier}
-          hint={editing ? 'An entity keeps its name' : 'Letters, digits and _ only'}
+          hint={editing ? t('entities.nameKept') : t('entities.nameHint')}
           autoFocus={!editing}
         />
         <FormTextField
           control={form.control}
           name="description"
-          label="Description"
+          label={t('entities.description')}
           multiline
           minRows={2}
         />
         <FormTextField
           control={form.control}
           name="category"
-          label="Category"
-          hint={`Empty means ${DEFAULT_ENTITY_CATEGORY}`}
+          label={t('entities.category')}
+          hint={t('entities.categoryHint', { category: DEFAULT_ENTITY_CATEGORY })}
         />
         <Typography variant="h6" component="h2">
-          Fields
+          {t('entities.fields')}
         </Typography>
-        {fieldsProblem && <Alert severity="error">Fields {fieldsProblem}</Alert>}
+        {fieldsProblem && (
+          <Alert severity="error">{t('entities.fieldsProblem', { problem: fieldsProblem })}</Alert>
+        )}
         {fields.fields.map((field, index) => (
-          <Stack key={field.id} role="group" aria-label={`Field ${index + 1}`} spacing={1}>
+          <Stack
+            key={field.id}
+            role="group"
+            aria-label={t('entities.fieldGroup', { number: index + 1 })}
+            spacing={1}
+          >
             <Stack direction="row" spacing={1}>
               <FormTextField
                 control={form.control}
                 name={`fields.${index}.name`}
-                label="Field name"
+                label={t('entities.fieldName')}
                 required
                 parse={stripToIdentifier}
                 sx={{ flex: 1 }}
@@ -105,11 +125,11 @@ function EntityForm({ entity }: { entity?: Entity }) {
               <FormTextField
                 control={form.control}
                 name={`fields.${index}.label`}
-                label="Label"
+                label={t('entities.fieldLabel')}
                 sx={{ flex: 1 }}
               />
               <IconButton
-                aria-label={`Remove field ${index + 1}`}
+                aria-label={t('entities.removeField', { number: index + 1 })}
                 disabled={fields.fields.length === 1}
                 onClick={() => {
                   // Records are named by the first field again when the naming one goes.
@@ -130,35 +150,42 @@ function EntityForm({ entity }: { entity?: Entity }) {
           onClick={() => fields.append(blankField())}
           sx={{ alignSelf: 'flex-start' }}
         >
-          Add field
+          {t('entities.addField')}
         </Button>
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={controller.isSaving}>
-            {editing ? 'Save' : 'Add Entity'}
+            {editing ? t('entities.save') : t('entities.add')}
           </Button>
-          <Button onClick={controller.back}>Back to entities</Button>
+          <Button onClick={controller.back}>{t('entities.back')}</Button>
         </Stack>
       </Stack>
       {entity && history?.shows && (
         <ItemHistory
           endpoints={history.endpoints}
           item={entity}
-          title={`Versions of ${entity.name}`}
+          title={t('entities.versions', { name: entity.name })}
           onClose={history.close}
           onRestored={history.restored}
         />
       )}
       <ConfirmDialog
         {...conversion.dialog}
-        title="Convert values"
-        message={`Saving converts the values of ${conversion.pending?.report.converted} records of ${entity?.name} to their fields' new types.`}
-        confirmLabel="Save and convert"
+        title={t('entities.convertTitle')}
+        message={t('entities.convertQuestion', {
+          count: conversion.pending?.report.converted ?? 0,
+          name: entity?.name ?? '',
+        })}
+        confirmLabel={t('entities.convertConfirm')}
       />
       <ConfirmDialog
         {...fieldRemoval.dialog}
-        title="Remove fields"
-        message={`Saving deletes the values of ${fieldRemoval.pending?.removed.join(', ')} from every record of ${entity?.name}.`}
-        confirmLabel="Save and remove"
+        title={t('entities.removeTitle')}
+        message={t('entities.removeQuestion', {
+          count: fieldRemoval.pending?.removed.length ?? 0,
+          fields: fieldRemoval.pending?.removed.join(', ') ?? '',
+          name: entity?.name ?? '',
+        })}
+        confirmLabel={t('entities.removeConfirm')}
       />
     </Paper>
   );
@@ -166,8 +193,9 @@ function EntityForm({ entity }: { entity?: Entity }) {
 
 /** `/entities/add`, for a user who may add entities (others are told so; nothing is sent). */
 export function AddEntityPage() {
+  const t = useT();
   return (
-    <PermissionGate verb="POST" path="/api/entities" what="adding entities">
+    <PermissionGate verb="POST" path="/api/entities" what={t('entities.adding')}>
       <EntityForm />
     </PermissionGate>
   );
@@ -175,15 +203,16 @@ export function AddEntityPage() {
 
 /** The entity to edit, loaded through the shared states; an unknown id says so. */
 function EntityToEdit({ entityId }: { entityId: string }) {
+  const t = useT();
   const entityQuery = useGetEntityQuery(entityId);
   useReportedError(messages.entities.fetchContext, entityQuery.error);
   return (
     <QueryState
       query={entityQuery}
-      what="entity"
+      what={t('entities.whatOne')}
       notFound={{
-        message: 'There is no entity with this id.',
-        back: { label: 'See the entities', to: '/entities' },
+        message: t('entities.noSuchId'),
+        back: { label: t('entities.seeAll'), to: '/entities' },
       }}
     >
       {(entity) => <EntityForm key={entity._id} entity={entity} />}
@@ -196,10 +225,11 @@ function EntityToEdit({ entityId }: { entityId: string }) {
  * both save and read a definition gets it; nothing is asked for anyone else.
  */
 export function EditEntityPage() {
+  const t = useT();
   const { entityId = '' } = useParams();
   return (
-    <PermissionGate verb="PUT" path="/api/entities/:id" what="editing entities">
-      <PermissionGate verb="GET" path="/api/entities/:idOrName" what="reading the entities">
+    <PermissionGate verb="PUT" path="/api/entities/:id" what={t('entities.editing')}>
+      <PermissionGate verb="GET" path="/api/entities/:idOrName" what={t('entities.reading')}>
         <EntityToEdit key={entityId} entityId={entityId} />
       </PermissionGate>
     </PermissionGate>

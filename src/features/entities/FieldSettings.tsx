@@ -3,20 +3,22 @@ import { type Control, Controller, type UseFormSetValue, useWatch } from 'react-
 import { FIELD_TYPES, type FieldType } from '@common/schemas/fieldValues';
 import { useListEntitiesQuery } from './entities.api';
 import type { EntityFormValues } from './useEntityForm';
+import type { MessageId } from '@/i18n/i18n';
+import { useT } from '@/i18n/useT';
 
 /** How the form names each field type. */
-const FIELD_TYPE_LABELS: Record<FieldType, string> = {
-  text: 'Text',
-  longText: 'Long text',
-  number: 'Number',
-  integer: 'Whole number',
-  boolean: 'Yes / no',
-  date: 'Date',
-  datetime: 'Date and time',
-  select: 'Choice',
-  email: 'Email',
-  url: 'Web address',
-  relation: 'Record of an entity',
+const FIELD_TYPE_LABELS: Record<FieldType, MessageId> = {
+  text: 'entities.type.text',
+  longText: 'entities.type.longText',
+  number: 'entities.type.number',
+  integer: 'entities.type.integer',
+  boolean: 'entities.type.boolean',
+  date: 'entities.type.date',
+  datetime: 'entities.type.datetime',
+  select: 'entities.type.select',
+  email: 'entities.type.email',
+  url: 'entities.type.url',
+  relation: 'entities.type.relation',
 };
 
 interface FieldSettingsProps {
@@ -31,6 +33,7 @@ interface FieldSettingsProps {
  * type drops the settings only the old one had, and the default.
  */
 export function FieldSettings({ control, setValue, index }: FieldSettingsProps) {
+  const t = useT();
   const type = (useWatch({ control, name: `fields.${index}.type` }) ?? 'text') as FieldType;
   const entities = useListEntitiesQuery(undefined, { skip: type !== 'relation' });
   const name = <Key extends 'type' | 'options' | 'target' | 'required' | 'unique' | 'default'>(
@@ -44,7 +47,7 @@ export function FieldSettings({ control, setValue, index }: FieldSettingsProps) 
         render={({ field, fieldState }) => (
           <TextField
             select
-            label="Type"
+            label={t('entities.fieldType')}
             value={field.value ?? 'text'}
             onChange={(event) => {
               const next = event.target.value as FieldType;
@@ -61,7 +64,7 @@ export function FieldSettings({ control, setValue, index }: FieldSettingsProps) 
           >
             {FIELD_TYPES.map((value) => (
               <MenuItem key={value} value={value}>
-                {FIELD_TYPE_LABELS[value]}
+                {t(FIELD_TYPE_LABELS[value])}
               </MenuItem>
             ))}
           </TextField>
@@ -73,11 +76,11 @@ export function FieldSettings({ control, setValue, index }: FieldSettingsProps) 
           name={name('options')}
           render={({ field, fieldState }) => (
             <TextField
-              label="Options"
+              label={t('entities.options')}
               value={Array.isArray(field.value) ? field.value.join(', ') : (field.value ?? '')}
               onChange={(event) => field.onChange(event.target.value)}
               error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message ?? 'Separated by commas'}
+              helperText={fieldState.error?.message ?? t('entities.optionsHint')}
               sx={{ flex: 1, minWidth: 200 }}
             />
           )}
@@ -90,7 +93,7 @@ export function FieldSettings({ control, setValue, index }: FieldSettingsProps) 
           render={({ field, fieldState }) => (
             <TextField
               select
-              label="Points at"
+              label={t('entities.target')}
               value={field.value ?? ''}
               onChange={(event) => field.onChange(event.target.value)}
               error={Boolean(fieldState.error)}
@@ -113,7 +116,7 @@ export function FieldSettings({ control, setValue, index }: FieldSettingsProps) 
           name={name(setting)}
           render={({ field }) => (
             <FormControlLabel
-              label={setting === 'required' ? 'Required' : 'Unique'}
+              label={setting === 'required' ? t('entities.required') : t('entities.unique')}
               control={
                 <Checkbox
                   checked={Boolean(field.value)}

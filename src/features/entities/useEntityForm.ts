@@ -16,6 +16,8 @@ import { useCan } from '@/auth/useCan';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
 import { useVersionedEdit } from '@/hooks/useVersionedEdit';
+import type { MessageId } from '@/i18n/i18n';
+import { t as translate, useT } from '@/i18n/useT';
 import {
   entityHistory,
   useCreateEntityMutation,
@@ -61,15 +63,21 @@ function settingsChanged(entity: Entity, input: CheckedEntity) {
 }
 
 /** The records a definition change could not take along, in a sentence: the first few. */
-export function reportText(report: DefinitionReport) {
-  const shown = report.failures
-    .slice(0, REPORT_SHOWN)
-    .map(
-      (f) =>
-        `record ${f._id.slice(0, 8)}: ${f.field} ${f.value === null ? '(empty)' : `«${f.value}»`} ${f.message}`,
-    );
-  const more = report.failed - shown.length;
-  return `${report.failed} ${report.failed === 1 ? 'value cannot' : 'values cannot'} follow this change (${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}). Nothing was changed.`;
+export function reportText(report: DefinitionReport, t = translate) {
+  const shown = report.failures.slice(0, REPORT_SHOWN).map((f) =>
+    t('entities.reportLine', {
+      id: f._id.slice(0, 8),
+      field: f.field,
+      empty: f.value === null ? 'yes' : 'no',
+      value: String(f.value),
+      message: f.message,
+    }),
+  );
+  return t('entities.report', {
+    count: report.failed,
+    list: shown.join(t('entities.reportSeparator')),
+    more: report.failed - shown.length,
+  });
 }
 const REPORT_SHOWN = 5;
 
@@ -87,8 +95,18 @@ export const comparable = ({ description, category, fields }: EntityFormValues) 
  * the history, whose restore the form takes.
  */
 export function useEntityForm(entity?: Entity) {
+  const t = useT();
+  // The log's context stays in English; the form says it in the language in effect.
   const failed = entity ? messages.entities.saveFailed : messages.entities.addFailed;
-  const [success, setSuccess] = useState<string>();
+  const failedText = (reason?: string): string =>
+    entity
+      ? reason === undefined
+        ? t('entities.saveFailed')
+        : t('entities.saveFailedWith', { reason })
+      : reason === undefined
+        ? t('entities.addFailed')
+        : t('entities.addFailedWith', { reason });
+  const [success, setSuccess] = useState<MessageId>();
   const [showsHistory, setShowsHistory] = useState(false);
   const mayReadVersions = useCan('GET', '/api/entities/:id/versions');
   const mayRestore = useCan('POST', '/api/entities/:id/versions/:versionId/restore');
@@ -106,8 +124,8 @@ export function useEntityForm(entity?: Entity) {
     // the records a definition change could not take along, listed.
     failureText: (error, placed) => {
       const report = definitionReportSchema.safeParse(apiErrorBody(error)?.report);
-      if (report.success) return `${failed}: ${reportText(report.data)}`;
-      return placed ? failed : `${failed}: ${errorMessage(error)}`;
+      if (report.success) return failedText(reportText(report.data, t));
+      return placed ? failedText() : failedText(errorMessage(error));
     },
   });
   const fields = useFieldArray({ control: form.control, name: 'fields' });
@@ -139,7 +157,7 @@ export function useEntityForm(entity?: Entity) {
     // The form shows what was stored (an empty category became the default one).
     onSettled: (_id, stored, kept) => {
       form.reset(fromEntity(stored));
-      if (kept === 'mine') setSuccess(messages.entities.saved);
+      if (kept === 'mine') setSuccess('entities.saved');
     },
     onDiscarded: () => void navigate('/entities'),
     show: (_id, values) => form.reset(values, { keepDefaultValues: true }),
@@ -152,11 +170,11 @@ export function useEntityForm(entity?: Entity) {
       const stored = await edit.submit(entity._id, input);
       if (!stored) return; // A conflict or a deletion: the form's notices say so.
       form.reset(fromEntity(stored));
-      setSuccess(messages.entities.saved);
+      setSuccess('entities.saved');
     } else {
       await createEntity(input).unwrap();
       form.reset(blankForm());
-      setSuccess(messages.entities.added);
+      setSuccess('entities.added');
     }
   }
 
@@ -189,7 +207,7 @@ export function useEntityForm(entity?: Entity) {
         // An answer, not a fault: the form's alert lists them; nothing is logged.
         form.setError('root.server', {
           type: 'server',
-          message: `${failed}: ${reportText(report)}`,
+          message: failedText(reportText(report, t)),
         });
         return;
       }
@@ -202,7 +220,7 @@ export function useEntityForm(entity?: Entity) {
     form,
     fields,
     edit,
-    success,
+    success: success && t(success),
     isSaving: isCreating || isUpdating,
     submit: (event?: FormEvent) => {
       setSuccess(undefined);
@@ -220,7 +238,7 @@ export function useEntityForm(entity?: Entity) {
       restored: (restored: Entity) => {
         form.reset(fromEntity(restored));
         edit.rebase(restored);
-        setSuccess(messages.entities.restored);
+        setSuccess('entities.restored');
       },
     },
     back: () => void navigate('/entities'),

@@ -4,19 +4,21 @@ import type { Job } from '@common/schemas/jobs';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useGetJobQuery } from './jobs.api';
+import { useT } from '@/i18n/useT';
 
 /** A job's samples, their tasks and results, loaded when the job is expanded. */
 export function JobDetails({ id, friendlyNumber }: { id: string; friendlyNumber: string }) {
   const jobQuery = useGetJobQuery(id);
+  const t = useT();
   useReportedError(messages.jobs.detailsContext, jobQuery.error);
 
   return (
     <Box sx={{ width: '100%' }}>
       <QueryState
         query={jobQuery}
-        what={`details of ${friendlyNumber}`}
+        what={t('jobs.detailsWhat', { number: friendlyNumber })}
         isEmpty={(job) => job.samples.length === 0}
-        empty={messages.jobs.noData}
+        empty={t('jobs.noData')}
       >
         {(job) => <Samples job={job} friendlyNumber={friendlyNumber} />}
       </QueryState>
@@ -25,31 +27,36 @@ export function JobDetails({ id, friendlyNumber }: { id: string; friendlyNumber:
 }
 
 function Samples({ job, friendlyNumber }: { job: Job; friendlyNumber: string }) {
+  const t = useT();
   return (
-    <Box sx={{ py: 1, width: '100%' }} aria-label={`Details of ${friendlyNumber}`} role="region">
+    <Box
+      sx={{ py: 1, width: '100%' }}
+      aria-label={t('jobs.detailsOf', { number: friendlyNumber })}
+      role="region"
+    >
       {job.samples.map((sample) => (
         <Box key={sample.friendlyNumber} sx={{ mb: 1.5 }}>
           <Typography variant="subtitle2" component="h2">
-            Sample {sample.friendlyNumber}
+            {t('jobs.sample', { number: sample.friendlyNumber })}
           </Typography>
           {/* Fixed layout: the columns line up from one sample's table to the next. */}
           <Table
             size="small"
-            aria-label={`Results of ${sample.friendlyNumber}`}
+            aria-label={t('jobs.resultsOf', { number: sample.friendlyNumber })}
             sx={{ tableLayout: 'fixed' }}
           >
             <TableHead>
               <TableRow>
-                <TableCell>Task</TableCell>
-                <TableCell>Analyte</TableCell>
-                <TableCell>Result</TableCell>
-                <TableCell>Conclusion</TableCell>
+                <TableCell>{t('jobs.task')}</TableCell>
+                <TableCell>{t('jobs.analyte')}</TableCell>
+                <TableCell>{t('jobs.result')}</TableCell>
+                <TableCell>{t('jobs.conclusion')}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
-              {sample.tasks.flatMap((task, t) =>
+              {sample.tasks.flatMap((task, i) =>
                 task.results.map((result, r) => (
-                  <TableRow key={`${t}-${r}`}>
+                  <TableRow key={`${i}-${r}`}>
                     <TableCell>{r === 0 ? task.name : ''}</TableCell>
                     <TableCell>{result.analyte}</TableCell>
                     <TableCell>{result.formatted}</TableCell>

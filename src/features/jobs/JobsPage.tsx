@@ -37,6 +37,8 @@ import {
   withPageSize,
 } from './jobListState';
 import { useListJobsQuery } from './jobs.api';
+import { useGridLocaleText } from '@/hooks/useGridLocaleText';
+import { useT } from '@/i18n/useT';
 
 /** A grid row: a job, or the details row spanning every column under an expanded job. */
 type JobRow = (JobSummary & { detailOf?: undefined }) | { _id: string; detailOf: JobSummary };
@@ -64,6 +66,7 @@ function JobList() {
   const mayOpen = useCan('GET', '/api/LIMS/jobs/:id');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const gridApi = useGridApiRef();
+  const t = useT();
   const [typed, setTyped] = useState(view.filter);
   // A filter that came from elsewhere (a link, the menu) replaces what was typed; the one
   // this page sent, arriving, does not: a key typed since it was sent would be lost.
@@ -123,11 +126,11 @@ function JobList() {
     return [
       {
         field: 'expand',
-        headerName: 'Details',
+        headerName: t('jobs.details'),
         // A column of buttons 56 px wide: its name is for screen readers only.
         renderHeader: () => (
           <Box component="span" sx={screenReaderOnly}>
-            Details
+            {t('jobs.details')}
           </Box>
         ),
         width: 56,
@@ -150,7 +153,7 @@ function JobList() {
             <GridActionsCell {...params}>
               <GridActionsCellItem
                 icon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
-                label={`${open ? 'Collapse' : 'Expand'} ${row.friendlyNumber}`}
+                label={t(open ? 'jobs.collapse' : 'jobs.expand', { number: row.friendlyNumber })}
                 aria-expanded={open}
                 onClick={() => toggle(row._id)}
                 // Space and Enter belong to the button; the grid would scroll or move on them.
@@ -162,12 +165,12 @@ function JobList() {
           );
         },
       },
-      { field: 'friendlyNumber', headerName: 'Job', width: 130 },
-      { field: 'status', headerName: 'Status', width: 130 },
-      { field: 'conclusion', headerName: 'Conclusion', width: 190 },
-      { field: 'description', headerName: 'Description', flex: 1, minWidth: 240 },
+      { field: 'friendlyNumber', headerName: t('jobs.job'), width: 130 },
+      { field: 'status', headerName: t('jobs.status'), width: 130 },
+      { field: 'conclusion', headerName: t('jobs.conclusion'), width: 190 },
+      { field: 'description', headerName: t('jobs.description'), flex: 1, minWidth: 240 },
     ];
-  }, [expanded, mayOpen]);
+  }, [expanded, mayOpen, t]);
   const layout = useGridLayout(columns);
 
   // The same objects while the view stands: the grid takes a new sort model for a change
@@ -187,6 +190,11 @@ function JobList() {
       ),
     [gridApi],
   );
+  const localeText = useGridLocaleText({
+    noRowsLabel: t('jobs.noRowsOnPage'),
+    paginationDisplayedRows: ({ from, to, count }) =>
+      t(shown?.totalIsEstimate ? 'jobs.rowsEstimate' : 'jobs.rows', { from, to, count }),
+  });
 
   return (
     <>
@@ -196,8 +204,8 @@ function JobList() {
         sx={{ mb: 2, gap: 1, alignItems: 'center', flexWrap: 'wrap' }}
       >
         <TextField
-          label="Filter"
-          placeholder="Keyword: number, status, conclusion or description"
+          label={t('jobs.filter')}
+          placeholder={t('jobs.filterPlaceholder')}
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           slotProps={{ htmlInput: { maxLength: JOB_FILTER_MAX_LENGTH } }}
@@ -205,12 +213,12 @@ function JobList() {
           sx={{ flex: '1 1 240px', maxWidth: 480 }}
         />
         <Button startIcon={<RefreshIcon />} onClick={() => void refetch()}>
-          Refresh
+          {t('jobs.refresh')}
         </Button>
         <ColumnChooser chooser={layout.chooser} />
         <ExportMenu
           path="/api/LIMS/jobs/export"
-          what="jobs"
+          what={t('jobs.what')}
           params={{ filter: view.filter, sortColumn: view.sortColumn, sortOrder: view.sortOrder }}
           columns={shownColumns}
         />
@@ -220,16 +228,16 @@ function JobList() {
           grid's own overlay, with the last page still in view. */}
       <QueryState
         query={{ data: shown, error, isLoading, refetch }}
-        what="jobs"
+        what={t('jobs.what')}
         // Only the first page can say there is nothing: a page past the end can go back.
         isEmpty={(list) => list.jobs.length === 0 && view.page === 1}
-        empty={view.filter ? 'No jobs match this filter' : 'No jobs yet'}
+        empty={view.filter ? t('jobs.noMatch') : t('jobs.none')}
       >
         {(list) => (
-          <GridFrame apiRef={gridApi} label="Jobs" height={640}>
+          <GridFrame apiRef={gridApi} label={t('jobs.title')} height={640}>
             <DataGrid
               apiRef={gridApi}
-              aria-label="Jobs"
+              aria-label={t('jobs.title')}
               rows={rows}
               {...layout.gridProps}
               columns={layout.columns}
@@ -256,11 +264,7 @@ function JobList() {
                 const column = model[0]?.field as JobListQuery['sortColumn'] | undefined;
                 if (column && JOB_SORT_COLUMNS.includes(column)) show(sortedBy(view, column));
               }}
-              localeText={{
-                noRowsLabel: 'No jobs on this page',
-                paginationDisplayedRows: ({ from, to, count }) =>
-                  `${from.toLocaleString()}–${to.toLocaleString()} of ${list.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
-              }}
+              localeText={localeText}
               disableRowSelectionOnClick
               // The last page is one click away (of an estimate: the server answers the real last).
               slotProps={{
@@ -276,10 +280,11 @@ function JobList() {
 
 /** `/lims/jobs`: the job list; a user whose role may not read it is told so. */
 export function JobsPage() {
+  const t = useT();
   return (
     <Box>
-      <PageHeader title="Jobs" />
-      <PermissionGate verb="GET" path="/api/LIMS/jobs" what="reading the jobs">
+      <PageHeader title={t('jobs.title')} />
+      <PermissionGate verb="GET" path="/api/LIMS/jobs" what={t('jobs.gateWhat')}>
         <WithLastView grid="jobs">
           <JobList />
         </WithLastView>

@@ -1,15 +1,20 @@
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { COUNTDOWN_CELLS_PER_ROW } from '@common/constants';
-import { countdownTarget, dayCells, frenchUnit, timeLeft } from './countdown';
+import { useT } from '@/i18n/useT';
+import { countdownTarget, dayCells, timeLeft } from './countdown';
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'short' });
 const monthFormat = new Intl.DateTimeFormat('fr-FR', { month: 'short' });
 const rangeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 const targetFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'full', timeStyle: 'short' });
 
-/** The trip countdown (in French): a grid of the last days and a counter ticking every second. */
+/**
+ * The trip countdown (in French, whatever the language in effect: its messages are French in
+ * every catalogue): a grid of the last days and a counter ticking every second.
+ */
 export function MexicoPage() {
+  const t = useT();
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(new Date()), 1000);
@@ -17,20 +22,23 @@ export function MexicoPage() {
   }, []);
 
   const left = timeLeft(now);
+  // Each unit as French writes it after a count: singular for 0 and 1, plural from 2.
   const units = [
-    ['jour', left.days],
-    ['heure', left.hours],
-    ['minute', left.minutes],
-    ['seconde', left.seconds],
+    ['mexico.days', left.days],
+    ['mexico.hours', left.hours],
+    ['mexico.minutes', left.minutes],
+    ['mexico.seconds', left.seconds],
   ] as const;
   const days = dayCells(now);
 
   return (
     <Stack spacing={3} lang="fr">
       <Typography variant="h4" component="h1">
-        Compte à rebours : Mexique
+        {t('mexico.title')}
       </Typography>
-      <Typography>Départ le {targetFormat.format(countdownTarget())}</Typography>
+      <Typography>
+        {t('mexico.departure', { date: targetFormat.format(countdownTarget()) })}
+      </Typography>
 
       <Stack
         direction="row"
@@ -38,7 +46,7 @@ export function MexicoPage() {
         useFlexGap
         sx={{ flexWrap: 'wrap' }}
         role="timer"
-        aria-label="Temps restant"
+        aria-label={t('mexico.timeLeft')}
       >
         {units.map(([unit, value]) => (
           <Paper
@@ -48,22 +56,25 @@ export function MexicoPage() {
             <Typography variant="h4" component="span">
               {value}
             </Typography>
-            <Typography variant="body2">{frenchUnit(value, unit)}</Typography>
+            <Typography variant="body2">{t(unit, { count: value })}</Typography>
           </Paper>
         ))}
       </Stack>
       {left.arrived && (
         <Typography variant="h5" component="p">
-          Le grand jour est arrivé : bon voyage au Mexique !
+          {t('mexico.arrived')}
         </Typography>
       )}
 
       <Typography variant="body2">
-        Du {rangeFormat.format(days[0]!.date)} au {rangeFormat.format(days.at(-1)!.date)}
+        {t('mexico.range', {
+          from: rangeFormat.format(days[0]!.date),
+          to: rangeFormat.format(days.at(-1)!.date),
+        })}
       </Typography>
       <Box
         role="list"
-        aria-label="Jours avant le départ"
+        aria-label={t('mexico.daysLeft')}
         sx={{
           display: 'grid',
           // minmax(0, …): the cells shrink to fit a phone instead of widening the page.
@@ -75,7 +86,11 @@ export function MexicoPage() {
           <Box
             key={date.toISOString()}
             role="listitem"
-            aria-label={`${dateFormat.format(date)}${passed ? ' (passé)' : ''}`}
+            aria-label={
+              passed
+                ? t('mexico.passedDay', { date: dateFormat.format(date) })
+                : dateFormat.format(date)
+            }
             sx={{
               py: 0.5,
               textAlign: 'center',

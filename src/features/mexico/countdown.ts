@@ -40,12 +40,3 @@ export function dayCells(now: Date, target = countdownTarget()): DayCell[] {
     return { date, passed: nextDay.getTime() <= now.getTime() };
   });
 }
-
-const frenchPlurals = new Intl.PluralRules('fr');
-
-/**
- * A unit as French writes it after a count: singular for 0 and 1, plural from 2.
- * @example frenchUnit(0, 'heure') === 'heure'; frenchUnit(2, 'heure') === 'heures'
- */
-export const frenchUnit = (count: number, singular: string) =>
-  frenchPlurals.select(count) === 'one' ? singular : `${singular}s`;

@@ -24,6 +24,7 @@ import { EditNotices } from '@/components/EditNotices';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useVersionedEdit } from '@/hooks/useVersionedEdit';
+import { useT } from '@/i18n/useT';
 import { toastQueued } from '@/ui/ui.slice';
 import { useListRoutesQuery, useUpdateRouteMutation } from './permissions.api';
 
@@ -42,6 +43,7 @@ function useRouteEditor(route: RoutePermission) {
   const [selected, setSelected] = useState(route.allowedRoles);
   const [updateRoute, { isLoading }] = useUpdateRouteMutation();
   const dispatch = useAppDispatch();
+  const t = useT();
 
   const versioned = useVersionedEdit<RoutePermission, { allowedRoles: string[] }>({
     resource: 'routes',
@@ -52,7 +54,8 @@ function useRouteEditor(route: RoutePermission) {
     send: (id, { allowedRoles }, version) => updateRoute({ id, allowedRoles, version }).unwrap(),
     errorContext: messages.permissions.editContext,
     onSettled: (id, stored, kept) => {
-      if (kept === 'mine') dispatch(toastQueued(`Saved ${routeLabel(stored)}`, 'success'));
+      if (kept === 'mine')
+        dispatch(toastQueued(t('routes.saved', { route: routeLabel(stored) }), 'success'));
       versioned.end(id);
       setSelected(stored.allowedRoles);
       setEditing(false);
@@ -71,7 +74,7 @@ function useRouteEditor(route: RoutePermission) {
       .submit(route._id, { allowedRoles: selected })
       .catch((error: unknown) => void reportError(messages.permissions.editContext, error));
     if (!stored) return;
-    dispatch(toastQueued(`Saved ${routeLabel(route)}`, 'success'));
+    dispatch(toastQueued(t('routes.saved', { route: routeLabel(route) }), 'success'));
     versioned.end(route._id);
     setEditing(false);
   }
@@ -87,8 +90,8 @@ function useRouteEditor(route: RoutePermission) {
   const notices = (
     <EditNotices
       edit={versioned}
-      nameOf={() => routeLabel(route)}
-      labelOf={() => 'Allowed roles'}
+      nameOf={() => t('routes.nameOf', { route: routeLabel(route) })}
+      labelOf={() => t('routes.allowedRoles')}
     />
   );
   return { editing, selected, toggle, save: () => void save(), edit, isLoading, notices };
@@ -100,12 +103,13 @@ const routeLabel = (route: RoutePermission) => `${route.routeVerb} ${route.route
 
 /** The allowed roles: badges to read, or badges to toggle in edit mode. */
 function RoleBadges({ route, roleNames, editor }: RouteItemProps & { editor: RouteEditor }) {
+  const t = useT();
   return (
     <Stack
       direction="row"
       sx={{ flexWrap: 'wrap', gap: 1 }}
       role="group"
-      aria-label={`Roles allowed on ${routeLabel(route)}`}
+      aria-label={t('routes.rolesAllowedOn', { route: routeLabel(route) })}
     >
       {editor.editing && roleNames
         ? roleNames.map((name) => {
@@ -128,20 +132,28 @@ function RoleBadges({ route, roleNames, editor }: RouteItemProps & { editor: Rou
 }
 
 function RouteActions({ route, editor }: { route: RoutePermission; editor: RouteEditor }) {
+  const t = useT();
   const label = routeLabel(route);
   return editor.editing ? (
     <>
-      <Button onClick={editor.save} disabled={editor.isLoading} aria-label={`Save ${label}`}>
-        Save
+      <Button
+        onClick={editor.save}
+        disabled={editor.isLoading}
+        aria-label={t('routes.saveRow', { route: label })}
+      >
+        {t('common.save')}
       </Button>
-      <Button onClick={() => editor.edit(false)} aria-label={`Cancel ${label}`}>
-        Cancel
+      <Button
+        onClick={() => editor.edit(false)}
+        aria-label={t('routes.cancelRow', { route: label })}
+      >
+        {t('common.cancel')}
       </Button>
       {editor.notices}
     </>
   ) : (
-    <Button onClick={() => editor.edit(true)} aria-label={`Edit ${label}`}>
-      Edit
+    <Button onClick={() => editor.edit(true)} aria-label={t('routes.editRow', { route: label })}>
+      {t('routes.edit')}
     </Button>
   );
 }
@@ -184,6 +196,7 @@ function RouteCard({ route, roleNames }: RouteItemProps) {
 
 /** The routes table, read-only unless the user may edit routes. */
 function RouteTables({ roles }: { roles?: Role[] }) {
+  const t = useT();
   const routesQuery = useListRoutesQuery();
   const mayEdit = useCan('PUT', '/api/routes/:id');
   // A table of four columns does not fit a phone: there each route is a card.
@@ -206,12 +219,12 @@ function RouteTables({ roles }: { roles?: Role[] }) {
   }, [mayEdit, roles, routesQuery.data]);
 
   return (
-    <QueryState query={routesQuery} what="routes" empty="No routes yet">
+    <QueryState query={routesQuery} what={t('routes.what')} empty={t('routes.none')}>
       {() =>
         groups.map(([entity, rows]) => (
           <Box component="section" key={entity} aria-labelledby={`routes-${entity}`}>
             <Typography id={`routes-${entity}`} variant="h6" component="h2" gutterBottom>
-              {entity}
+              {t('routes.group', { key: entity.replace(/-/g, '_'), entity })}
             </Typography>
             {asCards ? (
               <Paper
@@ -228,10 +241,10 @@ function RouteTables({ roles }: { roles?: Role[] }) {
                 <Table size="small" aria-labelledby={`routes-${entity}`}>
                   <TableHead>
                     <TableRow>
-                      <TableCell>Verb</TableCell>
-                      <TableCell>Path</TableCell>
-                      <TableCell>Allowed roles</TableCell>
-                      {mayEdit && <TableCell align="right">Actions</TableCell>}
+                      <TableCell>{t('routes.verb')}</TableCell>
+                      <TableCell>{t('routes.path')}</TableCell>
+                      <TableCell>{t('routes.allowedRoles')}</TableCell>
+                      {mayEdit && <TableCell align="right">{t('routes.actions')}</TableCell>}
                     </TableRow>
                   </TableHead>
                   <TableBody>
@@ -254,12 +267,13 @@ function RouteTables({ roles }: { roles?: Role[] }) {
  * `roles`, the roles to offer in edit mode, come from the roles feature (composed in app/).
  */
 export function RoutesPage({ roles }: { roles?: Role[] }) {
+  const t = useT();
   return (
     <Stack spacing={3}>
       <Typography variant="h4" component="h1">
-        Routes
+        {t('routes.title')}
       </Typography>
-      <PermissionGate verb="GET" path="/api/routes" what="reading the routes">
+      <PermissionGate verb="GET" path="/api/routes" what={t('routes.read')}>
         <RouteTables roles={roles} />
       </PermissionGate>
     </Stack>

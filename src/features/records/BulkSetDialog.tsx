@@ -12,6 +12,7 @@ import {
 import { useId, useState } from 'react';
 import type { EntityField } from '@common/schemas/entities';
 import { type FieldValue, fieldValueSchema } from '@common/schemas/fieldValues';
+import { useT } from '@/i18n/useT';
 
 /**
  * The fields a bulk action may set: the same value on many records makes sense for them
@@ -61,6 +62,7 @@ export function BulkSetDialog({
   onSet: (name: string, value: FieldValue | null) => void;
   onClose: () => void;
 }) {
+  const t = useT();
   const titleId = useId();
   const [name, setName] = useState(fields[0]?.name ?? '');
   const [text, setText] = useState('');
@@ -85,16 +87,15 @@ export function BulkSetDialog({
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>Set a field</DialogTitle>
+      <DialogTitle id={titleId}>{t('records.setField')}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          The value goes to {count.toLocaleString()} {count === 1 ? 'record' : 'records'}; their
-          other fields stay.
+          {t('records.setExplanation', { count })}
         </DialogContentText>
         <Stack spacing={2}>
           <TextField
             select
-            label="Field"
+            label={t('records.setFieldLabel')}
             value={name}
             onChange={(event) => {
               setName(event.target.value);
@@ -109,7 +110,7 @@ export function BulkSetDialog({
             ))}
           </TextField>
           <TextField
-            label="Value"
+            label={t('records.setValueLabel')}
             value={text}
             select={choices !== undefined}
             type={choices ? undefined : (INPUT_TYPES[field?.type ?? 'text'] ?? 'text')}
@@ -119,16 +120,20 @@ export function BulkSetDialog({
               setProblem(undefined);
             }}
             error={problem !== undefined}
-            helperText={problem ?? (field?.required ? 'Required' : 'Empty clears the field')}
+            helperText={
+              problem ?? (field?.required ? t('records.required') : t('records.emptyClears'))
+            }
             slotProps={{ inputLabel: { shrink: true } }}
           >
             {choices && [
               <MenuItem key="" value="">
-                (empty)
+                {t('records.emptyChoice')}
               </MenuItem>,
               ...choices.map((choice) => (
                 <MenuItem key={choice} value={choice}>
-                  {field?.type === 'boolean' ? (choice === 'true' ? 'Yes' : 'No') : choice}
+                  {field?.type === 'boolean'
+                    ? t(choice === 'true' ? 'records.yes' : 'records.no')
+                    : choice}
                 </MenuItem>
               )),
             ]}
@@ -136,9 +141,9 @@ export function BulkSetDialog({
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
+        <Button onClick={onClose}>{t('records.cancel')}</Button>
         <Button variant="contained" onClick={submit} disabled={!field}>
-          Set on {count.toLocaleString()}
+          {t('records.setOnButton', { count })}
         </Button>
       </DialogActions>
     </Dialog>

@@ -30,13 +30,14 @@ import { useRecordColumns } from './recordColumns';
 import { useRecordBulk } from './useRecordBulk';
 import { useRecordGrid } from './useRecordGrid';
 import { type RecordListController, useRecordList } from './useRecordList';
-import { t } from '@/i18n/useT';
+import { useGridLocaleText } from '@/hooks/useGridLocaleText';
+import { useT } from '@/i18n/useT';
 
-/** A deleted record, named by its values (it has no other name). */
-const deletedName = (item: DeletedItem) =>
+/** A deleted record's values, as its name (it has no other); empty when it has none. */
+const deletedValues = (item: DeletedItem) =>
   Object.values((item.document.fields ?? {}) as Record<string, string>)
     .filter((value) => value !== '')
-    .join(' · ') || 'A record with no values';
+    .join(' · ');
 
 /**
  * The grid's empty state, worded as QueryState words it. Text only: it sits inside the
@@ -50,8 +51,6 @@ const emptyState = (text: string) =>
       </Box>
     );
   };
-const unfiltered = { noRowsOverlay: emptyState('No records yet') };
-const filtered = { noRowsOverlay: emptyState('No records match the search or filter') };
 
 function RecordGrid({
   entity,
@@ -64,9 +63,10 @@ function RecordGrid({
   list: RecordListController;
   page: RecordPage;
 }) {
+  const t = useT();
   const grid = useRecordGrid(entity, page.records, targets);
   const { may, edit, apiRef, history } = grid;
-  const bulk = useRecordBulk(entity, list, page, grid.displayOf, apiRef);
+  const bulk = useRecordBulk(entity, list, page, grid.nameOf, apiRef);
   const pending = grid.removal.pending;
   const layout = useGridLayout(useGridColumns(useRecordColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
@@ -74,7 +74,7 @@ function RecordGrid({
   const dispatch = useAppDispatch();
   const importTarget = {
     path: `/api/entity-records/${encodeURIComponent(entity.name)}/import`,
-    what: `${entity.name} records`,
+    what: t('records.what', { entity: entity.name }),
     fields: entity.fields,
     onImported: () => dispatch(api.util.invalidateTags([recordListTag(entity.name)])),
   };
@@ -82,17 +82,35 @@ function RecordGrid({
     () => shownColumnsOf(apiRef, (field) => /^value:(.+)$/.exec(field)?.[1]),
     [apiRef],
   );
+  const slots = useMemo(
+    () => ({
+      unfiltered: { noRowsOverlay: emptyState(t('records.empty')) },
+      filtered: { noRowsOverlay: emptyState(t('records.noMatch')) },
+    }),
+    [t],
+  );
+  const deletedName = (item: DeletedItem) => deletedValues(item) || t('records.noValues');
+  const localeText = useGridLocaleText({
+    paginationDisplayedRows: ({ from, to, count }) =>
+      t('records.displayedRows', {
+        from,
+        to,
+        count,
+        estimate: page.totalIsEstimate ? 'yes' : 'no',
+      }),
+  });
+
   return (
     <Box>
       <PageHeader title={entity.name}>
         {may.mayAdd && (
           <Button variant="contained" startIcon={<AddIcon />} onClick={edit.addRow}>
-            Add record
+            {t('records.add')}
           </Button>
         )}
         <RecentlyDeleted
           endpoints={history.endpoints}
-          title={`Recently deleted ${entity.name} records`}
+          title={t('records.recentlyDeleted', { entity: entity.name })}
           nameOf={deletedName}
         />
       </PageHeader>
@@ -105,19 +123,19 @@ function RecordGrid({
         search={{
           value: list.search.typed,
           onChange: list.search.type,
-          placeholder: 'Words in any text field',
+          placeholder: t('records.searchPlaceholder'),
         }}
         grid={`records/${entity.name}`}
         chooser={layout.chooser}
       >
         {may.mayAdd && (
           <Button startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
-            Import
+            {t('records.import')}
           </Button>
         )}
         <ExportMenu
           path={`/api/entity-records/${encodeURIComponent(entity.name)}/export`}
-          what={`${entity.name} records`}
+          what={t('records.what', { entity: entity.name })}
           params={list.exportParams}
           columns={shownColumns}
         />
@@ -132,35 +150,36 @@ function RecordGrid({
             </Button>
           }
         >
-          {t('common.loadFailed', { what: 'records' })}
+          {t('common.loadFailed', { what: t('records.whatAll') })}
         </Alert>
       )}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
       <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={grid.labelOf} />
       {bulk.refusal}
-      <BulkBar selection={bulk.selection} total={page.total} what="records">
-        {bulk.maySet && <Button onClick={() => bulk.ask('set')}>Set a field</Button>}
+      <BulkBar selection={bulk.selection} total={page.total} what={t('records.bulkWhat')}>
+        {bulk.maySet && <Button onClick={() => bulk.ask('set')}>{t('records.setField')}</Button>}
         {bulk.mayDelete && (
           <Button color="error" onClick={() => bulk.ask('delete')}>
-            Delete
+            {t('records.delete')}
           </Button>
         )}
       </BulkBar>
-      <GridFrame apiRef={apiRef} label={`${entity.name} records`} height={520}>
+      <GridFrame
+        apiRef={apiRef}
+        label={t('records.gridLabel', { entity: entity.name })}
+        height={520}
+      >
         <DataGrid
           apiRef={apiRef}
-          aria-label={`${entity.name} records`}
+          aria-label={t('records.gridLabel', { entity: entity.name })}
           {...list.gridProps}
           {...edit.gridProps}
           {...(bulk.mayAct ? bulk.selection.gridProps : {})}
           {...layout.gridProps}
-          localeText={{
-            paginationDisplayedRows: ({ from, to, count }) =>
-              `${from.toLocaleString()}–${to.toLocaleString()} of ${page.totalIsEstimate ? 'about ' : ''}${count.toLocaleString()}`,
-          }}
+          localeText={localeText}
           columns={layout.columns}
           isCellEditable={(params) => grid.mayEditRow(params.row)}
-          slots={list.view.q || list.view.filter ? filtered : unfiltered}
+          slots={list.view.q || list.view.filter ? slots.filtered : slots.unfiltered}
           slotProps={rowEditHint.slotProps}
           disableRowSelectionOnClick
         />
@@ -169,7 +188,7 @@ function RecordGrid({
       {importing && (
         <ImportDialog
           target={importTarget}
-          explanation="A CSV file whose first row names its columns. A column of record ids changes those records; a relation is given by the related record as the grid shows it."
+          explanation={t('records.importExplanation')}
           onClose={() => setImporting(false)}
         />
       )}
@@ -177,13 +196,13 @@ function RecordGrid({
         <ItemHistory
           endpoints={history.endpoints}
           item={history.of}
-          title="Record versions"
+          title={t('records.versions')}
           onClose={history.close}
         />
       )}
       <ConfirmDialog
         open={bulk.asking === 'delete'}
-        title="Delete records"
+        title={t('records.deleteManyTitle')}
         message={bulk.deleteQuestion}
         onConfirm={() => void bulk.remove()}
         onCancel={bulk.cancel}
@@ -198,8 +217,8 @@ function RecordGrid({
       )}
       <ConfirmDialog
         {...grid.removal.dialog}
-        title="Delete record"
-        message={`Delete the record ${pending ? grid.displayOf(pending._id) : ''}?`}
+        title={t('records.deleteOneTitle')}
+        message={pending ? grid.deleteQuestionOf(pending._id) : ''}
         editors={pending && edit.editors[pending._id]}
       />
     </Box>
@@ -223,10 +242,11 @@ export function RecordsPage({ entity, targets }: { entity: Entity; targets: Enti
 function RecordList({ entity, targets }: { entity: Entity; targets: Entity[] }) {
   const list = useRecordList(entity);
   const { data, error, isLoading, refetch } = list.pageQuery;
+  const t = useT();
   useReportedError(messages.records.fetchContext, error);
   // While a page loads, or fails to, the last one stays in view (with what was typed).
   return (
-    <QueryState query={{ data, error, isLoading, refetch }} what="records">
+    <QueryState query={{ data, error, isLoading, refetch }} what={t('records.whatAll')}>
       {(page) => <RecordGrid entity={entity} targets={targets} list={list} page={page} />}
     </QueryState>
   );

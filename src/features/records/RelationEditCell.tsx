@@ -5,6 +5,7 @@ import type { Entity, EntityRecord } from '@common/schemas/entities';
 import { describedInputProps } from '@/components/CellMessage';
 import { useListRecordPageQuery } from './records.api';
 import type { RecordRow } from './useRecordGrid';
+import { useT } from '@/i18n/useT';
 
 /** A record picked for a relation: its id and its display value. */
 export interface PickedRecord {
@@ -17,13 +18,11 @@ const PICKER_SIZE = 20;
 /** How long typing pauses before the search is sent. */
 const SEARCH_DELAY_MS = 300;
 
-/** A record as a relation shows it: its entity's display field's value. */
-function labelOf(entity: Entity, record: EntityRecord): string {
+/** A record as a relation shows it: its entity's display field's value, else `noName`. */
+function labelOf(entity: Entity, record: EntityRecord, noName: string): string {
   const name = entity.displayField ?? entity.fields[0]?.name;
   const value = name === undefined ? undefined : record.fields[name];
-  return value === undefined || value === null || value === ''
-    ? 'A record with no name'
-    : String(value);
+  return value === undefined || value === null || value === '' ? noName : String(value);
 }
 
 /**
@@ -40,6 +39,7 @@ export function RelationEditCell({
   target: Entity | undefined;
   describedBy?: string;
 }) {
+  const t = useT();
   const apiRef = useGridApiContext();
   const field = params.field.slice('value:'.length);
   const [typed, setTyped] = useState('');
@@ -57,7 +57,10 @@ export function RelationEditCell({
   );
   const options: PickedRecord[] =
     target && page.data
-      ? page.data.records.map((record) => ({ id: record._id, label: labelOf(target, record) }))
+      ? page.data.records.map((record) => ({
+          id: record._id,
+          label: labelOf(target, record, t('records.noName')),
+        }))
       : [];
 
   // The cell's value: the record picked in this edit, else the row's own.

@@ -21,6 +21,7 @@ import type { FieldValue } from '@common/schemas/fieldValues';
 import { filterOperatorsOf } from './recordFilters';
 import { type PickedRecord, RelationEditCell } from './RelationEditCell';
 import type { RecordGridController, RecordRow } from './useRecordGrid';
+import { useT } from '@/i18n/useT';
 
 /**
  * A yes/no editor: a checkbox named after its column (the grid's own has no name), tied to
@@ -70,6 +71,7 @@ function ChoiceEditCell({
   options: string[];
   describedBy?: string;
 }) {
+  const t = useT();
   const apiRef = useGridApiContext();
   const select = useRef<HTMLSelectElement>(null);
   useLayoutEffect(() => {
@@ -91,7 +93,7 @@ function ChoiceEditCell({
       inputProps={describedInputProps(params.colDef.headerName, describedBy)}
       sx={{ px: 1 }}
     >
-      <option value="">(none)</option>
+      <option value="">{t('records.noChoice')}</option>
       {options.map((option) => (
         <option key={option} value={option}>
           {option}
@@ -275,6 +277,7 @@ export function editValueOf(field: EntityField, value: unknown, rows: RecordRow[
 
 /** The record grid's columns: one per field of the entity, then the row's actions. */
 export function useRecordColumns(grid: RecordGridController): GridColDef<RecordRow>[] {
+  const t = useT();
   const { entity, targets, may, edit, mayEditRow, removal, history } = grid;
   const { rows } = edit.gridProps;
   const { isEditing, startEdit, saveEdit, cancelEdit, messageOf } = edit;
@@ -291,7 +294,7 @@ export function useRecordColumns(grid: RecordGridController): GridColDef<RecordR
         flex: 1,
         minWidth: 140,
         editable: may.mayEdit || may.mayAdd,
-        filterOperators: filterOperatorsOf(field),
+        filterOperators: filterOperatorsOf(field, t),
         ...typed,
         renderEditCell: (params) => (
           <CellMessage message={messageOf(String(params.id), field.name)} value={params.value}>
@@ -302,30 +305,30 @@ export function useRecordColumns(grid: RecordGridController): GridColDef<RecordR
     });
     if (!may.mayAdd && !may.mayEdit && !may.mayDelete && !may.mayReadVersions) return fieldColumns;
     // Rows are named by their place, as the grid shows them: `record 2`.
-    const named = (row: RecordRow) => `record ${rows.findIndex((r) => r._id === row._id) + 1}`;
+    const place = (row: RecordRow) => ({ number: rows.findIndex((r) => r._id === row._id) + 1 });
     const actions = rowActionsColumn<RecordRow>({
       width: 160,
       isEditing: (row) => isEditing(row._id),
-      saveLabel: (row) => `Save ${named(row)}`,
+      saveLabel: (row) => t('records.saveRow', place(row)),
       onSave: (row) => saveEdit(row._id),
-      cancelLabel: (row) => `Cancel ${named(row)}`,
+      cancelLabel: (row) => t('records.cancelRow', place(row)),
       onCancel: (row) => cancelEdit(row._id),
       actions: [
         {
           icon: <EditIcon />,
-          label: (row) => `Edit ${named(row)}`,
+          label: (row) => t('records.editRow', place(row)),
           onClick: startEdit,
           shows: mayEditRow,
         },
         {
           icon: <HistoryIcon />,
-          label: (row) => `Versions of ${named(row)}`,
+          label: (row) => t('records.rowVersions', place(row)),
           onClick: (row) => openHistory(row._id),
           shows: () => may.mayReadVersions,
         },
         {
           icon: <DeleteIcon />,
-          label: (row) => `Delete ${named(row)}`,
+          label: (row) => t('records.deleteRow', place(row)),
           onClick: ask,
           shows: () => may.mayDelete,
         },
@@ -333,6 +336,7 @@ export function useRecordColumns(grid: RecordGridController): GridColDef<RecordR
     });
     return [...fieldColumns, actions];
   }, [
+    t,
     entity.fields,
     targets,
     may,

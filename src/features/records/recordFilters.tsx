@@ -10,20 +10,22 @@ import {
 } from '@mui/x-data-grid';
 import type { EntityField } from '@common/schemas/entities';
 import { BETWEEN, gridOperatorsOf } from './recordListState';
+import { type t as translate, useT } from '@/i18n/useT';
 
 /** The input of a `between` filter: two bounds, either of which may be left empty. */
 const rangeInputOf = (inputType: 'number' | 'date') =>
   function RangeInput({ item, applyValue }: GridFilterInputValueProps) {
+    const t = useT();
     const [from = '', to = ''] = Array.isArray(item.value) ? (item.value as string[]) : [];
     const set = (at: 0 | 1, text: string) =>
       applyValue({ ...item, value: at === 0 ? [text, to] : [from, text] });
     // One above the other: side by side, a date does not fit the filter's width.
     return (
       <Stack spacing={0.5}>
-        {(['From', 'To'] as const).map((label, at) => (
+        {(['records.from', 'records.to'] as const).map((label, at) => (
           <TextField
             key={label}
-            label={label}
+            label={t(label)}
             type={inputType}
             variant="standard"
             value={at === 0 ? from : to}
@@ -35,18 +37,25 @@ const rangeInputOf = (inputType: 'number' | 'date') =>
     );
   };
 
+const numberRange = rangeInputOf('number');
+const dateRange = rangeInputOf('date');
+
 /** `between`: from and to, both included; the server filters (no filter runs in the page). */
-const between = (InputComponent: GridFilterOperator['InputComponent']): GridFilterOperator => ({
-  label: 'between',
+const between = (
+  InputComponent: GridFilterOperator['InputComponent'],
+  label: string,
+): GridFilterOperator => ({
+  label,
   value: BETWEEN,
   getApplyFilterFn: () => null,
   InputComponent,
 });
-const numberBetween = between(rangeInputOf('number'));
-const dateBetween = between(rangeInputOf('date'));
 
-/** A field's column's filters: the grid's own for its type, only those the server answers. */
-export function filterOperatorsOf(field: EntityField): GridFilterOperator[] {
+/**
+ * A field's column's filters: the grid's own for its type, only those the server answers;
+ * `t` names ours in the language in effect.
+ */
+export function filterOperatorsOf(field: EntityField, t: typeof translate): GridFilterOperator[] {
   const offered = gridOperatorsOf(field);
   const own = (() => {
     switch (field.type) {
@@ -66,6 +75,6 @@ export function filterOperatorsOf(field: EntityField): GridFilterOperator[] {
   })() as GridFilterOperator[];
   const operators = own.filter((operator) => offered.includes(operator.value));
   if (offered.includes(BETWEEN))
-    operators.push(field.type === 'date' ? dateBetween : numberBetween);
+    operators.push(between(field.type === 'date' ? dateRange : numberRange, t('records.between')));
   return operators;
 }

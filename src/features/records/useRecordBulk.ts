@@ -18,7 +18,7 @@ import {
   useBulkUpdateRecordsMutation,
 } from './records.api';
 import type { RecordListController } from './useRecordList';
-import { t, undoable } from '@/i18n/useT';
+import { undoable, useT } from '@/i18n/useT';
 
 /**
  * The record grid's actions on many rows (ra-core's bulk actions): the selection (ticked
@@ -30,9 +30,11 @@ export function useRecordBulk(
   entity: Entity,
   list: RecordListController,
   page: RecordPage,
-  displayOf: (id: string) => string,
+  /** A record of the page as a sentence names it: `the record «Car»`. */
+  nameOfShown: (id: string) => string,
   apiRef: RefObject<GridApi | null>,
 ) {
+  const t = useT();
   const mayDelete = useCan('DELETE', '/api/entity-records/:entityName/:id');
   const mayUpdate = useCan('PUT', '/api/entity-records/:entityName/:id');
   const mayRestore = useCan(
@@ -64,8 +66,8 @@ export function useRecordBulk(
   // A refused record on another page is named by its id (its values are not loaded).
   const nameOf = (id: string) =>
     page.records.some((record) => record._id === id)
-      ? `the record ${displayOf(id)}`
-      : `the record ${id}`;
+      ? nameOfShown(id)
+      : t('records.theRecordId', { id });
 
   async function run(action: () => Promise<void>, context: string) {
     setAsking(undefined);

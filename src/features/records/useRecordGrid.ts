@@ -10,6 +10,7 @@ import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { useAppDispatch } from '@/lib/store';
 import { randomUuid } from '@/lib/uuid';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
+import { useT } from '@/i18n/useT';
 import {
   recordHistory,
   undoRecordsDelete,
@@ -72,6 +73,7 @@ function useRecordPermissions() {
  * histories. The view only renders it.
  */
 export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: Entity[]) {
+  const t = useT();
   const entityName = entity.name;
   const may = useRecordPermissions();
   const [createRecord] = useCreateRecordMutation();
@@ -116,7 +118,7 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     // put it, perhaps off this page: the toast says it was added.
     create: async (row) => {
       await createRecord({ entityName, id: row._id, fields: row.values }).unwrap();
-      dispatch(toastQueued(messages.records.added, 'success'));
+      dispatch(toastQueued(t('records.added'), 'success'));
       return { ...row, isNew: false, _version: 1 };
     },
     blankRow: () => ({
@@ -135,8 +137,9 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
   });
 
   /**
-   * A record as the screen names it: its display field's value, as the edit started from
-   * it when there is one (the name the person knew it by).
+   * A record as the screen names it, for the messages that name it (`named`: `yes` or
+   * `no`, and `name`): its display field's value, as the edit started from it when there is
+   * one (the name the person knew it by).
    */
   const displayOf = (id: string) => {
     const row = edit.gridProps.rows.find((candidate) => candidate._id === id);
@@ -144,8 +147,8 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     const name = entity.displayField ?? entity.fields[0]?.name;
     const shown = name === undefined ? undefined : (row?.display[name] ?? values?.[name]);
     return shown === undefined || shown === null || shown === ''
-      ? 'a record with no value'
-      : `«${String(shown)}»`;
+      ? { named: 'no', name: '' }
+      : { named: 'yes', name: String(shown) };
   };
 
   /** A row may be edited by a user who may update records, or, while new, who may add. */
@@ -156,7 +159,7 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
 
   const removal = useConfirmedAction(async (row: RecordRow) => {
     await deleteRecord({ entityName, id: row._id }).unwrap();
-    const deleted = `Deleted the record ${displayOf(row._id)}`;
+    const deleted = t('records.deletedOne', displayOf(row._id));
     dispatch(
       may.mayRestore
         ? undoOffered(deleted, undoRecordsDelete(entityName, [row._id]))
@@ -173,8 +176,9 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     edit,
     mayEditRow,
     /** The record `id` as a sentence names it: `the record «Car»`. */
-    nameOf: (id: string) => `the record ${displayOf(id)}`,
-    displayOf,
+    nameOf: (id: string) => t('records.theRecord', displayOf(id)),
+    /** The question before the record `id` is deleted. */
+    deleteQuestionOf: (id: string) => t('records.deleteOneQuestion', displayOf(id)),
     labelOf: (name: string) => entity.fields.find((field) => field.name === name)?.label ?? name,
     removal,
     history: {

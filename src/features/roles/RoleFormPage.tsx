@@ -7,11 +7,13 @@ import { PermissionGate } from '@/auth/PermissionGate';
 import { FormTextField } from '@/components/FormTextField';
 import { PageHeader } from '@/components/PageHeader';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { useT } from '@/i18n/useT';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateRoleMutation } from './roles.api';
 
 /** The new role's form: its name. */
 function RoleForm() {
+  const t = useT();
   const [createRole, { isLoading }] = useCreateRoleMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -23,28 +25,34 @@ function RoleForm() {
 
   const save = form.submit(async (input) => {
     const role = await createRole(input).unwrap();
-    dispatch(toastQueued(`Added the role ${role.name}`, 'success'));
+    dispatch(toastQueued(t('roles.added', { name: role.name }), 'success'));
     void navigate('/roles');
   });
 
   return (
     <Paper component="section" sx={{ maxWidth: 480, p: 3 }}>
-      <PageHeader title="Add Role" />
-      <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Add role">
+      <PageHeader title={t('roles.add')} />
+      <Stack
+        component="form"
+        spacing={2}
+        onSubmit={save}
+        noValidate
+        aria-label={t('roles.addForm')}
+      >
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
         <FormTextField
           control={form.control}
           name="name"
-          label="Name"
+          label={t('roles.fieldName')}
           required
           autoFocus
-          hint="Letters, digits, _ and -"
+          hint={t('roles.nameHint')}
         />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isLoading}>
-            Add Role
+            {t('roles.add')}
           </Button>
-          <Button onClick={() => void navigate('/roles')}>Cancel</Button>
+          <Button onClick={() => void navigate('/roles')}>{t('common.cancel')}</Button>
         </Stack>
       </Stack>
     </Paper>
@@ -53,8 +61,9 @@ function RoleForm() {
 
 /** `/role`: a new role, for a user who may add one (others are told so; nothing is sent). */
 export function RoleFormPage() {
+  const t = useT();
   return (
-    <PermissionGate verb="POST" path="/api/roles" what="adding roles">
+    <PermissionGate verb="POST" path="/api/roles" what={t('roles.adding')}>
       <RoleForm />
     </PermissionGate>
   );

@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useAppDispatch } from '@/lib/store';
+import { useT } from '@/i18n/useT';
 import { toastQueued } from '@/ui/ui.slice';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import {
@@ -20,6 +21,7 @@ import {
 
 /** Every user, with a switch for whether they hold the role (read-only without the right). */
 function RoleUserList({ id }: { id: string }) {
+  const t = useT();
   const usersQuery = useListRoleUsersQuery(id);
   const [toggle, { isLoading: isSaving }] = useToggleRoleUserMutation();
   const mayToggle = useCan('PUT', '/api/roles/:id/users/:userId');
@@ -40,9 +42,9 @@ function RoleUserList({ id }: { id: string }) {
   return (
     <>
       {refusal.alert}
-      <QueryState query={usersQuery} what="users" empty="No users yet">
+      <QueryState query={usersQuery} what={t('users.what')} empty={t('users.none')}>
         {(users) => (
-          <List aria-label="Users">
+          <List aria-label={t('users.title')}>
             {users.map((user) => (
               <ListItem
                 key={user._id}
@@ -58,7 +60,9 @@ function RoleUserList({ id }: { id: string }) {
                     onChange={() => {
                       if (!isSaving) void flip(user);
                     }}
-                    slotProps={{ input: { 'aria-label': `${user.username} has the role` } }}
+                    slotProps={{
+                      input: { 'aria-label': t('roles.hasRole', { name: user.username }) },
+                    }}
                   />
                 }
               >
@@ -74,13 +78,14 @@ function RoleUserList({ id }: { id: string }) {
 
 /** Whether the role's members must sign in with a second factor (read-only without the right). */
 function SecondFactorSwitch({ role }: { role: Role }) {
+  const t = useT();
   const [setRequired, { isLoading }] = useSetRoleSecondFactorMutation();
   const dispatch = useAppDispatch();
   const mayChange = useCan('PUT', '/api/roles/:id/second-factor');
   return (
     <FormControlLabel
       sx={{ mb: 1 }}
-      label="Members must use a second factor (authenticator app or passkey)"
+      label={t('roles.requireSecondFactor')}
       control={
         <Switch
           checked={role.requireSecondFactor}
@@ -93,8 +98,8 @@ function SecondFactorSwitch({ role }: { role: Role }) {
                 dispatch(
                   toastQueued(
                     requireSecondFactor
-                      ? `Members of ${role.name} must now use a second factor`
-                      : `Members of ${role.name} no longer must use a second factor`,
+                      ? t('roles.secondFactorOn', { name: role.name })
+                      : t('roles.secondFactorOff', { name: role.name }),
                     'success',
                   ),
                 ),
@@ -112,6 +117,7 @@ function SecondFactorSwitch({ role }: { role: Role }) {
  * exist, so an unknown id makes one request and one toast, and shows no switches.
  */
 function RoleUsers({ id }: { id: string }) {
+  const t = useT();
   const roleQuery = useGetRoleQuery(id);
   const role = roleQuery.data;
 
@@ -119,13 +125,15 @@ function RoleUsers({ id }: { id: string }) {
 
   return (
     <>
-      <PageHeader title={role ? `Users with the role ${role.name}` : 'Users with the role'} />
+      <PageHeader
+        title={role ? t('roles.usersWith', { name: role.name }) : t('roles.usersWithLoading')}
+      />
       <QueryState
         query={roleQuery}
-        what="role"
+        what={t('roles.whatOne')}
         notFound={{
-          message: 'There is no role with this id.',
-          back: { label: 'See the roles', to: '/roles' },
+          message: t('roles.notFound'),
+          back: { label: t('roles.seeAll'), to: '/roles' },
         }}
       >
         {(loaded) => (
@@ -141,11 +149,12 @@ function RoleUsers({ id }: { id: string }) {
 
 /** `/role/:id/edit`: every user, with a switch for whether they hold the role. */
 export function RoleUsersPage() {
+  const t = useT();
   const { id = '' } = useParams();
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
-      <PermissionGate verb="GET" path="/api/roles/:id/users" what="reading who holds a role">
-        <PermissionGate verb="GET" path="/api/roles/:id" what="reading the roles">
+      <PermissionGate verb="GET" path="/api/roles/:id/users" what={t('roles.readHolders')}>
+        <PermissionGate verb="GET" path="/api/roles/:id" what={t('roles.read')}>
           <RoleUsers key={id} id={id} />
         </PermissionGate>
       </PermissionGate>

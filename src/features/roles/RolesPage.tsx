@@ -20,10 +20,11 @@ import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
 import { undoRoleDelete, useDeleteRoleMutation, useListRolesQuery } from './roles.api';
-import { undoable } from '@/i18n/useT';
+import { undoable, useT } from '@/i18n/useT';
 
 /** The roles, each with the actions the user may take. */
 function RoleList({ mayAdd }: { mayAdd: boolean }) {
+  const t = useT();
   const rolesQuery = useListRolesQuery();
   const [deleteRole] = useDeleteRoleMutation();
   const dispatch = useAppDispatch();
@@ -45,7 +46,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       refusal.explain(error);
       throw error;
     }
-    const deleted = `Deleted the role ${role.name}`;
+    const deleted = t('roles.deleted', { name: role.name });
     dispatch(
       mayRestore ? undoOffered(deleted, undoRoleDelete(role._id)) : toastQueued(deleted, 'success'),
     );
@@ -59,21 +60,25 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
   return (
     <>
       <ListToolbar
-        search={{ value: search.typed, onChange: search.type, placeholder: 'Words in the name' }}
+        search={{
+          value: search.typed,
+          onChange: search.type,
+          placeholder: t('roles.searchPlaceholder'),
+        }}
       >
-        <ExportMenu path="/api/roles/export" what="roles" params={{ q: search.q }} />
+        <ExportMenu path="/api/roles/export" what={t('roles.what')} params={{ q: search.q }} />
       </ListToolbar>
       {refusal.alert}
       <QueryState
         query={rolesQuery}
-        what="roles"
+        what={t('roles.what')}
         isEmpty={(roles) => !roles.some(matches)}
-        empty={search.q ? 'No roles match the search' : 'No roles yet'}
-        emptyAction={mayAdd && !search.q ? { label: 'Add one', to: '/role' } : undefined}
+        empty={search.q ? t('roles.noMatch') : t('roles.none')}
+        emptyAction={mayAdd && !search.q ? { label: t('roles.addOne'), to: '/role' } : undefined}
       >
         {(roles) => (
           <Paper sx={{ maxWidth: 560 }}>
-            <List aria-label="Roles" ref={listRef}>
+            <List aria-label={t('roles.title')} ref={listRef}>
               {roles.filter(matches).map((role) => (
                 <ListItem
                   key={role._id}
@@ -85,7 +90,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
                         <IconButton
                           component={RouterLink}
                           to={`/role/${role._id}/edit`}
-                          aria-label={`Edit ${role.name}`}
+                          aria-label={t('roles.editRow', { name: role.name })}
                         >
                           <EditIcon />
                         </IconButton>
@@ -93,7 +98,7 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
                       {mayDelete && (
                         <IconButton
                           edge="end"
-                          aria-label={`Delete ${role.name}`}
+                          aria-label={t('roles.deleteRow', { name: role.name })}
                           // The server protects the admin role (ADMIN_PROTECTED) too.
                           disabled={role.name === ADMIN_ROLE}
                           onClick={() => removal.ask(role)}
@@ -113,9 +118,9 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
       </QueryState>
       <ConfirmDialog
         {...removal.dialog}
-        title="Delete role"
+        title={t('roles.deleteTitle')}
         message={undoable(
-          `Delete the role ${removal.pending?.name ?? ''}? Its users lose it, and so do the routes that allow it.`,
+          t('roles.deleteQuestion', { name: removal.pending?.name ?? '' }),
           mayRestore,
         )}
       />
@@ -125,11 +130,12 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
 
 /** `/roles`: the roles, each with edit (its users) and delete, and Add Role. */
 export function RolesPage() {
+  const t = useT();
   return (
     <ListPage
-      title="Roles"
-      read={{ path: '/api/roles', what: 'reading the roles' }}
-      add={{ label: 'Add Role', to: '/role', path: '/api/roles' }}
+      title={t('roles.title')}
+      read={{ path: '/api/roles', what: t('roles.read') }}
+      add={{ label: t('roles.add'), to: '/role', path: '/api/roles' }}
     >
       {(mayAdd) => <RoleList mayAdd={mayAdd} />}
     </ListPage>

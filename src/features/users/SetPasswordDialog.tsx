@@ -14,6 +14,7 @@ import { setPasswordSchema, type User } from '@common/schemas/users';
 import { useAppDispatch } from '@/lib/store';
 import { FormTextField } from '@/components/FormTextField';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { useT } from '@/i18n/useT';
 import { toastQueued } from '@/ui/ui.slice';
 import { useSetUserPasswordMutation } from './users.api';
 
@@ -28,6 +29,7 @@ interface SetPasswordDialogProps {
  * signed out everywhere (the server ends their sessions).
  */
 export function SetPasswordDialog({ user, onClose }: SetPasswordDialogProps) {
+  const t = useT();
   const titleId = useId();
   const [setUserPassword, { isLoading }] = useSetUserPasswordMutation();
   const dispatch = useAppDispatch();
@@ -38,36 +40,36 @@ export function SetPasswordDialog({ user, onClose }: SetPasswordDialogProps) {
 
   const save = form.submit(async ({ password }) => {
     await setUserPassword({ id: user._id, password }).unwrap();
-    dispatch(toastQueued(messages.users.passwordSet(user.username), 'success'));
+    dispatch(toastQueued(t('users.passwordSet', { name: user.username }), 'success'));
     onClose();
   });
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
       <Stack component="form" onSubmit={save} noValidate aria-labelledby={titleId}>
-        <DialogTitle id={titleId}>Set password for {user.username}</DialogTitle>
+        <DialogTitle id={titleId}>{t('users.setPasswordFor', { name: user.username })}</DialogTitle>
         <DialogContent>
           <Stack spacing={2}>
             <DialogContentText>
-              {user.username} will be signed out everywhere and must sign in with the new password.
+              {t('users.signedOutEverywhere', { name: user.username })}
             </DialogContentText>
             {form.failure && <Alert severity="error">{form.failure}</Alert>}
             <FormTextField
               control={form.control}
               name="password"
-              label="New password"
+              label={t('users.newPassword')}
               type="password"
               autoComplete="new-password"
               required
               autoFocus
-              hint="8 to 128 characters"
+              hint={t('users.passwordHint')}
             />
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained" disabled={isLoading}>
-            Set password
+            {t('users.setPassword')}
           </Button>
         </DialogActions>
       </Stack>

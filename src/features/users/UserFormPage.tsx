@@ -22,6 +22,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { type QueryLike, QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useSchemaForm } from '@/hooks/useSchemaForm';
+import { useT } from '@/i18n/useT';
 import { toastQueued } from '@/ui/ui.slice';
 import { useCreateUserMutation } from './users.api';
 
@@ -35,9 +36,10 @@ function RoleChoices({
   value: string[];
   onChange(ids: string[]): void;
 }) {
+  const t = useT();
   useReportedError(messages.roles.fetchContext, rolesQuery.error);
   return (
-    <QueryState query={rolesQuery} what="roles" empty="No roles yet">
+    <QueryState query={rolesQuery} what={t('roles.what')} empty={t('roles.none')}>
       {(roles) => (
         <FormGroup row>
           {roles.map((role) => (
@@ -66,6 +68,7 @@ function RoleChoices({
 
 /** The new user's form: a password and roles. */
 function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
+  const t = useT();
   const [createUser, { isLoading }] = useCreateUserMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -77,19 +80,25 @@ function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
 
   const save = form.submit(async (input) => {
     const created = await createUser(input).unwrap();
-    dispatch(toastQueued(`Added ${created.username}`, 'success'));
+    dispatch(toastQueued(t('users.added', { name: created.username }), 'success'));
     void navigate('/users');
   });
 
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: 3 }}>
-      <PageHeader title="Add User" />
-      <Stack component="form" spacing={2} onSubmit={save} noValidate aria-label="Add user">
+      <PageHeader title={t('users.add')} />
+      <Stack
+        component="form"
+        spacing={2}
+        onSubmit={save}
+        noValidate
+        aria-label={t('users.addForm')}
+      >
         {form.failure && <Alert severity="error">{form.failure}</Alert>}
         <FormTextField
           control={form.control}
           name="username"
-          label="Username"
+          label={t('users.fieldUsername')}
           required
           autoFocus
           autoComplete="off"
@@ -97,14 +106,14 @@ function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
         <FormTextField
           control={form.control}
           name="email"
-          label="Email"
+          label={t('users.fieldEmail')}
           type="email"
           autoComplete="off"
         />
         <FormTextField
           control={form.control}
           name="password"
-          label="Password"
+          label={t('users.fieldPassword')}
           type="password"
           required
           autoComplete="new-password"
@@ -114,9 +123,9 @@ function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
           name="roles"
           render={({ field, fieldState }) => (
             <FormControl component="fieldset" error={Boolean(fieldState.error)}>
-              <FormLabel component="legend">Roles</FormLabel>
+              <FormLabel component="legend">{t('users.fieldRoles')}</FormLabel>
               {/* A user may be added without roles: a role that may not list them still can. */}
-              <PermissionGate verb="GET" path="/api/roles" what="choosing roles">
+              <PermissionGate verb="GET" path="/api/roles" what={t('users.choosingRoles')}>
                 <RoleChoices
                   rolesQuery={rolesQuery}
                   value={field.value ?? []}
@@ -129,9 +138,9 @@ function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
         />
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={isLoading}>
-            Add User
+            {t('users.add')}
           </Button>
-          <Button onClick={() => void navigate('/users')}>Cancel</Button>
+          <Button onClick={() => void navigate('/users')}>{t('common.cancel')}</Button>
         </Stack>
       </Stack>
     </Paper>
@@ -143,8 +152,9 @@ function UserForm({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
  * sent). The roles to choose from come from the roles feature (composed in app/).
  */
 export function UserFormPage({ rolesQuery }: { rolesQuery: QueryLike<Role[]> }) {
+  const t = useT();
   return (
-    <PermissionGate verb="POST" path="/api/users" what="adding users">
+    <PermissionGate verb="POST" path="/api/users" what={t('users.adding')}>
       <UserForm rolesQuery={rolesQuery} />
     </PermissionGate>
   );

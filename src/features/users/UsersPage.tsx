@@ -25,12 +25,17 @@ import { SetPasswordDialog } from './SetPasswordDialog';
 import { useUserColumns } from './userColumns';
 import { useListUsersQuery } from './users.api';
 import { useUserGrid } from './useUserGrid';
-import { undoable } from '@/i18n/useT';
+import type { MessageId } from '@/i18n/i18n';
+import { undoable, useT } from '@/i18n/useT';
 
-const LABELS: Record<string, string> = { username: 'Username', email: 'Email' };
+const LABELS: Record<string, MessageId> = {
+  username: 'users.fieldUsername',
+  email: 'users.fieldEmail',
+};
 
 /** The users grid, with the row actions the user may take. */
 function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean }) {
+  const t = useT();
   const grid = useUserGrid(users);
   const { may, edit, apiRef, list } = grid;
   const pending = grid.removal.pending;
@@ -41,7 +46,7 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
   const dispatch = useAppDispatch();
   const usersImport = {
     path: '/api/users/import',
-    what: 'users',
+    what: t('users.what'),
     fields: USER_IMPORT_FIELDS,
     onImported: () => dispatch(api.util.invalidateTags([{ type: 'User', id: 'LIST' }])),
   };
@@ -54,30 +59,41 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       >
         {mayImport && (
           <Button startIcon={<UploadIcon />} onClick={() => setImporting(true)}>
-            Import
+            {t('users.import')}
           </Button>
         )}
         <ExportMenu
           path="/api/users/export"
-          what="users"
+          what={t('users.what')}
           params={list.exportParams}
           columns={list.shownColumns}
         />
       </ListToolbar>
       {grid.refusal.alert}
       {grid.bulk.mayDelete && (
-        <BulkBar selection={grid.bulk.selection} total={grid.bulk.selection.count} what="users">
+        <BulkBar
+          selection={grid.bulk.selection}
+          total={grid.bulk.selection.count}
+          what={t('users.rows')}
+        >
           <Button color="error" onClick={grid.bulk.ask}>
-            Delete
+            {t('common.delete')}
           </Button>
         </BulkBar>
       )}
       <Editors editors={edit.editors} nameOf={grid.nameOf} />
-      <EditNotices edit={edit} nameOf={grid.nameOf} labelOf={(field) => LABELS[field] ?? field} />
-      <GridFrame apiRef={apiRef} label="Users" height={560}>
+      <EditNotices
+        edit={edit}
+        nameOf={grid.nameOf}
+        labelOf={(field) => {
+          const label = LABELS[field];
+          return label ? t(label) : field;
+        }}
+      />
+      <GridFrame apiRef={apiRef} label={t('users.title')} height={560}>
         <DataGrid
           apiRef={apiRef}
-          aria-label="Users"
+          aria-label={t('users.title')}
           {...edit.gridProps}
           {...list.gridProps}
           {...layout.gridProps}
@@ -93,17 +109,20 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       {rowEditHint.hint}
       <ConfirmDialog
         {...grid.removal.dialog}
-        title="Delete user"
+        title={t('users.deleteTitle')}
         message={
           pending && pending._id === grid.myId
-            ? messages.users.deleteOwn(pending.username)
-            : undoable(`Delete ${pending?.username ?? ''}?`, grid.may.mayRestore)
+            ? t('users.deleteOwn', { name: pending.username })
+            : undoable(
+                t('users.deleteQuestion', { name: pending?.username ?? '' }),
+                grid.may.mayRestore,
+              )
         }
         editors={pending && edit.editors[pending._id]}
       />
       <ConfirmDialog
         open={grid.bulk.asking}
-        title="Delete users"
+        title={t('users.bulkDeleteTitle')}
         message={grid.bulk.question}
         onConfirm={() => void grid.bulk.remove()}
         onCancel={grid.bulk.cancel}
@@ -111,15 +130,15 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
       {importing && (
         <ImportDialog
           target={usersImport}
-          explanation="A CSV file whose first row names its columns: Username, Email, Password (for new users) and Roles (names, separated by commas). A column _id changes the username and email of those users."
+          explanation={t('users.importExplanation')}
           onClose={() => setImporting(false)}
         />
       )}
       <ConfirmDialog
         {...grid.factorsReset.dialog}
-        title="Reset second factors"
-        confirmLabel="Reset"
-        message={messages.users.resetFactors(grid.factorsReset.pending?.username ?? '')}
+        title={t('users.resetTitle')}
+        confirmLabel={t('users.reset')}
+        message={t('users.resetQuestion', { name: grid.factorsReset.pending?.username ?? '' })}
       />
       {grid.password.for && (
         <SetPasswordDialog user={grid.password.for} onClose={grid.password.close} />
@@ -130,11 +149,12 @@ function UserGrid({ users, isFetching }: { users: User[]; isFetching: boolean })
 
 /** `/users`: the users, edited inline row by row, deleted after confirmation. */
 export function UsersPage() {
+  const t = useT();
   return (
     <ListPage
-      title="Users"
-      read={{ path: '/api/users', what: 'reading the users' }}
-      add={{ label: 'Add User', to: '/users/add', path: '/api/users' }}
+      title={t('users.title')}
+      read={{ path: '/api/users', what: t('users.read') }}
+      add={{ label: t('users.add'), to: '/users/add', path: '/api/users' }}
     >
       {(mayAdd) => (
         <WithLastView grid="users">
@@ -147,15 +167,16 @@ export function UsersPage() {
 
 /** The users through the shared loading, error and empty states. */
 function UserList({ mayAdd }: { mayAdd: boolean }) {
+  const t = useT();
   const usersQuery = useListUsersQuery();
   useReportedError(messages.users.fetchContext, usersQuery.error);
   // The first load shows the shared bar; a refetch, the grid's own overlay.
   return (
     <QueryState
       query={usersQuery}
-      what="users"
-      empty="No users yet"
-      emptyAction={mayAdd ? { label: 'Add one', to: '/users/add' } : undefined}
+      what={t('users.what')}
+      empty={t('users.none')}
+      emptyAction={mayAdd ? { label: t('users.addOne'), to: '/users/add' } : undefined}
     >
       {(users) => <UserGrid users={users} isFetching={usersQuery.isFetching} />}
     </QueryState>

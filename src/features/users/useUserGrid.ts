@@ -28,7 +28,7 @@ import {
   useResetSecondFactorMutation,
   useUpdateUserMutation,
 } from './users.api';
-import { undoable } from '@/i18n/useT';
+import { t, undoable } from '@/i18n/useT';
 
 /** What a row's edit changes. */
 type UserValues = Pick<User, 'username' | 'email'>;
@@ -139,7 +139,7 @@ function useUserBulk(
     mayWidenToAll: false,
   });
   const nameOf = (id: string) =>
-    `the user ${users.find((user) => user._id === id)?.username ?? id}`;
+    t('users.nameOf', { name: users.find((user) => user._id === id)?.username ?? id });
 
   async function remove() {
     setAsking(false);
@@ -148,7 +148,7 @@ function useUserBulk(
       const { ids } = await bulkDelete(selection.ids).unwrap();
       selection.clear();
       focusGridHeading(apiRef);
-      const deleted = `Deleted ${ids.length} ${ids.length === 1 ? 'user' : 'users'}`;
+      const deleted = t('users.bulkDeleted', { count: ids.length });
       dispatch(
         mayRestore ? undoOffered(deleted, undoUsersDelete(ids)) : toastQueued(deleted, 'success'),
       );
@@ -166,10 +166,7 @@ function useUserBulk(
     ask: () => setAsking(true),
     cancel: () => setAsking(false),
     remove,
-    question: undoable(
-      `Delete ${selection.count} ${selection.count === 1 ? 'user' : 'users'}?`,
-      mayRestore,
-    ),
+    question: undoable(t('users.bulkDeleteQuestion', { count: selection.count }), mayRestore),
   };
 }
 
@@ -201,14 +198,17 @@ export function useUserGrid(users: User[]) {
       refusal.clear();
       return updateUser({ id, ...values, _version: version }).unwrap();
     },
-    onSaved: (user) => dispatch(toastQueued(`Saved ${user.username}`, 'success')),
+    onSaved: (user) => dispatch(toastQueued(t('users.saved', { name: user.username }), 'success')),
     onFailed: refusal.explain,
   });
 
   /** A user as a sentence names them: by the name the edit started from, if one is open. */
   const nameOf = useCallback(
     (id: string) =>
-      `the user ${edit.bases[id]?.values.username ?? users.find((user) => user._id === id)?.username ?? ''}`,
+      t('users.nameOf', {
+        name:
+          edit.bases[id]?.values.username ?? users.find((user) => user._id === id)?.username ?? '',
+      }),
     [edit.bases, users],
   );
 
@@ -224,7 +224,7 @@ export function useUserGrid(users: User[]) {
       refusal.explain(error);
       throw error;
     }
-    const deleted = `Deleted ${user.username}`;
+    const deleted = t('users.deleted', { name: user.username });
     dispatch(
       may.mayRestore && user._id !== myId
         ? undoOffered(deleted, undoUsersDelete([user._id]))
@@ -235,7 +235,7 @@ export function useUserGrid(users: User[]) {
 
   const factorsReset = useConfirmedAction(async (user: User) => {
     await resetSecondFactor(user._id).unwrap();
-    dispatch(toastQueued(messages.users.factorsReset(user.username), 'success'));
+    dispatch(toastQueued(t('users.factorsReset', { name: user.username }), 'success'));
   }, messages.users.resetFactorsContext);
 
   const { ask } = removal;
@@ -243,7 +243,7 @@ export function useUserGrid(users: User[]) {
     (user: User) => {
       if (user.username === ADMIN_USERNAME) {
         console.log(messages.users.cannotDeleteAdmin);
-        dispatch(toastQueued(messages.users.cannotDeleteAdmin, 'warning'));
+        dispatch(toastQueued(t('users.cannotDeleteAdmin'), 'warning'));
         return;
       }
       ask(user);

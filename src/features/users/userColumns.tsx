@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import type { User } from '@common/schemas/users';
 import { LabelledEditCell } from '@/components/LabelledEditCell';
 import { rowActionsColumn } from '@/components/rowActions';
+import { useT } from '@/i18n/useT';
 import type { UserGridController } from './useUserGrid';
 
 /** The user grid's columns: name and email (edited inline), roles, and the row's actions. */
@@ -16,11 +17,12 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
   const { isEditing, startEdit, saveEdit, cancelEdit } = grid.edit;
   const openPassword = grid.password.open;
   const askToResetFactors = grid.factorsReset.ask;
+  const t = useT();
   return useMemo(
     () => [
       {
         field: 'username',
-        headerName: 'Username',
+        headerName: t('users.fieldUsername'),
         flex: 1,
         minWidth: 160,
         editable: true,
@@ -28,7 +30,7 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
       },
       {
         field: 'email',
-        headerName: 'Email',
+        headerName: t('users.fieldEmail'),
         flex: 1,
         minWidth: 200,
         editable: true,
@@ -36,7 +38,7 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
       },
       {
         field: 'roles',
-        headerName: 'Roles',
+        headerName: t('users.fieldRoles'),
         flex: 1,
         minWidth: 200,
         sortable: false,
@@ -53,33 +55,33 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
       rowActionsColumn<User>({
         width: 120 + (may.maySetPassword ? 40 : 0) + (may.mayResetFactors ? 40 : 0),
         isEditing: (row) => isEditing(row._id),
-        saveLabel: (row) => `Save ${row.username}`,
+        saveLabel: (row) => t('users.saveRow', { name: row.username }),
         onSave: (row) => saveEdit(row._id),
-        cancelLabel: (row) => `Cancel editing ${row.username}`,
+        cancelLabel: (row) => t('users.cancelRow', { name: row.username }),
         onCancel: (row) => cancelEdit(row._id),
         actions: [
           {
             icon: <EditIcon />,
-            label: (row) => `Edit ${row.username}`,
+            label: (row) => t('users.editRow', { name: row.username }),
             onClick: startEdit,
             shows: () => may.mayEdit,
           },
           {
             icon: <LockResetIcon />,
-            label: (row) => `Set password for ${row.username}`,
+            label: (row) => t('users.setPasswordFor', { name: row.username }),
             onClick: openPassword,
             shows: (row) => may.maySetPassword && row._id !== myId,
           },
           {
             icon: <PhonelinkEraseIcon />,
-            label: (row) => `Reset second factors of ${row.username}`,
+            label: (row) => t('users.resetRow', { name: row.username }),
             onClick: askToResetFactors,
             // One's own are changed on the Security page, with a code.
             shows: (row) => may.mayResetFactors && row._id !== myId,
           },
           {
             icon: <DeleteIcon />,
-            label: (row) => `Delete ${row.username}`,
+            label: (row) => t('users.deleteRow', { name: row.username }),
             onClick: askToDelete,
             shows: () => may.mayDelete,
           },
@@ -87,6 +89,7 @@ export function useUserColumns(grid: UserGridController): GridColDef<User>[] {
       }),
     ],
     [
+      t,
       may,
       myId,
       askToDelete,

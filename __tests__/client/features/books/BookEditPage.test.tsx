@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { Book } from '@common/schemas/books';
 import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
@@ -71,7 +71,7 @@ describe('/book/:id/edit', () => {
   it('tells a viewer that their role does not allow it, and asks for nothing', async () => {
     renderApp(`/book/${ID}/edit`, signedInAs('viewer', ['viewer']));
     expect(await screen.findByRole('status')).toHaveTextContent(
-      messages.client.roleDoesNotAllow('editing books'),
+      t('common.roleDoesNotAllow', { what: 'editing books' }),
     );
     expect(network.calls(`GET /api/books/${ID}`)).toHaveLength(0);
   });

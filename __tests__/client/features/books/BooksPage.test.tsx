@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { Book } from '@common/schemas/books';
 import { apiError, permissionsFor, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
@@ -401,7 +402,7 @@ describe('/books', () => {
     await waitFor(() =>
       expect(consoleError).toHaveBeenCalledWith(messages.books.lookupContext, expect.anything()),
     );
-    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notAllowed]);
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([t('toast.notAllowed')]);
     // The catch-all toast would mislead: the book's card says what happened.
     expect(
       await within(screen.getByRole('listitem', { name: 'Book 0' })).findByText(
@@ -549,7 +550,7 @@ describe('/books: the controls each role sees', () => {
 
   it('tells a user with no role that an administrator must give one, and asks for no books', async () => {
     renderApp('/books', signedInAs('newcomer', []));
-    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
+    expect(await screen.findByText(t('common.needsRole'))).toBeInTheDocument();
     expect(screen.queryByText(/Your role does not allow/)).toBeNull();
     expect(screen.queryByRole('link', { name: 'Add Book' })).toBeNull();
     expect(screen.queryByRole('list', { name: 'Books' })).toBeNull();
@@ -578,7 +579,7 @@ describe('/book', () => {
   it('a viewer is told adding books is closed to them: no form, nothing sent', async () => {
     renderApp('/book', signedInAs('viewer', ['viewer']));
     expect(
-      await screen.findByText(messages.client.roleDoesNotAllow('adding books')),
+      await screen.findByText(t('common.roleDoesNotAllow', { what: 'adding books' })),
     ).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Add book' })).toBeNull();
     expect(screen.queryByLabelText(/Title/)).toBeNull();
@@ -586,7 +587,7 @@ describe('/book', () => {
 
   it('a user with no role sees the one needs-a-role line and no form', async () => {
     renderApp('/book', signedInAs('newcomer', []));
-    expect(await screen.findAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(await screen.findAllByText(t('common.needsRole'))).toHaveLength(1);
     expect(screen.queryByText(/Your role does not allow/)).toBeNull();
     expect(screen.queryByRole('form', { name: 'Add book' })).toBeNull();
   });

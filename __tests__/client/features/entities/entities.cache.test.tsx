@@ -6,7 +6,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { Entity } from '@common/schemas/entities';
 import { setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
@@ -86,7 +86,7 @@ describe('entity definitions: the cache after each mutation', () => {
       'hull',
     );
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.added'))).toBeInTheDocument();
     // The create invalidates the list (a new entity's place is the server's to say): the
     // menu, opened again, loads it once.
     expect(await entityMenu()).toContain('Boat');
@@ -103,7 +103,7 @@ describe('entity definitions: the cache after each mutation', () => {
     await userEvent.clear(await screen.findByLabelText(/^Category/));
     await userEvent.type(screen.getByLabelText(/^Category/), 'Fleet');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.saved'))).toBeInTheDocument();
 
     await visitEntities(router);
     expect(within(screen.getByLabelText('Car')).getByText('Fleet')).toBeInTheDocument();

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { Entity } from '@common/schemas/entities';
 import { stripToIdentifier } from '@common/schemas/entities';
 import { groupByCategory } from '@/lib/entityCategories';
@@ -110,7 +111,7 @@ describe('what each role sees on /entities', () => {
 
   it('a user with no role is told to ask for one, and no entities are asked for', async () => {
     renderApp('/entities', signedInAs('newcomer', []));
-    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
+    expect(await screen.findByText(t('common.needsRole'))).toBeInTheDocument();
     // The permissions have come: the list would have been asked for by now.
     expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
     expect(network.calls('GET /api/entities')).toHaveLength(0);
@@ -195,7 +196,9 @@ describe('what each role sees on /entities', () => {
       await screen.findByRole('progressbar', { name: 'Loading entities' }),
     ).toBeInTheDocument();
     answer();
-    expect(await screen.findByText(messages.client.loadFailed('entities'))).toBeInTheDocument();
+    expect(
+      await screen.findByText(t('common.loadFailed', { what: 'entities' })),
+    ).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.entities.fetchContext, expect.anything());
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByLabelText('Car')).toBeInTheDocument();
@@ -207,7 +210,7 @@ describe('/entities/add', () => {
   it('a contributor is told adding entities is closed to them: no form, nothing sent', async () => {
     renderApp('/entities/add', signedInAs('contributor', ['contributor']));
     expect(
-      await screen.findByText(messages.client.roleDoesNotAllow('adding entities')),
+      await screen.findByText(t('common.roleDoesNotAllow', { what: 'adding entities' })),
     ).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Add entity' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Add Entity' })).toBeNull();
@@ -215,7 +218,7 @@ describe('/entities/add', () => {
 
   it('a user with no role sees the one needs-a-role line and no form', async () => {
     renderApp('/entities/add', signedInAs('newcomer', []));
-    expect(await screen.findAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(await screen.findAllByText(t('common.needsRole'))).toHaveLength(1);
     expect(screen.queryByText(/Your role does not allow/)).toBeNull();
     expect(screen.queryByRole('form', { name: 'Add entity' })).toBeNull();
   });
@@ -241,7 +244,7 @@ describe('/entities/add', () => {
       'colour',
     );
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.added'))).toBeInTheDocument();
     expect(await network.calls('POST /api/entities')[0]!.json()).toEqual({
       name: 'FleetCar1',
       description: '',
@@ -276,7 +279,7 @@ describe('/entities/add', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Whole number' }));
     await userEvent.click(within(second).getByRole('checkbox', { name: 'Required' }));
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.added'))).toBeInTheDocument();
     expect((await network.calls('POST /api/entities')[0]!.json()).fields).toEqual([
       { name: 'kind', label: 'kind', type: 'select', options: ['blood', 'urine'] },
       { name: 'count', label: 'count', type: 'integer', required: true },
@@ -298,7 +301,7 @@ describe('/entities/add', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Yes / no' }));
     expect(within(first).getByRole('checkbox', { name: 'Unique' })).not.toBeChecked();
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(messages.entities.added)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.added'))).toBeInTheDocument();
     expect((await network.calls('POST /api/entities')[0]!.json()).fields).toEqual([
       { name: 'done', label: 'done', type: 'boolean' },
     ]);
@@ -322,11 +325,11 @@ describe('/entities/add', () => {
     await userEvent.type(await screen.findByLabelText(/^Name/), 'Car');
     await userEvent.type(screen.getByLabelText(/Field name/), 'make');
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(messages.entities.addFailed)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.addFailed'))).toBeInTheDocument();
     expect(screen.getByLabelText(/^Name/)).toHaveAccessibleDescription(
       'An entity with this name exists',
     );
-    expect(consoleError).toHaveBeenCalledWith(messages.entities.addFailed, expect.anything());
+    expect(consoleError).toHaveBeenCalledWith(t('entities.addFailed'), expect.anything());
     consoleError.mockRestore();
   });
 
@@ -346,7 +349,7 @@ describe('/entities/add', () => {
     const second = within(screen.getByRole('group', { name: 'Field 2' }));
     await userEvent.type(second.getByLabelText(/Field name/), 'model');
     await userEvent.click(screen.getByRole('button', { name: 'Add Entity' }));
-    expect(await screen.findByText(messages.entities.addFailed)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.addFailed'))).toBeInTheDocument();
     expect(second.getByLabelText(/Field name/)).toHaveAccessibleDescription(
       'must be at most 64 characters',
     );
@@ -373,13 +376,17 @@ describe('/entities/add', () => {
 
 describe('/entities/edit/:entityId', () => {
   it.each([
-    ['contributor', ['contributor'], messages.client.roleDoesNotAllow('editing entities')],
-    ['a user with no role', [], messages.client.needsRole],
+    [
+      'contributor',
+      ['contributor'],
+      () => t('common.roleDoesNotAllow', { what: 'editing entities' }),
+    ],
+    ['a user with no role', [], () => t('common.needsRole')],
   ])(
     '%s is told why there is no form, and the entity is not asked for',
     async (_who, userRoles, told) => {
       renderApp('/entities/edit/id-Car', signedInAs('someone', userRoles));
-      expect(await screen.findAllByText(told)).toHaveLength(1);
+      expect(await screen.findAllByText(told())).toHaveLength(1);
       if (userRoles.length === 0) expect(screen.queryByText(/Your role does not allow/)).toBeNull();
       expect(screen.queryByRole('form', { name: 'Edit entity' })).toBeNull();
       expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
@@ -419,7 +426,7 @@ describe('/entities/edit/:entityId', () => {
     );
     expect(screen.queryByText(/could not be loaded/)).toBeNull();
     expect(screen.queryByRole('form', { name: 'Edit entity' })).toBeNull();
-    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notFound]);
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([t('toast.notFound')]);
     expect(consoleError).toHaveBeenCalledWith(messages.entities.fetchContext, expect.anything());
     consoleError.mockRestore();
   });
@@ -439,7 +446,7 @@ describe('/entities/edit/:entityId', () => {
     renderApp('/entities/edit/id-Car', asAdmin);
     expect(await screen.findByRole('progressbar', { name: 'Loading entity' })).toBeInTheDocument();
     answer();
-    expect(await screen.findByText(messages.client.loadFailed('entity'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'entity' }))).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Edit entity' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('form', { name: 'Edit entity' })).toBeInTheDocument();
@@ -466,7 +473,7 @@ describe('/entities/edit/:entityId', () => {
     await userEvent.clear(screen.getByLabelText(/^Category/));
     await userEvent.type(screen.getByLabelText(/^Category/), 'Fleet');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.saved'))).toBeInTheDocument();
     // The form shows what the server stored.
     expect(screen.getByLabelText(/^Category/)).toHaveValue('Fleet (stored)');
     expect(await network.calls('PUT /api/entities/id-Car')[0]!.json()).toMatchObject({
@@ -505,7 +512,7 @@ describe('/entities/edit/:entityId', () => {
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Save and remove' }),
     );
-    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.saved'))).toBeInTheDocument();
     expect((await network.calls('PUT /api/entities/id-Car')[0]!.json()).fields).toEqual([
       { name: 'title', label: 'Title' },
     ]);
@@ -530,7 +537,7 @@ describe('/entities/edit/:entityId', () => {
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.type(await screen.findByLabelText(/^Description/), ' (renamed)');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.saved'))).toBeInTheDocument();
     expect(await network.calls('PUT /api/entities/id-Car')[0]!.json()).toMatchObject({
       fields: typed.fields,
       displayField: 'seats',
@@ -574,7 +581,7 @@ describe('/entities/edit/:entityId', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Convert values' });
     expect(dialog).toHaveTextContent('Saving converts the values of 2 records of Car');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save and convert' }));
-    expect(await screen.findByText(messages.entities.saved)).toBeInTheDocument();
+    expect(await screen.findByText(t('entities.saved'))).toBeInTheDocument();
     expect((await sent()[0]!.json()).fields).toEqual([
       { name: 'seats', label: 'Seats', type: 'integer' },
     ]);

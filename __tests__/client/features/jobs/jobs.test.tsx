@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { JOB_FILTER_MAX_LENGTH, JOB_MAX_PAGE } from '@common/constants';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { FILTER_DELAY_MS } from '@/features/jobs/JobsPage';
 import {
   paramsFromView,
@@ -145,7 +146,7 @@ describe('/lims/jobs', () => {
   it("shows 'No job data available' for a job without samples", async () => {
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
     await userEvent.click(await screen.findByRole('button', { name: 'Expand J-0000002' }));
-    expect(await screen.findByText(messages.jobs.noData)).toBeInTheDocument();
+    expect(await screen.findByText(t('jobs.noData'))).toBeInTheDocument();
   });
 
   it('reads the view from the URL and sends a typed filter, from page 1', async () => {
@@ -276,7 +277,7 @@ describe('/lims/jobs', () => {
     await waitFor(() =>
       expect(consoleError).toHaveBeenCalledWith(messages.jobs.fetchContext, expect.anything()),
     );
-    expect(await screen.findByText(messages.client.loadFailed('jobs'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'jobs' }))).toBeInTheDocument();
     expect(screen.queryByText('J-0000001')).toBeNull();
 
     failing = false;
@@ -285,7 +286,7 @@ describe('/lims/jobs', () => {
     const again = await screen.findByRole('grid', { name: 'Jobs' });
     expect(await within(again).findByText('J-0000001')).toBeInTheDocument();
     expect(queries().filter((q) => q.filter === 'zzz')).toHaveLength(asked + 1);
-    expect(screen.queryByText(messages.client.loadFailed('jobs'))).toBeNull();
+    expect(screen.queryByText(t('common.loadFailed', { what: 'jobs' }))).toBeNull();
     consoleError.mockRestore();
   });
 
@@ -336,7 +337,7 @@ describe('/lims/jobs', () => {
     renderApp('/lims/jobs', signedInAs('viewer', ['viewer']));
     await userEvent.click(await screen.findByRole('button', { name: 'Expand J-0000001' }));
     expect(
-      await screen.findByText(messages.client.loadFailed('details of J-0000001')),
+      await screen.findByText(t('common.loadFailed', { what: 'details of J-0000001' })),
     ).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.jobs.detailsContext, expect.anything());
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -380,7 +381,7 @@ describe('what each role sees on /lims/jobs', () => {
 
   it('a user with no role is told to ask for one, and no jobs are asked for', async () => {
     renderApp('/lims/jobs', signedInAs('newcomer', []));
-    expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
+    expect(await screen.findByText(t('common.needsRole'))).toBeInTheDocument();
     // The permissions have come: the list would have been asked for by now.
     expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
     expect(network.calls('GET /api/LIMS/jobs')).toHaveLength(0);

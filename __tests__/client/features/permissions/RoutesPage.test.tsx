@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { RoutePermission } from '@common/schemas/permissions';
 import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
@@ -120,7 +121,7 @@ describe('/routes', () => {
     network.use(http.get('/api/routes', () => apiError(500, 'INTERNAL', 'no'), { once: true }));
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/routes', signedInAs('admin', ['admin']));
-    expect(await screen.findByText(messages.client.loadFailed('routes'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'routes' }))).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.permissions.fetchContext, expect.anything());
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('table', { name: 'books' })).toBeInTheDocument();
@@ -180,8 +181,8 @@ describe('what each role sees on /routes', () => {
       expect(
         await screen.findByText(
           userRoles.length > 0
-            ? messages.client.roleDoesNotAllow('reading the routes')
-            : messages.client.needsRole,
+            ? t('common.roleDoesNotAllow', { what: 'reading the routes' })
+            : t('common.needsRole'),
         ),
       ).toBeInTheDocument();
       // The permissions have come: the list would have been asked for by now.

@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { EntityRecord } from '@common/schemas/entities';
 import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
 import { apiError, recordPage, setupNetwork } from '../../helpers/network';
@@ -317,7 +318,7 @@ describe('/entities/:entityName', () => {
         qty: null,
         site: null,
       });
-      expect(await screen.findByText(messages.records.added)).toBeInTheDocument();
+      expect(await screen.findByText(t('records.added'))).toBeInTheDocument();
     });
 
     it("shows the server's refusal of a value under its cell, and says what it is", async () => {
@@ -344,7 +345,7 @@ describe('/entities/:entityName', () => {
       await waitFor(() => expect(code).toHaveAccessibleDescription('is taken by another record'));
       // The toast says what happened, not the catch-all "not allowed".
       expect(await screen.findByText(messages.server.notUnique('Code'))).toBeInTheDocument();
-      expect(screen.queryByText(messages.toast.notAllowed)).toBeNull();
+      expect(screen.queryByText(t('toast.notAllowed'))).toBeNull();
       consoleError.mockRestore();
     });
 
@@ -548,8 +549,8 @@ describe('/entities/:entityName', () => {
       'href',
       '/entities',
     );
-    expect(await screen.findByText(messages.toast.notFound)).toBeInTheDocument();
-    expect(screen.getAllByText(messages.toast.notFound)).toHaveLength(1);
+    expect(await screen.findByText(t('toast.notFound'))).toBeInTheDocument();
+    expect(screen.getAllByText(t('toast.notFound'))).toHaveLength(1);
     expect(store.getState().ui.toasts).toHaveLength(1);
     expect(consoleError).toHaveBeenCalledWith(messages.records.fetchContext, expect.anything());
     expect(screen.queryByRole('grid')).toBeNull();
@@ -763,7 +764,7 @@ describe('/entities/:entityName', () => {
 
     it('tells a user with no role to ask for one, and asks for neither the entity nor its records', async () => {
       renderApp('/entities/Car', signedInAs('newcomer', []));
-      expect(await screen.findByText(messages.client.needsRole)).toBeInTheDocument();
+      expect(await screen.findByText(t('common.needsRole'))).toBeInTheDocument();
       expect(screen.queryByText(/Your role does not allow/)).toBeNull();
       expect(screen.queryByRole('grid')).toBeNull();
       expect(network.calls('GET /api/entities/Car')).toHaveLength(0);

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import { apiError, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
@@ -75,7 +76,7 @@ describe('/roles', () => {
       expect(network.calls('POST /api/roles/role-auditor/restore')).toHaveLength(1),
     );
     await waitFor(() => expect(network.calls('GET /api/roles').length).toBeGreaterThan(listed));
-    expect(await screen.findByText(messages.client.undone)).toBeInTheDocument();
+    expect(await screen.findByText(t('common.undone'))).toBeInTheDocument();
   });
 
   it("logs 'Error deleting roles' when the delete fails", async () => {
@@ -115,8 +116,8 @@ describe('what each role sees on /roles', () => {
       expect(
         await screen.findByText(
           userRoles.length > 0
-            ? messages.client.roleDoesNotAllow('reading the roles')
-            : messages.client.needsRole,
+            ? t('common.roleDoesNotAllow', { what: 'reading the roles' })
+            : t('common.needsRole'),
         ),
       ).toBeInTheDocument();
       // The permissions have come: the list would have been asked for by now.
@@ -177,7 +178,7 @@ describe('/role', () => {
   it('a viewer is told adding roles is closed to them: no form, nothing sent', async () => {
     renderApp('/role', signedInAs('viewer', ['viewer']));
     expect(
-      await screen.findByText(messages.client.roleDoesNotAllow('adding roles')),
+      await screen.findByText(t('common.roleDoesNotAllow', { what: 'adding roles' })),
     ).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Add role' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Add Role' })).toBeNull();
@@ -185,7 +186,7 @@ describe('/role', () => {
 
   it('a user with no role sees the one needs-a-role line and no form', async () => {
     renderApp('/role', signedInAs('newcomer', []));
-    expect(await screen.findAllByText(messages.client.needsRole)).toHaveLength(1);
+    expect(await screen.findAllByText(t('common.needsRole'))).toHaveLength(1);
     expect(screen.queryByText(/Your role does not allow/)).toBeNull();
     expect(screen.queryByRole('form', { name: 'Add role' })).toBeNull();
   });
@@ -313,7 +314,7 @@ describe('/role/:id/edit', () => {
     expect(screen.queryByRole('heading', { name: /Users with the role \S/ })).toBeNull();
     // The users of a role that does not exist are never asked for: one request, one toast.
     expect(network.calls('GET /api/roles/role-gone/users')).toHaveLength(0);
-    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([messages.toast.notFound]);
+    expect(store.getState().ui.toasts.map((t) => t.message)).toEqual([t('toast.notFound')]);
     expect(consoleError).toHaveBeenCalledWith(messages.roles.fetchOneContext, expect.anything());
     consoleError.mockRestore();
   });
@@ -324,7 +325,7 @@ describe('/role/:id/edit', () => {
     );
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/role/role-auditor/edit', asAdmin);
-    expect(await screen.findByText(messages.client.loadFailed('role'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'role' }))).toBeInTheDocument();
     expect(screen.queryByRole('switch')).toBeNull();
     expect(network.calls('GET /api/roles/role-auditor/users')).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
@@ -369,7 +370,7 @@ describe('/role/:id/edit', () => {
     await waitFor(() =>
       expect(consoleError).toHaveBeenCalledWith(messages.roles.editUsersContext, expect.anything()),
     );
-    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(messages.toast.notAllowed);
+    expect(store.getState().ui.toasts.map((t) => t.message)).toContain(t('toast.notAllowed'));
     expect(screen.queryByText('boom')).toBeNull();
     consoleError.mockRestore();
   });
@@ -385,8 +386,8 @@ describe('/role/:id/edit', () => {
       expect(
         await screen.findByText(
           userRoles.length > 0
-            ? messages.client.roleDoesNotAllow('reading who holds a role')
-            : messages.client.needsRole,
+            ? t('common.roleDoesNotAllow', { what: 'reading who holds a role' })
+            : t('common.needsRole'),
         ),
       ).toBeInTheDocument();
       expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { messages } from '@common/messages';
+import { t } from '@/i18n/useT';
 import type { User } from '@common/schemas/users';
 import { selectPermissionsResult } from '@/auth/permissions.api';
 import { apiError, permissionsFor, setupNetwork } from '../../helpers/network';
@@ -125,7 +126,7 @@ describe('/users', () => {
     renderApp('/users', { auth: { ...asAda.auth!, user: { ...asAda.auth!.user!, _id: 'u-ada' } } });
     await userEvent.click(await screen.findByRole('button', { name: 'Delete ada' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
-    expect(dialog).toHaveTextContent(messages.users.deleteOwn('ada'));
+    expect(dialog).toHaveTextContent(t('users.deleteOwn', { name: 'ada' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(network.calls('DELETE /api/users/u-ada')).toHaveLength(1));
     expect(await screen.findByText('Deleted ada')).toBeInTheDocument();
@@ -137,7 +138,7 @@ describe('/users', () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/users', signedInAs('admin', ['admin']));
     // Not an empty list, which would read as "there are no users".
-    expect(await screen.findByText(messages.client.loadFailed('users'))).toBeInTheDocument();
+    expect(await screen.findByText(t('common.loadFailed', { what: 'users' }))).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.users.fetchContext, expect.anything());
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     const grid = await screen.findByRole('grid', { name: 'Users' });
@@ -231,8 +232,8 @@ describe('what each role sees on /users', () => {
       expect(
         await screen.findByText(
           userRoles.length > 0
-            ? messages.client.roleDoesNotAllow('reading the users')
-            : messages.client.needsRole,
+            ? t('common.roleDoesNotAllow', { what: 'reading the users' })
+            : t('common.needsRole'),
         ),
       ).toBeInTheDocument();
       // The permissions have come: the list would have been asked for by now.
@@ -263,13 +264,13 @@ describe('what each role sees on /users', () => {
 
 describe('/users/add', () => {
   it.each([
-    ['a viewer', ['viewer'], messages.client.roleDoesNotAllow('adding users')],
-    ['a user with no role', [], messages.client.needsRole],
+    ['a viewer', ['viewer'], () => t('common.roleDoesNotAllow', { what: 'adding users' })],
+    ['a user with no role', [], () => t('common.needsRole')],
   ])(
     '%s is told why there is no form, and the roles are not asked for',
     async (_who, userRoles, told) => {
       renderApp('/users/add', signedInAs('someone', userRoles));
-      expect(await screen.findAllByText(told)).toHaveLength(1);
+      expect(await screen.findAllByText(told())).toHaveLength(1);
       expect(screen.queryByRole('form', { name: 'Add user' })).toBeNull();
       expect(network.calls('GET /api/auth/permissions')).toHaveLength(1);
       expect(network.calls('GET /api/roles')).toHaveLength(0);
@@ -302,7 +303,9 @@ describe('/users/add', () => {
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/users/add', signedInAs('admin', ['admin']));
     const roles = await screen.findByRole('group', { name: 'Roles' });
-    expect(await within(roles).findByText(messages.client.loadFailed('roles'))).toBeInTheDocument();
+    expect(
+      await within(roles).findByText(t('common.loadFailed', { what: 'roles' })),
+    ).toBeInTheDocument();
     expect(consoleError).toHaveBeenCalledWith(messages.roles.fetchContext, expect.anything());
     await userEvent.click(within(roles).getByRole('button', { name: 'Retry' }));
     expect(await within(roles).findByRole('checkbox', { name: 'viewer' })).toBeInTheDocument();
@@ -340,7 +343,7 @@ describe('/users/add', () => {
     renderApp('/users/add', signedInAs('rita', ['recruiter']));
     const roles = await screen.findByRole('group', { name: 'Roles' });
     expect(
-      within(roles).getByText(messages.client.roleDoesNotAllow('choosing roles')),
+      within(roles).getByText(t('common.roleDoesNotAllow', { what: 'choosing roles' })),
     ).toBeInTheDocument();
     expect(screen.getByLabelText(/Username/)).toBeInTheDocument();
     expect(within(roles).queryByRole('checkbox')).toBeNull();
@@ -483,9 +486,9 @@ describe('Set password on /users', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await network.calls(setPassword)[0]!.json()).toEqual({ password: 'a-new-password' });
     expect(store.getState().ui.toasts.map((t) => t.message)).toContain(
-      messages.users.passwordSet('ada'),
+      t('users.passwordSet', { name: 'ada' }),
     );
-    expect(await screen.findByText(messages.users.passwordSet('ada'))).toBeInTheDocument();
+    expect(await screen.findByText(t('users.passwordSet', { name: 'ada' }))).toBeInTheDocument();
   });
 
   it('checks the password with the common schema before sending it', async () => {

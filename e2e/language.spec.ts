@@ -1,0 +1,170 @@
+import type { Page, TestInfo } from '@playwright/test';
+import en from '../src/i18n/locales/en.json';
+import fr from '../src/i18n/locales/fr.json';
+import { E2E_ADMIN_PASSWORD } from './accounts';
+import {
+  DESKTOP,
+  expect,
+  expectFitsWidth,
+  PHONE,
+  signIn,
+  test,
+  waitForNetworkQuiet,
+} from './fixtures';
+
+const french = fr as Record<string, string>;
+const frenchWords = new Set(
+  Object.values(french).flatMap((text) => text.toLowerCase().split(/[^\p{L}]+/u)),
+);
+
+/**
+ * The English texts a French screen must not show: each English message French words
+ * differently (/mexico's are French in both), without its placeholders' parts. A whole
+ * message is looked for as an element's text or name; one of three words or more also
+ * inside longer text.
+ */
+const english = Object.entries(en)
+  .filter(([id, text]) => !id.startsWith('mexico.') && french[id] !== text)
+  .map(([, text]) => text.split(/\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}/)[0]!.trim())
+  .filter((text) => /[a-z]{2}/i.test(text))
+  // A word French shares (routes, Menu, Session) is French too.
+  .filter((text) => text.includes(' ') || !frenchWords.has(text.toLowerCase()));
+const sentences = english.filter((text) => text.split(' ').length >= 3);
+
+/** Every text of the page a person can read or hear: text, labels, titles, placeholders. */
+const textsOf = (page: Page) =>
+  page.evaluate(() => {
+    const texts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      if (text && !node.parentElement?.closest('[lang="en"], script, style')) texts.push(text);
+    }
+    for (const element of document.body.querySelectorAll('[aria-label], [title], [placeholder]'))
+      if (!element.closest('[lang="en"]'))
+        for (const name of ['aria-label', 'title', 'placeholder'])
+          if (element.getAttribute(name)) texts.push(element.getAttribute(name)!);
+    return texts;
+  });
+
+/** Fails with each English text on the page; screenshots it at both widths. */
+async function expectFrench(page: Page, testInfo: TestInfo, screen: string) {
+  await waitForNetworkQuiet(page);
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    const texts = await textsOf(page);
+    const found = [
+      ...texts.filter((text) => english.includes(text)),
+      ...sentences.filter((sentence) => texts.some((text) => text.includes(sentence))),
+    ];
+    expect([...new Set(found)], `English on ${screen} at ${size.width} px`).toEqual([]);
+    // The grid lays itself out again once it sees the new width.
+    await expect(() => expectFitsWidth(page, `${screen} in French`)).toPass({ timeout: 5000 });
+    await page.screenshot({
+      path: testInfo.outputPath(`${screen.replace(/\W+/g, '-')}-${size.width}.png`),
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** Calls the API as the signed-in user of `page`. */
+async function api(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, data?: object) {
+  const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+  const answer = await page.request.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    data,
+  });
+  expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
+  return answer.json();
+}
+
+test.describe('in French', () => {
+  // The admin account's language goes back to none: the other tests' admin reads English.
+  test.afterEach(async ({ page }) => {
+    await api(page, 'PUT', '/api/auth/preferences', { locale: null });
+  });
+
+  test('French is chosen on the sign-in page, kept for the account, and every screen speaks it', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(240_000);
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+    await page.getByRole('button', { name: 'Français' }).click();
+    await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
+    await expectFrench(page, testInfo, 'login');
+
+    await page.getByLabel("Nom d'utilisateur").fill('admin');
+    await page.getByLabel('Mot de passe').fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Bonjour, admin' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Bonjour, admin' })).toBeVisible();
+
+    // Another browser, English by its settings and storage: the account's language follows.
+    const elsewhere = await browser.newContext({
+      locale: 'en-US',
+      baseURL: process.env.E2E_BASE_URL,
+    });
+    const other = await elsewhere.newPage();
+    await other.goto('/');
+    await expect(other.getByRole('heading', { name: 'Hello, visitor' })).toBeVisible();
+    await signIn(other, 'admin', E2E_ADMIN_PASSWORD);
+    await expect(other.getByRole('heading', { name: 'Bonjour, admin' })).toBeVisible();
+    await elsewhere.close();
+
+    // Something on each screen: an entity with a record, and the seeded books, users and roles.
+    const entity = await api(page, 'POST', '/api/entities', {
+      name: `Langue_${Date.now().toString(36)}`,
+      category: 'Lab',
+      fields: [{ name: 'sampleid', label: 'Sample id' }],
+    });
+    await api(page, 'POST', `/api/entity-records/${entity.name}`, {
+      fields: { sampleid: 'S-001' },
+    });
+    const [book] =
+      (await api(page, 'GET', '/api/books')).books ?? (await api(page, 'GET', '/api/books'));
+    const roles = await api(page, 'GET', '/api/roles');
+    const screens = [
+      '/',
+      '/books',
+      '/book',
+      `/book/${book._id}/edit`,
+      '/entities',
+      '/entities/add',
+      `/entities/edit/${entity._id}`,
+      `/entities/${entity.name}`,
+      '/lims/jobs',
+      '/users',
+      '/users/add',
+      '/roles',
+      '/role',
+      `/role/${roles[0]._id}/edit`,
+      '/routes',
+      '/audit',
+      '/account',
+      '/no-such-page',
+    ];
+    for (const path of screens) {
+      await page.goto(path);
+      await expect(page.locator('main h1, main [role=alert]').first()).toBeVisible();
+      await expectFrench(page, testInfo, path);
+    }
+  });
+});
+
+test('English stays English, word for word, for a browser that asks for it', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Hello, visitor' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  await expect(
+    page.getByText(
+      'This is a development server. It could be wiped out, changed, down, etc. Do not use sensitive information nor rely on storing data!',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Français' })).toHaveAttribute('lang', 'fr');
+});

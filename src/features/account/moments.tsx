@@ -1,0 +1,39 @@
+import { Fragment, type ReactNode } from 'react';
+import type { MessageId, MessageValues } from '@/i18n/i18n';
+import { formatDateTime, formatUtc } from '@/i18n/format';
+import type { t as translate } from '@/i18n/useT';
+
+/**
+ * A moment as people read it, with the exact UTC moment on hover; `never` when there is none
+ * (a token that does not expire, a passkey never used).
+ */
+export function Moment({ iso, never }: { iso: string | null; never: string }) {
+  if (!iso) return never;
+  return (
+    <time dateTime={iso} title={formatUtc(iso)}>
+      {formatDateTime(iso)}
+    </time>
+  );
+}
+
+/** What marks a node's place in a message's text: a character no message holds. */
+const MARK = '\u0000';
+
+/**
+ * A message whose placeholders `nodes` fills with elements (a `<time>`), each where the
+ * language in effect puts it: `Added {added} · last used {used}`.
+ */
+export function withNodes(
+  t: typeof translate,
+  id: MessageId,
+  values: MessageValues,
+  nodes: Record<string, ReactNode>,
+): ReactNode {
+  const marks = Object.fromEntries(Object.keys(nodes).map((name) => [name, MARK + name + MARK]));
+  // Between the marks: text, a node's name, text, a node's name… (odd pieces are names).
+  return t(id, { ...values, ...marks })
+    .split(MARK)
+    .map((piece, index) =>
+      index % 2 === 1 ? <Fragment key={index}>{nodes[piece]}</Fragment> : piece,
+    );
+}
