@@ -9,22 +9,24 @@ import { makeAppStore } from './app/store';
 import { applyLocale, loadLocale, startLocale } from './i18n/i18n';
 
 const locale = startLocale();
-// The first screen renders in its language: the catalogue's chunk loads first.
-await loadLocale(locale);
-applyLocale(locale);
-const store = makeAppStore(locale);
-store.dispatch(appStarted());
+// The first screen renders in its language: the catalogue's chunk loads first. (A promise,
+// not a top-level await, which would bring webpack's async-module runtime to every page.)
+void loadLocale(locale).then(() => {
+  applyLocale(locale);
+  const store = makeAppStore(locale);
+  store.dispatch(appStarted());
 
-// A transition lets React render the first screen in slices between the browser's other
-// work, instead of one long task that keeps a slow phone from answering a tap.
-startTransition(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <AppProviders store={store}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </AppProviders>
-    </StrictMode>,
-  );
+  // A transition lets React render the first screen in slices between the browser's other
+  // work, instead of one long task that keeps a slow phone from answering a tap.
+  startTransition(() => {
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <AppProviders store={store}>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </AppProviders>
+      </StrictMode>,
+    );
+  });
 });
