@@ -10,7 +10,7 @@
  */
 const { createHash } = require('node:crypto');
 const { readFileSync } = require('node:fs');
-const { compileMessage } = require('@lingui/message-utils/compileMessage');
+const { compileMessageOrThrow } = require('@lingui/message-utils/compileMessage');
 
 const FIRST = /^(shell|home|toast)\./;
 
@@ -19,7 +19,7 @@ const compile = (source, part) =>
     Object.fromEntries(
       Object.entries(JSON.parse(source))
         .filter(([id]) => !part || FIRST.test(id) === (part === 'first'))
-        .map(([id, message]) => [id, compileMessage(message)]),
+        .map(([id, message]) => [id, compileMessageOrThrow(message)]),
     ),
   );
 

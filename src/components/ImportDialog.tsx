@@ -30,6 +30,7 @@ import {
   useCsvImport,
 } from '@/hooks/useCsvImport';
 import { t as translate, useT } from '@/i18n/useT';
+import { localiseServerText } from '@/i18n/serverTexts';
 
 /** How many of a report's problems the dialog lists (the downloaded report has them all). */
 const PROBLEMS_SHOWN = 50;
@@ -59,7 +60,9 @@ function downloadReport(report: ImportReport, what: string) {
   ];
   const lines = [
     headings.map(field).join(','),
-    ...report.problems.map((p) => [String(p.line), p.field, p.message].map(field).join(',')),
+    ...report.problems.map((p) =>
+      [String(p.line), p.field, localiseServerText(p.message)].map(field).join(','),
+    ),
   ];
   const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
   const link = document.createElement('a');
@@ -142,7 +145,7 @@ function Report({ report, target }: { report: ImportReport; target: ImportTarget
                 <TableRow key={index}>
                   <TableCell>{problem.line}</TableCell>
                   <TableCell>{labelOf(problem.field)}</TableCell>
-                  <TableCell>{problem.message}</TableCell>
+                  <TableCell>{localiseServerText(problem.message)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -84,18 +84,28 @@ const loaded = new Map<string, LocaleTexts>();
 /** The parts this page needs: the first always, the screens' once one has loaded. */
 const wanted = new Set<Part>(['first']);
 
-/** Loads a language's texts (the parts this page needs, once each), before it is put in effect. */
+/** True when every part of a language this page needs is loaded. */
+export const isLoaded = (locale: Locale): boolean =>
+  [...wanted].every((part) => loaded.has(`${locale}:${part}`));
+
+/**
+ * Loads a language's texts (the parts this page needs, once each), before it is put in
+ * effect. A part wanted meanwhile (a screen loading) is loaded too; a caller about to put the
+ * language in effect checks `isLoaded` in the same tick, and loads again if it is not.
+ */
 export async function loadLocale(locale: Locale): Promise<void> {
-  await Promise.all(
-    [...wanted].map(async (part) => {
-      const key = `${locale}:${part}`;
-      if (loaded.has(key)) return;
-      // Tried again, as a screen's chunk is, when the network blips.
-      const texts = await loadChunk(loaders[locale][part]);
-      i18n.load(locale, texts.messages);
-      loaded.set(key, texts);
-    }),
-  );
+  while (!isLoaded(locale)) {
+    await Promise.all(
+      [...wanted].map(async (part) => {
+        const key = `${locale}:${part}`;
+        if (loaded.has(key)) return;
+        // Tried again, as a screen's chunk is, when the network blips.
+        const texts = await loadChunk(loaders[locale][part]);
+        i18n.load(locale, texts.messages);
+        loaded.set(key, texts);
+      }),
+    );
+  }
 }
 
 /** Loads the screens' texts of the language in effect: with the first screen's chunk. */

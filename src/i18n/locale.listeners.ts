@@ -1,9 +1,15 @@
-import type { Locale } from '@common/locales';
+import { isLocale, type Locale } from '@common/locales';
 import { loggedIn } from '@/auth/auth.slice';
 import type { AppStartListening } from '@/lib/store';
 import { localeActivated, localeChosen, toastQueued } from '@/ui/ui.slice';
-import { applyLocale, LOCALE_STORAGE_KEY, loadLocale } from './i18n';
+import { applyLocale, isLoaded, LOCALE_STORAGE_KEY, loadLocale } from './i18n';
 import { t } from './useT';
+
+/**
+ * A language chosen while signed out, to keep for the account at sign-in: in this tab's
+ * session storage, as the sign-in may go through another site (Google) and back.
+ */
+const CHOSEN_SIGNED_OUT_KEY = 'localeChosenSignedOut';
 
 /**
  * The language, saga-style: a choice is loaded, put in effect, kept in this browser and,
@@ -11,19 +17,20 @@ import { t } from './useT';
  * unless the user chose one on the way in (on the sign-in page), which is then kept for it.
  */
 export function addLocaleListeners(startListening: AppStartListening): void {
-  let chosenSignedOut = false;
+  // Counts the choices, so the account's language, arriving after a choice, does not undo it.
+  let choices = 0;
 
   startListening({
     actionCreator: localeChosen,
     effect: async ({ payload: locale }, listenerApi) => {
       // The latest choice wins: an earlier one still loading is dropped.
       listenerApi.cancelActiveListeners();
-      await listenerApi.pause(loadLocale(locale));
+      choices += 1;
+      const signedIn = Boolean(listenerApi.getState().auth.accessToken);
+      if (!signedIn) window.sessionStorage.setItem(CHOSEN_SIGNED_OUT_KEY, locale);
+      await whenLoaded(locale, listenerApi.pause);
       put(locale, listenerApi.dispatch);
-      if (!listenerApi.getState().auth.accessToken) {
-        chosenSignedOut = true;
-        return;
-      }
+      if (!signedIn) return;
       const { savePreferences } = await import('./preferences');
       await savePreferences({ locale }, listenerApi.dispatch, listenerApi.getState).catch(() =>
         listenerApi.dispatch(toastQueued(t('toast.languageNotSaved'), 'warning')),
@@ -36,21 +43,32 @@ export function addLocaleListeners(startListening: AppStartListening): void {
     effect: async (_action, listenerApi) => {
       const { loadPreferences, savePreferences } = await import('./preferences');
       const { dispatch, getState } = listenerApi;
+      const chosen = window.sessionStorage.getItem(CHOSEN_SIGNED_OUT_KEY);
+      window.sessionStorage.removeItem(CHOSEN_SIGNED_OUT_KEY);
+      const before = choices;
       try {
-        if (chosenSignedOut) {
-          chosenSignedOut = false;
-          await savePreferences({ locale: getState().ui.locale }, dispatch, getState);
+        if (isLocale(chosen)) {
+          await savePreferences({ locale: chosen }, dispatch, getState);
           return;
         }
         const { locale } = await loadPreferences(dispatch, getState);
         if (!locale || locale === getState().ui.locale) return;
-        await listenerApi.pause(loadLocale(locale));
-        put(locale, dispatch);
+        await whenLoaded(locale, listenerApi.pause);
+        if (choices === before) put(locale, dispatch);
       } catch {
         // The account's language could not be read or kept: this browser's stays in effect.
       }
     },
   });
+}
+
+/**
+ * Resolves once every part of `locale` this page needs is loaded, checked in the tick that
+ * resolves: the caller puts it in effect at once, before a screen can want another part.
+ */
+async function whenLoaded(locale: Locale, pause: <T>(promise: Promise<T>) => Promise<T>) {
+  do await pause(loadLocale(locale));
+  while (!isLoaded(locale));
 }
 
 /** Puts a loaded language in effect, everywhere it shows, and keeps it in this browser. */

@@ -21,7 +21,7 @@ export interface UiState {
 
 const initialState: UiState = { toasts: [], locale: DEFAULT_LOCALE };
 
-/** The user chose a language (the navigation's or the sign-in page's switch). */
+/** The user chose a language (the navigation's switch, on every page). */
 export const localeChosen = createAction<Locale>('ui/localeChosen');
 
 export const uiSlice = createSlice({

@@ -29,6 +29,26 @@ const validation = [
   'must be a web address (http or https)',
   'must be a valid ISBN-10 or ISBN-13',
   'may only hold letters, digits, _ and -',
+  'must be unique',
+  'a boolean field cannot be unique',
+  'cannot be converted',
+  'is not a role',
+  'is not the id of a user',
+  'is only set for new users',
+  'is the id of line 12 too',
+  'must be a record id (a UUID)',
+  'must be the id of a record of Owners',
+  'must be the id of a record',
+  'must be a date and time with its time zone, such as 2026-11-26T14:30:00Z or 2026-11-26T15:30:00+01:00',
+  'must be a number of days',
+  'must be at most 365 days',
+  'must change the name or the query',
+  'must not start with ?',
+  'must be one of the fields',
+  'must be one of: red, green',
+  'must name at least one route',
+  'must name at most 10,000 records',
+  'a relation or unique field has no default',
   ...Object.values(messages.validation),
 ];
 
@@ -58,6 +78,11 @@ describe("the server's sentences", () => {
     );
     expect(localiseServerText(messages.server.notUnique('Serial number'))).toBe(
       'Une autre fiche a cette valeur de Serial number',
+    );
+    // A field's own uniqueness is not another record's.
+    expect(localiseServerText('must be unique')).toBe('doit être unique');
+    expect(localiseServerText('must name at least one route')).toBe(
+      'doit en nommer au moins un (route)',
     );
     expect(localiseServerText('must be at most 10,000 characters')).toBe(
       'doit faire au plus 10\u202f000 caractères',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
+import { isLocale } from '@common/locales';
 import { preferencesSchema } from '@common/schemas/preferences';
 import { userPreferences } from '../../db/schema/userPreferences';
 
@@ -18,7 +19,8 @@ export const preferencesRoutes: FastifyPluginAsyncZod = async (app) => {
         .select({ locale: userPreferences.locale })
         .from(userPreferences)
         .where(eq(userPreferences.userId, request.user!._id));
-      return preferencesSchema.parse({ locale: row?.locale ?? null });
+      // A language no longer spoken reads as none chosen.
+      return { locale: isLocale(row?.locale) ? row.locale : null };
     },
   );
 

@@ -79,7 +79,15 @@ const columnsOf = (t: typeof translate): GridColDef<AuditEvent>[] => [
     valueGetter: (actor: AuditEvent['actor']) => actor?.name ?? t('audit.nobody'),
   },
   { field: 'action', headerName: t('audit.action'), width: 170, sortable: false },
-  { field: 'summary', headerName: t('audit.summary'), flex: 1, minWidth: 260, sortable: false },
+  {
+    field: 'summary',
+    headerName: t('audit.summary'),
+    flex: 1,
+    minWidth: 260,
+    sortable: false,
+    // Written by the server when it happened, in English: said so to screen readers.
+    renderCell: ({ value }: { value?: string }) => <span lang="en">{value}</span>,
+  },
   { field: 'ip', headerName: t('audit.ip'), width: 130, sortable: false },
   { field: 'userAgent', headerName: t('audit.userAgent'), width: 220, sortable: false },
 ];

@@ -26,6 +26,7 @@ import {
   useRestoreEntityVersionMutation,
   useUpdateEntityMutation,
 } from './entities.api';
+import { localiseServerText } from '@/i18n/serverTexts';
 
 export type EntityFormValues = z.input<typeof entityInputSchema>;
 type CheckedEntity = z.output<typeof entityInputSchema>;
@@ -70,7 +71,7 @@ export function reportText(report: DefinitionReport, t = translate) {
       field: f.field,
       empty: f.value === null ? 'yes' : 'no',
       value: String(f.value),
-      message: f.message,
+      message: localiseServerText(f.message),
     }),
   );
   return t('entities.report', {

@@ -13,6 +13,7 @@ import { useId, useState } from 'react';
 import type { EntityField } from '@common/schemas/entities';
 import { type FieldValue, fieldValueSchema } from '@common/schemas/fieldValues';
 import { useT } from '@/i18n/useT';
+import { localiseServerText } from '@/i18n/serverTexts';
 
 /**
  * The fields a bulk action may set: the same value on many records makes sense for them
@@ -79,7 +80,8 @@ export function BulkSetDialog({
     if (!field) return;
     const parsed = fieldValueSchema(field).safeParse(valueOf(field, text));
     if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message);
+      const message = parsed.error.issues[0]?.message;
+      setProblem(message && localiseServerText(message));
       return;
     }
     onSet(field.name, parsed.data);

@@ -19,6 +19,7 @@ import {
   useRestoreRecordVersionMutation,
   useUpdateRecordMutation,
 } from './records.api';
+import { localiseServerText } from '@/i18n/serverTexts';
 
 /**
  * A grid row: a record's values, its relations' display values, its version, and whether
@@ -98,7 +99,9 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     validate: (row) => {
       const checked = parseRecordValues(entity.fields, row.values, { creating: row.isNew });
       if (!('problems' in checked)) return undefined;
-      return Object.fromEntries(checked.problems.map(({ field, message }) => [field, message]));
+      return Object.fromEntries(
+        checked.problems.map(({ field, message }) => [field, localiseServerText(message)]),
+      );
     },
     fieldOfError,
     columnOf: (name) => `value:${name}`,
