@@ -69,6 +69,8 @@ describe.each(testDbKinds)('personal access tokens, on %s', (kind) => {
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('TOKEN_SCOPE');
     }
+    const setLanguage = await call('PUT', '/api/auth/preferences', pat, { locale: 'fr' });
+    expect(setLanguage.json().code).toBe('TOKEN_SCOPE');
     const [listedToken] = (await call('GET', '/api/auth/access-tokens', session)).json();
     expect(listedToken.lastUsedAt).not.toBeNull();
     // It is its owner in the audit log.
