@@ -388,6 +388,8 @@ const endpoints: Endpoint[] = [
   // Ids only: listed so that the coverage check knows them.
   { method: 'POST', path: '/api/users/bulk-delete', body: { ids: [] }, fields: [] },
   { method: 'POST', path: '/api/users/bulk-restore', body: { ids: [] }, fields: [] },
+  // A language from a fixed list, like the ids.
+  { method: 'PUT', path: '/api/auth/preferences', body: { locale: 'fr' }, fields: [] },
   {
     method: 'GET',
     path: '/api/views',
