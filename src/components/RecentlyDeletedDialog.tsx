@@ -13,7 +13,7 @@ import {
 } from '@mui/material';
 import { useId, useRef, useState } from 'react';
 import type { DeletedItem } from '@common/schemas/versions';
-import { formatDateTime, formatUtc } from '@/i18n/format';
+import { Moment } from './Moment';
 import { useT } from '@/i18n/useT';
 
 interface RecentlyDeletedDialogProps {
@@ -102,9 +102,7 @@ export function RecentlyDeletedDialog({
                 secondary={
                   <>
                     {t('history.deletedBy', { by: item.deletedBy })} ·{' '}
-                    <time dateTime={item.deletedAt} title={formatUtc(item.deletedAt)}>
-                      {formatDateTime(item.deletedAt)}
-                    </time>
+                    <Moment iso={item.deletedAt} />
                   </>
                 }
                 sx={{ pr: onRestore ? 8 : 0, overflowWrap: 'anywhere' }}

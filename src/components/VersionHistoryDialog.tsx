@@ -30,8 +30,9 @@ import {
   versionFields,
   versionValue,
 } from '@/lib/versions';
-import { formatDateTime, formatUtc } from '@/i18n/format';
+import { formatDateTime } from '@/i18n/format';
 import { useT } from '@/i18n/useT';
+import { Moment } from './Moment';
 
 /** A history as an RTK Query infinite query answers it: pages of versions, newest first. */
 export interface VersionHistory {
@@ -161,10 +162,7 @@ export function VersionHistoryDialog({
             >
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                 <Typography variant="subtitle2" component="h3" id={`${titleId}-${version._id}`}>
-                  {version.updatedBy} ·{' '}
-                  <time dateTime={version.versionDate} title={formatUtc(version.versionDate)}>
-                    {formatDateTime(version.versionDate)}
-                  </time>
+                  {version.updatedBy} · <Moment iso={version.versionDate} />
                 </Typography>
                 <Chip size="small" label={t('history.action', { action: version.action })} />
               </Stack>

@@ -13,6 +13,38 @@ function format(value: string | number | Date, options: Intl.DateTimeFormatOptio
   return formatter.format(new Date(value));
 }
 
+const relativeFormatters = new Map<string, Intl.RelativeTimeFormat>();
+function relative(amount: number, unit: Intl.RelativeTimeFormatUnit): string {
+  let formatter = relativeFormatters.get(i18n.locale);
+  if (!formatter) {
+    formatter = new Intl.RelativeTimeFormat(i18n.locale, { numeric: 'auto' });
+    relativeFormatters.set(i18n.locale, formatter);
+  }
+  return formatter.format(amount, unit);
+}
+
+/** Each unit of a relative time, with how many of it make the next. */
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+];
+
+/**
+ * A moment within a week of `now` as a relative time (`5 minutes ago`, `il y a 5 minutes`,
+ * `yesterday`, `in 3 days`), a moment further away as {@link formatDateTime}.
+ */
+export function formatMoment(value: string | number | Date, now = Date.now()): string {
+  let amount = (new Date(value).getTime() - now) / 1000;
+  for (const [unit, size] of UNITS) {
+    // Whole units only: 59.6 seconds is `59 seconds ago`, not `60 seconds ago`.
+    if (Math.abs(amount) < size) return relative(Math.trunc(amount), unit);
+    amount /= size;
+  }
+  return formatDateTime(value);
+}
+
 /** A moment with its date and time: `Nov 25, 2026, 10:06 PM`, `25 nov. 2026, 22:06`. */
 export const formatDateTime = (value: string | number | Date) =>
   format(value, { dateStyle: 'medium', timeStyle: 'short' });

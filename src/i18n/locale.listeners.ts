@@ -1,7 +1,8 @@
+import { isAnyOf } from '@reduxjs/toolkit';
 import { isLocale, type Locale } from '@common/locales';
 import { loggedIn } from '@/auth/auth.slice';
-import type { AppStartListening } from '@/lib/store';
-import { localeActivated, localeChosen, toastQueued } from '@/ui/ui.slice';
+import { appStarted, type AppStartListening } from '@/lib/store';
+import { localeActivated, localeChosen, localeFollowed, toastQueued } from '@/ui/ui.slice';
 import { applyLocale, isLoaded, LOCALE_STORAGE_KEY, loadLocale } from './i18n';
 import { t } from './useT';
 
@@ -19,22 +20,41 @@ const CHOSEN_SIGNED_OUT_KEY = 'localeChosenSignedOut';
 export function addLocaleListeners(startListening: AppStartListening): void {
   // Counts the choices, so the account's language, arriving after a choice, does not undo it.
   let choices = 0;
+  // The saves, one after another, so that the server keeps the last choice.
+  let saved = Promise.resolve();
 
   startListening({
-    actionCreator: localeChosen,
-    effect: async ({ payload: locale }, listenerApi) => {
+    matcher: isAnyOf(localeChosen, localeFollowed),
+    effect: async (action: ReturnType<typeof localeChosen>, listenerApi) => {
       // The latest choice wins: an earlier one still loading is dropped.
       listenerApi.cancelActiveListeners();
       choices += 1;
+      const locale = action.payload;
+      // Another tab chose it: that tab keeps it for the account.
+      const save = localeChosen.match(action);
       const signedIn = Boolean(listenerApi.getState().auth.accessToken);
-      if (!signedIn) window.sessionStorage.setItem(CHOSEN_SIGNED_OUT_KEY, locale);
+      if (save && !signedIn) window.sessionStorage.setItem(CHOSEN_SIGNED_OUT_KEY, locale);
       await whenLoaded(locale, listenerApi.pause);
       put(locale, listenerApi.dispatch);
-      if (!signedIn) return;
+      if (!save || !signedIn) return;
       const { savePreferences } = await import('./preferences');
-      await savePreferences({ locale }, listenerApi.dispatch, listenerApi.getState).catch(() =>
-        listenerApi.dispatch(toastQueued(t('toast.languageNotSaved'), 'warning')),
+      saved = saved.then(() =>
+        savePreferences({ locale }, listenerApi.dispatch, listenerApi.getState).then(
+          () => undefined,
+          () => void listenerApi.dispatch(toastQueued(t('toast.languageNotSaved'), 'warning')),
+        ),
       );
+    },
+  });
+
+  startListening({
+    actionCreator: appStarted,
+    effect: (_action, { dispatch }) => {
+      window.addEventListener('storage', (event) => {
+        if (event.key === LOCALE_STORAGE_KEY && isLocale(event.newValue)) {
+          dispatch(localeFollowed(event.newValue));
+        }
+      });
     },
   });
 

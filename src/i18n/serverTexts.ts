@@ -79,7 +79,7 @@ const RULES: [RegExp, MessageId][] = [
     'errors.tooManyForBulk',
   ],
   [/^This record is gone \(deleted meanwhile\)$/, 'errors.recordGone'],
-  [/^The import was stopped before it finished: nothing was written$/, 'errors.importStopped'],
+  [/^The import was stopped before it finished: nothing was written$/, 'import.stopped'],
   [
     /^has (?<cells>[\d,]+) cells? where the headings name (?<headings>[\d,]+): a cell missing, or a comma too many\?$/,
     'errors.rowWidth',

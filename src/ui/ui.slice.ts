@@ -24,6 +24,9 @@ const initialState: UiState = { toasts: [], locale: DEFAULT_LOCALE };
 /** The user chose a language (the navigation's switch, on every page). */
 export const localeChosen = createAction<Locale>('ui/localeChosen');
 
+/** Another tab of this browser chose a language: this one follows. */
+export const localeFollowed = createAction<Locale>('ui/localeFollowed');
+
 export const uiSlice = createSlice({
   name: 'ui',
   initialState,

@@ -1,6 +1,6 @@
 import en from '@/i18n/locales/en.json';
 import fr from '@/i18n/locales/fr.json';
-import { formatDate, formatDateTime, formatUtc } from '@/i18n/format';
+import { formatDate, formatDateTime, formatMoment, formatUtc } from '@/i18n/format';
 import { applyLocale, browserLocale, i18n, loadLocale, type MessageId } from '@/i18n/i18n';
 import { t } from '@/i18n/useT';
 
@@ -85,6 +85,37 @@ describe('dates and times', () => {
     expect(formatDateTime(moment)).toBe('25 nov. 2026, 22:06');
     expect(formatDate(moment)).toBe('25 nov. 2026');
     expect(formatUtc(moment)).toBe('2026-11-25 22:06:59 UTC');
+  });
+
+  it('within a week, as a relative time in the language in effect', async () => {
+    const now = Date.parse(moment);
+    const later = (seconds: number) => now + seconds * 1000;
+    const relatives = () => [
+      formatMoment(moment, later(0)),
+      formatMoment(moment, later(59.6)),
+      formatMoment(moment, later(5 * 60 + 30)),
+      formatMoment(moment, later(30 * 3600)),
+      formatMoment(moment, later(-3 * 86400)),
+      formatMoment(moment, later(8 * 86400)),
+    ];
+    expect(relatives()).toEqual([
+      'now',
+      '59 seconds ago',
+      '5 minutes ago',
+      'yesterday',
+      'in 3 days',
+      'Nov 25, 2026, 10:06 PM',
+    ]);
+    await loadLocale('fr');
+    applyLocale('fr');
+    expect(relatives()).toEqual([
+      'maintenant',
+      'il y a 59 secondes',
+      'il y a 5 minutes',
+      'hier',
+      'dans 3 jours',
+      '25 nov. 2026, 22:06',
+    ]);
   });
 });
 

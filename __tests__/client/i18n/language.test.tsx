@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { applyLocale } from '@/i18n/i18n';
+import { appStarted } from '@/lib/store';
 import { setupNetwork } from '../helpers/network';
 import { fakeToken, renderApp, signedInAs } from '../helpers/render';
 
@@ -47,6 +48,42 @@ describe('the language', () => {
     await screen.findByRole('heading', { name: 'Bonjour, ada' });
     await waitFor(() => expect(network.calls('PUT /api/auth/preferences')).toHaveLength(1));
     expect(await network.calls('PUT /api/auth/preferences')[0]!.json()).toEqual({ locale: 'fr' });
+  });
+
+  it('keeps the last of two quick choices on the server, their saves one after the other', async () => {
+    // The server answers the first save only when told: a second save sent meanwhile would be
+    // kept first, then overwritten by the first.
+    let answerFirst!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    let kept: unknown;
+    network.use(
+      http.put('/api/auth/preferences', async ({ request }) => {
+        const body = (await request.json()) as { locale: string };
+        if (network.calls('PUT /api/auth/preferences').length === 1) await firstAnswered;
+        kept = body.locale;
+        return HttpResponse.json(body);
+      }),
+    );
+    renderApp('/', signedInAs('ada'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Français' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'English' }));
+    expect(await screen.findByRole('heading', { name: 'Hello, ada' })).toBeVisible();
+    answerFirst();
+    await waitFor(() => expect(network.calls('PUT /api/auth/preferences')).toHaveLength(2));
+    await waitFor(() => expect(kept).toBe('en'));
+  });
+
+  it('follows a choice made in another tab of this browser, without saving it again', async () => {
+    const { store } = renderApp('/', signedInAs('ada'));
+    store.dispatch(appStarted());
+    expect(await screen.findByRole('heading', { name: 'Hello, ada' })).toBeVisible();
+    // The other tab keeps its choice in this browser's storage, which tells every other tab.
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: 'locale', newValue: 'fr' }));
+    });
+    expect(await screen.findByRole('heading', { name: 'Bonjour, ada' })).toBeVisible();
+    expect(document.documentElement.lang).toBe('fr');
+    expect(network.calls('PUT /api/auth/preferences')).toHaveLength(0);
   });
 
   it('follows the account’s language at sign-in', async () => {

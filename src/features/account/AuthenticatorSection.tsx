@@ -98,7 +98,7 @@ export function AuthenticatorSection({
           <Button type="submit" variant="contained" disabled={isConfirming}>
             {t('account.turnOn')}
           </Button>
-          <Button onClick={() => setEnrolment(undefined)}>{t('account.cancel')}</Button>
+          <Button onClick={() => setEnrolment(undefined)}>{t('common.cancel')}</Button>
         </Stack>
       </Stack>
     );

@@ -1,19 +1,14 @@
 import { Fragment, type ReactNode } from 'react';
 import type { MessageId, MessageValues } from '@/i18n/i18n';
-import { formatDateTime, formatUtc } from '@/i18n/format';
+import { Moment as Time } from '@/components/Moment';
 import type { t as translate } from '@/i18n/useT';
 
 /**
- * A moment as people read it, with the exact UTC moment on hover; `never` when there is none
- * (a token that does not expire, a passkey never used).
+ * A moment as people read it (`in 29 days`, `Nov 25, 2026, 10:06 PM`); `never` when there is
+ * none (a token that does not expire, a passkey never used).
  */
 export function Moment({ iso, never }: { iso: string | null; never: string }) {
-  if (!iso) return never;
-  return (
-    <time dateTime={iso} title={formatUtc(iso)}>
-      {formatDateTime(iso)}
-    </time>
-  );
+  return iso ? <Time iso={iso} /> : never;
 }
 
 /** What marks a node's place in a message's text: a character no message holds. */

@@ -26,7 +26,7 @@ import { useGridLayout } from '@/hooks/useGridLayout';
 import { useReportedError } from '@/hooks/useReportedError';
 import { WithLastView } from '@/components/WithLastView';
 import { useListAuditEventsQuery } from './audit.api';
-import { formatDateTime, formatUtc } from '@/i18n/format';
+import { Moment } from '@/components/Moment';
 import { type t as translate, useT } from '@/i18n/useT';
 
 /** The filter form's fields: texts as typed, dates as the date inputs give them. */
@@ -63,13 +63,7 @@ const columnsOf = (t: typeof translate): GridColDef<AuditEvent>[] => [
     headerName: t('audit.when'),
     width: 180,
     sortable: false,
-    // As people read it; the exact UTC moment on hover.
-    renderCell: ({ value }: { value?: string }) =>
-      value && (
-        <time dateTime={value} title={formatUtc(value)}>
-          {formatDateTime(value)}
-        </time>
-      ),
+    renderCell: ({ value }: { value?: string }) => value && <Moment iso={value} />,
   },
   {
     field: 'actor',

@@ -23,7 +23,7 @@ function BookEditForm({ book }: { book: Book }) {
   return (
     <Paper component="section" sx={{ maxWidth: 560, p: { xs: 2, sm: 3 } }}>
       <PageHeader title={t('books.editTitle', { title: book.title })}>
-        {history.mayRead && <Button onClick={history.open}>{t('books.versionHistory')}</Button>}
+        {history.mayRead && <Button onClick={history.open}>{t('common.versionHistory')}</Button>}
       </PageHeader>
       <Editors editors={edit.editors} nameOf={() => t('books.thisBook')} ids={[book._id]} />
       <EditNotices

@@ -116,7 +116,7 @@ function EntityCards({ mayAdd }: { mayAdd: boolean }) {
                     )}
                     {mayDelete && (
                       <Button size="small" color="error" onClick={() => removal.ask(entity)}>
-                        {t('entities.delete')}
+                        {t('common.delete')}
                       </Button>
                     )}
                   </CardActions>

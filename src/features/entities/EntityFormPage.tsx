@@ -40,7 +40,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
       <PageHeader
         title={entity ? t('entities.editTitle', { name: entity.name }) : t('entities.add')}
       >
-        {history?.mayRead && <Button onClick={history.open}>{t('entities.versionHistory')}</Button>}
+        {history?.mayRead && <Button onClick={history.open}>{t('common.versionHistory')}</Button>}
       </PageHeader>
       <Stack
         component="form"
@@ -154,7 +154,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
         </Button>
         <Stack direction="row" spacing={1}>
           <Button type="submit" variant="contained" disabled={controller.isSaving}>
-            {editing ? t('entities.save') : t('entities.add')}
+            {editing ? t('common.save') : t('entities.add')}
           </Button>
           <Button onClick={controller.back}>{t('entities.back')}</Button>
         </Stack>

@@ -129,7 +129,7 @@ export function BulkSetDialog({
           >
             {choices && [
               <MenuItem key="" value="">
-                {t('records.emptyChoice')}
+                {t('edit.empty')}
               </MenuItem>,
               ...choices.map((choice) => (
                 <MenuItem key={choice} value={choice}>
@@ -143,7 +143,7 @@ export function BulkSetDialog({
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('records.cancel')}</Button>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
         <Button variant="contained" onClick={submit} disabled={!field}>
           {t('records.setOnButton', { count })}
         </Button>

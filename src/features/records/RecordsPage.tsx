@@ -160,7 +160,7 @@ function RecordGrid({
         {bulk.maySet && <Button onClick={() => bulk.ask('set')}>{t('records.setField')}</Button>}
         {bulk.mayDelete && (
           <Button color="error" onClick={() => bulk.ask('delete')}>
-            {t('records.delete')}
+            {t('common.delete')}
           </Button>
         )}
       </BulkBar>

@@ -62,7 +62,7 @@ export function SetPasswordDialog({ user, onClose }: SetPasswordDialogProps) {
               autoComplete="new-password"
               required
               autoFocus
-              hint={t('users.passwordHint')}
+              hint={t('auth.passwordHint')}
             />
           </Stack>
         </DialogContent>

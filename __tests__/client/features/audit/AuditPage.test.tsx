@@ -52,6 +52,9 @@ describe('/audit', () => {
     const grid = await screen.findByRole('grid', { name: 'Audit events' });
     expect(await within(grid).findByText('Failed sign-in as "ada"')).toBeInTheDocument();
     expect(within(grid).getByText('nobody signed in')).toBeInTheDocument();
+    // When, as people read it, with the exact UTC moment on hover.
+    const when = within(grid).getByTitle(/\(2026-11-24 12:00:00 UTC\)$/);
+    expect(when).toHaveAttribute('dateTime', '2026-11-24T12:00:00.000Z');
 
     await userEvent.type(screen.getByLabelText('Who (username)'), 'ada');
     await userEvent.click(screen.getByRole('combobox', { name: 'Action' }));
