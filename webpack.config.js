@@ -20,6 +20,8 @@ module.exports = (_env, argv) => {
   return {
     mode: production ? 'production' : 'development',
     entry: './src/index.tsx',
+    // The same syntax as swc-loader's target, for webpack's own runtime too.
+    target: ['web', 'es2022'],
     output: {
       path: path.resolve(__dirname, 'dist/public'),
       filename: production ? 'assets/[name].[contenthash:8].js' : 'assets/[name].js',
