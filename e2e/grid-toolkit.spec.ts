@@ -304,9 +304,12 @@ test('records: import a CSV file with two bad rows, see why, then import the val
   await page.getByRole('button', { name: 'Import' }).click();
   const dialog = page.getByRole('dialog', { name: `Import ${name} records` });
   const csv = 'Code,Volume,Note\nF-1,1.5,first\n,2,no code\nF-3,lots,not a number\nF-4,4,\n';
+  // The page's own file button, in the page's language (the browser's says "Choose File").
+  await expect(dialog.getByText('No file chosen')).toBeVisible();
   await dialog
     .getByLabel('CSV file')
     .setInputFiles({ name: 'flasks.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(dialog.getByText('flasks.csv')).toBeVisible();
   // Matched by label; the column no field has is skipped.
   await expect(dialog.getByRole('combobox', { name: 'Field for the column Code' })).toHaveText(
     'Code',

@@ -47,18 +47,23 @@ const textsOf = (page: Page) =>
     return texts;
   });
 
+/** The English texts on the page, once each. */
+async function englishOn(page: Page) {
+  const texts = await textsOf(page);
+  const found = [
+    ...texts.filter((text) => english.includes(text)),
+    ...sentences.filter((sentence) => texts.some((text) => text.includes(sentence))),
+  ];
+  return [...new Set(found)];
+}
+
 /** Fails with each English text on the page; screenshots it at both widths. */
 async function expectFrench(page: Page, testInfo: TestInfo, screen: string) {
   await waitForNetworkQuiet(page);
   expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
-    const texts = await textsOf(page);
-    const found = [
-      ...texts.filter((text) => english.includes(text)),
-      ...sentences.filter((sentence) => texts.some((text) => text.includes(sentence))),
-    ];
-    expect([...new Set(found)], `English on ${screen} at ${size.width} px`).toEqual([]);
+    expect(await englishOn(page), `English on ${screen} at ${size.width} px`).toEqual([]);
     // The grid lays itself out again once it sees the new width.
     await expect(() => expectFitsWidth(page, `${screen} in French`)).toPass({ timeout: 5000 });
     await page.screenshot({
@@ -154,6 +159,123 @@ test.describe('in French', () => {
       await expect(page.locator('main h1, main [role=alert]').first()).toBeVisible();
       await expectFrench(page, testInfo, path);
     }
+  });
+
+  test('every dialog and menu speaks it too', async ({ page }, testInfo) => {
+    test.setTimeout(180_000);
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Français' }).click();
+    await expect(page.getByRole('heading', { name: 'Bonjour, admin' })).toBeVisible();
+    const entity = await api(page, 'POST', '/api/entities', {
+      name: `Dialogue_${Date.now().toString(36)}`,
+      category: 'Lab',
+      fields: [{ name: 'sampleid', label: 'Sample id' }],
+    });
+    await api(page, 'POST', `/api/entity-records/${entity.name}`, {
+      fields: { sampleid: 'S-001' },
+    });
+
+    /** Opens what `trigger` opens (a dialog, a menu…), scans it, then closes it. */
+    const scan = async (
+      what: string,
+      trigger: ReturnType<Page['getByRole']>,
+      opened: ReturnType<Page['getByRole']>,
+      close: () => Promise<void> = () => page.keyboard.press('Escape'),
+    ) => {
+      await trigger.click();
+      await expect(opened).toBeVisible();
+      await waitForNetworkQuiet(page);
+      expect(await englishOn(page), `English in ${what}`).toEqual([]);
+      await page.screenshot({ path: testInfo.outputPath(`${what.replace(/\W+/g, '-')}.png`) });
+      await close();
+      await expect(opened).toBeHidden();
+    };
+    const dialog = page.getByRole('dialog');
+    const menu = page.getByRole('menu');
+    const cancel = () => dialog.getByRole('button', { name: 'Annuler' }).click();
+
+    await page.goto('/books');
+    await scan(
+      'recently deleted books',
+      page.getByRole('button', { name: 'Supprimés récemment' }),
+      dialog,
+    );
+    await scan('the export menu', page.getByRole('button', { name: 'Exporter' }), menu);
+    await scan('a book’s versions', page.getByRole('button', { name: 'Versions' }).first(), dialog);
+    await scan(
+      'deleting a book',
+      page.getByRole('button', { name: 'Supprimer' }).first(),
+      dialog,
+      cancel,
+    );
+
+    await page.goto(`/entities/${entity.name}`);
+    const grid = page.getByRole('grid');
+    await expect(grid.getByText('S-001')).toBeVisible();
+    await scan(
+      'the column chooser',
+      page.getByRole('button', { name: 'Colonnes' }),
+      page.getByRole('dialog').or(menu),
+    );
+    await scan(
+      'importing records',
+      page.getByRole('button', { name: 'Importer' }),
+      dialog,
+      async () => {
+        // The page's own file button: the browser's would say "Choose File" here.
+        await expect(dialog.getByText('Aucun fichier choisi')).toBeVisible();
+        await page.keyboard.press('Escape');
+      },
+    );
+    await scan(
+      'saving a view',
+      page.getByRole('button', { name: 'Enregistrer la vue' }),
+      dialog,
+      cancel,
+    );
+    // The header's menu button shows on hover.
+    await grid.getByRole('columnheader', { name: 'Sample id' }).hover();
+    await scan(
+      'a column’s menu',
+      page.getByRole('button', { name: 'Menu pour la colonne Sample id' }),
+      menu,
+    );
+    await scan(
+      'a record’s versions',
+      page.getByRole('button', { name: 'Versions de la fiche 1' }),
+      dialog,
+    );
+    await scan(
+      'deleting a record',
+      page.getByRole('button', { name: 'Supprimer la fiche 1' }),
+      dialog,
+      cancel,
+    );
+    await grid.getByRole('checkbox').last().check();
+    const selection = page.getByRole('region', { name: /^Sélection/ });
+    await expect(selection).toBeVisible();
+    expect(await englishOn(page), 'English in the selection’s actions').toEqual([]);
+    await scan(
+      'setting a field of the selection',
+      selection.getByRole('button', { name: 'Modifier un champ' }),
+      dialog,
+      cancel,
+    );
+
+    await page.goto('/users');
+    await scan(
+      'setting a password',
+      page.getByRole('button', { name: 'Définir un mot de passe pour viewer' }),
+      dialog,
+      cancel,
+    );
+
+    await page.setViewportSize(PHONE);
+    await scan(
+      'the phone’s menu',
+      page.getByRole('button', { name: 'Menu', exact: true }),
+      page.getByRole('navigation', { name: 'Menu principal' }),
+    );
   });
 });
 

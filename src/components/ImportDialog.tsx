@@ -32,6 +32,16 @@ import {
 import { t as translate, useT } from '@/i18n/useT';
 import { localiseServerText } from '@/i18n/serverTexts';
 
+/** Out of sight, still reached by the keyboard and screen readers. */
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 /** How many of a report's problems the dialog lists (the downloaded report has them all). */
 const PROBLEMS_SHOWN = 50;
 
@@ -206,13 +216,32 @@ export function ImportDialog({
       <DialogContent>
         <Stack spacing={2}>
           <Typography variant="body2">{explanation}</Typography>
-          <input
-            type="file"
-            accept=".csv,text/csv"
-            aria-label={t('import.file')}
-            disabled={busy}
-            onChange={(event) => void importing.choose(event.target.files?.[0])}
-          />
+          {/* The browser's own file button speaks the browser's language: this one the page's.
+              The input inside stays the one keyboards and screen readers reach. */}
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Button
+              component="label"
+              // A label, not a second control: the input inside is the one focused.
+              role={undefined}
+              tabIndex={-1}
+              variant="outlined"
+              disabled={busy}
+              sx={{ flexShrink: 0, '&:focus-within': { outline: 2, outlineOffset: 2 } }}
+            >
+              {t('import.chooseFile')}
+              <input
+                type="file"
+                accept=".csv,text/csv"
+                aria-label={t('import.file')}
+                disabled={busy}
+                style={visuallyHidden}
+                onChange={(event) => void importing.choose(event.target.files?.[0])}
+              />
+            </Button>
+            <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+              {importing.file?.name ?? t('import.noFile')}
+            </Typography>
+          </Stack>
           {importing.file && <Mapping fields={target.fields} importing={importing} />}
           {importing.file && (
             <Box>
