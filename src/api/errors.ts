@@ -113,6 +113,9 @@ export function errorMessage(error: FetchBaseQueryError | SerializedError | unkn
     return reasons.length ? `${said} (${reasons.slice(0, 3).join('; ')})` : said;
   }
   if (body) return localiseServerText(body.message);
+  // fetch's own failures, in the browser's words (`TypeError: Failed to fetch`): the page's.
+  if (isApiError(error) && error.status === 'FETCH_ERROR') return t('errors.unreachable');
+  if (isApiError(error) && error.status === 'PARSING_ERROR') return t('errors.unreadable');
   if (isApiError(error) && 'error' in error) return String(error.error);
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null && 'message' in error) {

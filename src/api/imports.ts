@@ -27,6 +27,10 @@ export async function importThrough(
     },
     body: file,
     credentials: 'include',
+  }).catch((error: unknown) => {
+    if (signal.aborted) throw error;
+    // As the base query says it: the server was not reached.
+    throw { status: 'FETCH_ERROR', error: String(error) } satisfies FetchBaseQueryError;
   });
   if (!answer.ok || !answer.body) {
     const data: unknown = await answer.json().catch(() => undefined);
@@ -35,7 +39,10 @@ export async function importThrough(
   const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
   let pending = '';
   for (;;) {
-    const { value, done } = await reader.read();
+    const { value, done } = await reader.read().catch((error: unknown) => {
+      if (signal.aborted) throw error;
+      throw cutShort();
+    });
     pending += value ?? '';
     const lines = pending.split('\n');
     pending = done ? '' : lines.pop()!;
@@ -47,8 +54,11 @@ export async function importThrough(
     }
     if (done) break;
   }
-  throw {
-    status: 'FETCH_ERROR',
-    error: t('common.importCut'),
-  } satisfies FetchBaseQueryError;
+  throw cutShort();
 }
+
+/** The answer ended (or broke) before its report: the import may still finish. */
+const cutShort = (): FetchBaseQueryError => ({
+  status: 'CUSTOM_ERROR',
+  error: t('common.importCut'),
+});

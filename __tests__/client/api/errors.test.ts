@@ -53,6 +53,20 @@ describe('validation errors', () => {
   });
 });
 
+describe('a request that got no readable answer', () => {
+  it('is said in the page’s language, not the browser’s', () => {
+    const unreached = { status: 'FETCH_ERROR', error: 'TypeError: Failed to fetch' } as const;
+    const unreadable = {
+      status: 'PARSING_ERROR',
+      originalStatus: 502,
+      data: '<html>Bad Gateway</html>',
+      error: 'SyntaxError: Unexpected token <',
+    } as const;
+    expect(errorMessage(unreached)).toBe(t('errors.unreachable'));
+    expect(errorMessage(unreadable)).toBe(t('errors.unreadable'));
+  });
+});
+
 describe('toastForError', () => {
   it("keeps the spec's toasts for 401, 403 and 404, whatever the server said", () => {
     const body = (code: string) => ({ statusCode: 0, error: 'x', code, message: 'server text' });
