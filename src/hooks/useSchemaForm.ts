@@ -1,10 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { FormEvent } from 'react';
-import { type DefaultValues, type FieldValues, type Resolver, useForm } from 'react-hook-form';
+import { type FormEvent, useEffect, useRef } from 'react';
+import {
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type Resolver,
+  useForm,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage, reportError } from '@/api/errors';
 import { type CodePlaces, FORM_ALERT, setServerErrors } from '@/lib/formErrors';
 import { localiseServerText } from '@/i18n/serverTexts';
+import { useAppSelector } from '@/lib/store';
+import { selectLocale } from '@/ui/ui.slice';
 
 interface SchemaFormOptions<Values extends FieldValues> {
   defaultValues: DefaultValues<Values>;
@@ -42,6 +50,14 @@ function localisedResolver<Values extends FieldValues, Output>(
   };
 }
 
+/** Whether an error, or one nested in it, is a refusal the server sent (`setServerErrors`). */
+const saidByServer = (node: unknown): boolean =>
+  typeof node === 'object' &&
+  node !== null &&
+  Object.entries(node).some(([key, value]) =>
+    key === 'type' ? value === 'server' : key !== 'ref' && saidByServer(value),
+  );
+
 const defaultFailureText = (error: unknown, placed: boolean) =>
   placed ? undefined : errorMessage(error);
 
@@ -75,6 +91,20 @@ export function useSchemaForm<Input extends FieldValues, Output>(
     resolver: localisedResolver<Input, Output>(zodResolver(schema)),
     defaultValues,
   });
+
+  // A switch of language says the checks' messages shown again, in the new language. (A
+  // server's refusal stays as it was said, until the next try.)
+  const locale = useAppSelector(selectLocale);
+  const checkedIn = useRef(locale);
+  const { errors } = form.formState;
+  useEffect(() => {
+    if (checkedIn.current === locale) return;
+    checkedIn.current = locale;
+    const shown = Object.keys(errors).filter(
+      (name) => name !== 'root' && !saidByServer(errors[name]),
+    );
+    if (shown.length) void form.trigger(shown as Path<Input>[]);
+  }, [locale, errors, form]);
 
   /** Runs `send`; when it throws, shows the failure in the form. Never throws itself. */
   async function attempt(send: () => Promise<void>): Promise<void> {

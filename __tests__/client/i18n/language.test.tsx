@@ -86,6 +86,18 @@ describe('the language', () => {
     expect(network.calls('PUT /api/auth/preferences')).toHaveLength(0);
   });
 
+  it('says a form’s checks shown again in the new language', async () => {
+    renderApp('/role', signedInAs('ada', ['admin']));
+    await userEvent.type(await screen.findByLabelText(/Name/), 'has space');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Role' }));
+    expect(await screen.findByText('may only hold letters, digits, _ and -')).toBeVisible();
+    await userEvent.click(screen.getByRole('button', { name: 'Français' }));
+    expect(
+      await screen.findByText('ne peut contenir que des lettres, des chiffres, _ et -'),
+    ).toBeVisible();
+    expect(screen.queryByText('may only hold letters, digits, _ and -')).toBeNull();
+  });
+
   it('follows the account’s language at sign-in', async () => {
     network.use(http.get('/api/auth/preferences', () => HttpResponse.json({ locale: 'fr' })));
     renderApp('/login');
