@@ -7,9 +7,10 @@
  * profile so nothing is cached; the signed-in pages get the admin's tokens (and the dark
  * pages their scheme) in localStorage first, from a page that loads no script. Prints per
  * page the median of each figure and the worst performance score, then the audits that
- * cost points.
+ * cost points, and the home page's scripts against the budget (DESIGN: 120 KB of compressed
+ * JS, counted as Lighthouse and webpack count, in KiB).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result as LighthouseResult } from 'lighthouse';
@@ -29,10 +30,18 @@ const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const ADMIN_PASSWORD = 'bench-admin-password';
+/** The home page's scripts, at most: 120 KiB of brotli. */
+const HOME_BUDGET_BYTES = 120 * 1024;
+
+/** The size of a built script as the server sends it (brotli, made at build time). */
+const brotliBytes = (url: string) =>
+  statSync(path.join('dist/public', `${new URL(url).pathname}.br`)).size;
 
 type Run = {
   scores: Record<(typeof CATEGORIES)[number], number>;
   scriptBytes: number;
+  /** The scripts' URLs: their brotli bodies are weighed against the budget. */
+  scripts: string[];
   encodings: Set<string>;
   lcpMs: number;
   lostPoints: string[];
@@ -91,7 +100,7 @@ async function measure(
 function summarise(lhr: LighthouseResult, encodings: Set<string>): Run {
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const requests = (lhr.audits['network-requests']?.details as {
-    items: { resourceType?: string; transferSize?: number }[];
+    items: { url: string; resourceType?: string; transferSize?: number }[];
   }) ?? { items: [] };
   const lostPoints = CATEGORIES.flatMap((category) =>
     lhr.categories[category]!.auditRefs.flatMap((ref) => {
@@ -111,6 +120,7 @@ function summarise(lhr: LighthouseResult, encodings: Set<string>): Run {
     scriptBytes: requests.items
       .filter((item) => item.resourceType === 'Script')
       .reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+    scripts: requests.items.filter((item) => item.resourceType === 'Script').map(({ url }) => url),
     encodings,
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
     lostPoints,
@@ -146,6 +156,7 @@ async function main() {
       'page              JS (transferred)  encodings  LCP      perf (worst)  a11y  best practices  SEO',
     );
     const costs: string[] = [];
+    let budget: string | undefined;
     for (const [{ path: pagePath, signedIn }, scheme] of PAGES.flatMap((page) =>
       SCHEMES.map((scheme) => [page, scheme] as const),
     )) {
@@ -175,7 +186,20 @@ async function main() {
         ].join(' '),
       );
       costs.push(...worst.lostPoints.map((line) => `  ${pagePath} ${scheme} ${line}`));
+      if (pagePath === '/' && scheme === 'light') {
+        const home = runs[0]!.scripts.map(
+          (url) => [new URL(url).pathname, brotliBytes(url)] as const,
+        );
+        const total = home.reduce((sum, [, bytes]) => sum + bytes, 0);
+        budget = [
+          `The home page's scripts: ${total.toLocaleString('en')} bytes of brotli, ` +
+            `${(total / 1024).toFixed(1)} KiB of a 120 KiB budget ` +
+            `(${total <= HOME_BUDGET_BYTES ? 'within' : 'OVER'})`,
+          ...home.map(([file, bytes]) => `  ${file}: ${bytes.toLocaleString('en')}`),
+        ].join('\n');
+      }
     }
+    if (budget) console.log(`\n${budget}`);
     console.log('\nAudits that cost points (the worst run of each page):');
     console.log(costs.length ? costs.join('\n') : '  none');
   } finally {

@@ -161,6 +161,49 @@ test.describe('in French', () => {
     }
   });
 
+  test('numbers and dates read and typed the French way in the records grid', async ({ page }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Français' }).click();
+    await expect(page.getByRole('heading', { name: 'Bonjour, admin' })).toBeVisible();
+    const entity = await api(page, 'POST', '/api/entities', {
+      name: `Pesee_${Date.now().toString(36)}`,
+      category: 'Lab',
+      fields: [
+        { name: 'poids', label: 'Poids', type: 'number' },
+        { name: 'recu', label: 'Reçu', type: 'date' },
+      ],
+    });
+    const path = `/api/entity-records/${entity.name}`;
+    const record = await api(page, 'POST', path, { fields: { poids: 1234.5, recu: '2026-03-15' } });
+    await page.goto(`/entities/${entity.name}`);
+    const grid = page.getByRole('grid');
+    await expect(grid.getByRole('gridcell', { name: '1\u202f234,5' })).toBeVisible();
+    await expect(grid.getByRole('gridcell', { name: '15 mars 2026' })).toBeVisible();
+
+    // The browser's number input reads the browser's language (English here): `3,75` was 375.
+    await grid.getByRole('gridcell', { name: '1\u202f234,5' }).dblclick();
+    const input = grid.getByRole('textbox', { name: 'Poids' });
+    await expect(input).toHaveValue('1234,5');
+    await input.fill('3,75');
+    await page.keyboard.press('Enter');
+    await expect(grid.getByRole('gridcell', { name: '3,75' })).toBeVisible();
+    await expect
+      .poll(async () => {
+        const records: { _id: string; fields: { poids: number } }[] = await api(page, 'GET', path);
+        return records.find((one) => one._id === record._id)?.fields.poids;
+      })
+      .toBe(3.75);
+
+    // What is no number is refused under the cell, not saved as something else.
+    await grid.getByRole('gridcell', { name: '3,75' }).dblclick();
+    await input.fill('3,7,5');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('tooltip')).toHaveText('doit être un nombre');
+    await expect(input).toHaveAttribute('aria-invalid', 'true');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('gridcell', { name: '3,75' })).toBeVisible();
+  });
+
   test('every dialog and menu speaks it too', async ({ page }, testInfo) => {
     test.setTimeout(180_000);
     await signIn(page, 'admin', E2E_ADMIN_PASSWORD);

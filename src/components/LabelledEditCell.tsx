@@ -10,15 +10,25 @@ import { describedInputProps } from './CellMessage';
  */
 export function LabelledEditCell({
   describedBy,
+  type,
+  inputMode,
   ...params
-}: GridRenderEditCellParams & { describedBy?: string }) {
+}: GridRenderEditCellParams & {
+  describedBy?: string;
+  /** The input's type, when not the column's (a number's editor may be text). */
+  type?: string;
+  inputMode?: 'decimal';
+}) {
   return (
     <GridEditInputCell
       {...params}
       debounceMs={0}
       slotProps={{
         root: {
-          slotProps: { htmlInput: describedInputProps(params.colDef.headerName, describedBy) },
+          ...(type && { type }),
+          slotProps: {
+            htmlInput: { ...describedInputProps(params.colDef.headerName, describedBy), inputMode },
+          },
         },
       }}
     />

@@ -55,3 +55,39 @@ export const formatDate = (value: string | number | Date) => format(value, { dat
 /** The exact moment in UTC, the same in every language (a hover's detail): `2026-11-25 22:06:59 UTC`. */
 export const formatUtc = (value: string | number | Date) =>
   `${new Date(value).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(useGrouping = true): Intl.NumberFormat {
+  const key = `${i18n.locale}:${useGrouping}`;
+  let formatter = numberFormats.get(key);
+  if (!formatter) {
+    // Every digit the value has: a stored 0.12345 is not shown as 0.123.
+    formatter = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 20, useGrouping });
+    numberFormats.set(key, formatter);
+  }
+  return formatter;
+}
+
+/** A number as the language in effect writes it: `1,234.5`, `1 234,5`. */
+export const formatNumber = (value: number) => numberFormat().format(value);
+
+/** A number to edit, as the language in effect writes it but without groups: `1234,5`. */
+export const numberToEdit = (value: number) => numberFormat(false).format(value);
+
+/**
+ * A number typed as the language in effect writes it (`3,75` in French, `1,000.5` in
+ * English; a point is a decimal point in both), or NaN when it is not one. Group separators
+ * count only before three digits: English `3,75` is NaN, not 375.
+ */
+export function parseNumber(text: string): number {
+  const parts = numberFormat().formatToParts(1000.5);
+  const group = parts.find((part) => part.type === 'group')?.value ?? ',';
+  const decimal = parts.find((part) => part.type === 'decimal')?.value ?? '.';
+  // French groups with a narrow no-break space; people type a plain space, or none.
+  const groups = /\s/.test(group) ? '[\\s\\u00a0\\u202f]' : `[${group}]`;
+  const plain = text
+    .trim()
+    .replace(new RegExp(`(\\d)${groups}(?=\\d{3}(?!\\d))`, 'g'), '$1')
+    .replace(decimal, '.');
+  return plain === '' || !/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(plain) ? NaN : Number(plain);
+}

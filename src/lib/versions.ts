@@ -9,7 +9,7 @@ import { messages } from '@common/messages';
 import type { Version } from '@common/schemas/versions';
 import type { FieldType } from '@common/schemas/fieldValues';
 import { comparedValues } from '@common/versionChanges';
-import { formatDate, formatDateTime } from '@/i18n/format';
+import { formatDate, formatDateTime, formatNumber } from '@/i18n/format';
 import { t } from '@/i18n/useT';
 import { localDateOf } from './calendarDays';
 
@@ -73,6 +73,8 @@ export function valueShower(
     const type = typeOf(field);
     if (type === 'boolean' && typeof value === 'boolean')
       return t(value ? 'history.yes' : 'history.no');
+    if ((type === 'number' || type === 'integer') && typeof value === 'number')
+      return formatNumber(value);
     if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value))
       return formatDate(localDateOf(value));
     if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) {

@@ -1,6 +1,13 @@
 import en from '@/i18n/locales/en.json';
 import fr from '@/i18n/locales/fr.json';
-import { formatDate, formatDateTime, formatMoment, formatUtc } from '@/i18n/format';
+import {
+  formatDate,
+  formatDateTime,
+  formatMoment,
+  formatNumber,
+  formatUtc,
+  parseNumber,
+} from '@/i18n/format';
 import { applyLocale, browserLocale, i18n, loadLocale, type MessageId } from '@/i18n/i18n';
 import { t } from '@/i18n/useT';
 
@@ -116,6 +123,26 @@ describe('dates and times', () => {
       'dans 3 jours',
       '25 nov. 2026, 22:06',
     ]);
+  });
+});
+
+describe('numbers', () => {
+  afterEach(() => applyLocale('en'));
+  const typed = ['3.75', '3,75', '1,000', '1,000.5', '1 000,5', '-2', '', 'abc', '1.2.3', '12,5'];
+
+  it('written and read as English readers write them', () => {
+    expect(formatNumber(1234.5)).toBe('1,234.5');
+    expect(formatNumber(0.12345)).toBe('0.12345');
+    expect(typed.map(parseNumber)).toEqual([3.75, NaN, 1000, 1000.5, NaN, -2, NaN, NaN, NaN, NaN]);
+  });
+
+  it('written and read as French readers write them, a point read as a decimal too', async () => {
+    await loadLocale('fr');
+    applyLocale('fr');
+    expect(formatNumber(1234.5)).toBe('1\u202f234,5');
+    // `1,000` is one, with three decimals, as French reads it.
+    expect(typed.map(parseNumber)).toEqual([3.75, 3.75, 1, NaN, 1000.5, -2, NaN, NaN, NaN, 12.5]);
+    expect(parseNumber('1\u202f000,5')).toBe(1000.5);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import { useId, useState } from 'react';
 import type { EntityField } from '@common/schemas/entities';
 import { type FieldValue, fieldValueSchema } from '@common/schemas/fieldValues';
+import { parseNumber } from '@/i18n/format';
 import { useT } from '@/i18n/useT';
 import { localiseServerText } from '@/i18n/serverTexts';
 
@@ -27,8 +28,11 @@ function valueOf(field: EntityField, text: string): unknown {
   if (text === '') return null;
   switch (field.type) {
     case 'number':
-    case 'integer':
-      return Number(text);
+    case 'integer': {
+      // As the language in effect writes numbers (`12,5` in French); else as typed, refused.
+      const number = parseNumber(text);
+      return Number.isNaN(number) ? text : number;
+    }
     case 'boolean':
       return text === 'true';
     case 'datetime':
@@ -39,9 +43,8 @@ function valueOf(field: EntityField, text: string): unknown {
   }
 }
 
+/** The browser's input for a type; numbers are text, as the language in effect writes them. */
 const INPUT_TYPES: Partial<Record<string, string>> = {
-  number: 'number',
-  integer: 'number',
   date: 'date',
   datetime: 'datetime-local',
   email: 'email',
@@ -125,7 +128,13 @@ export function BulkSetDialog({
             helperText={
               problem ?? (field?.required ? t('records.required') : t('records.emptyClears'))
             }
-            slotProps={{ inputLabel: { shrink: true } }}
+            slotProps={{
+              inputLabel: { shrink: true },
+              htmlInput: {
+                inputMode:
+                  field?.type === 'number' || field?.type === 'integer' ? 'decimal' : undefined,
+              },
+            }}
           >
             {choices && [
               <MenuItem key="" value="">

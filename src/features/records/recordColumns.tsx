@@ -22,6 +22,7 @@ import { filterOperatorsOf } from './recordFilters';
 import { type PickedRecord, RelationEditCell } from './RelationEditCell';
 import type { RecordGridController, RecordRow } from './useRecordGrid';
 import { useT } from '@/i18n/useT';
+import { formatDate, formatDateTime, formatNumber, numberToEdit, parseNumber } from '@/i18n/format';
 
 /**
  * A yes/no editor: a checkbox named after its column (the grid's own has no name), tied to
@@ -119,6 +120,21 @@ const dateEditor: Editor = (params, describedBy) => (
 );
 
 /**
+ * A number's editor: text as the language in effect writes numbers (`3,75` in French), not
+ * the browser's number input, which reads them in the browser's language and drops what it
+ * cannot read (`3,75` became 375).
+ */
+const numberEditor: Editor = (params, describedBy) => (
+  <LabelledEditCell
+    {...params}
+    value={typeof params.value === 'number' ? numberToEdit(params.value) : params.value}
+    type="text"
+    inputMode="decimal"
+    describedBy={describedBy}
+  />
+);
+
+/**
  * A field's column by its type: the grid's own editor and sort for numbers, booleans,
  * dates, datetimes and a select's options; text-like fields edit as labelled text; a
  * relation shows the related record's display value and picks one by search. The row keeps
@@ -142,15 +158,17 @@ function typedColumn(
     case 'integer':
       return {
         type: 'number',
-        editor: labelled,
+        editor: numberEditor,
         valueGetter: (_value, row) => get(row) ?? null,
-        valueSetter: (value, row) =>
-          set(
-            row,
-            value === null || String(value).trim() === '' || Number.isNaN(Number(value))
-              ? null
-              : Number(value),
-          ),
+        valueFormatter: (value: number | null) => (value === null ? '' : formatNumber(value)),
+        // The text as typed while editing; read as a number when the row is saved.
+        valueParser: (value: string) => value,
+        // What is not a number stays as typed, for the row's check to refuse under the cell.
+        valueSetter: (value: number | string | null, row) => {
+          if (typeof value === 'number' || value === null) return set(row, value);
+          const number = parseNumber(value);
+          return set(row, value.trim() === '' ? null : Number.isNaN(number) ? value : number);
+        },
       };
     case 'boolean':
       return {
@@ -180,6 +198,7 @@ function typedColumn(
       return {
         type: 'date',
         editor: dateEditor,
+        valueFormatter: (value: Date | null) => (value ? formatDate(value) : ''),
         valueGetter: (_value, row) => {
           const day = get(row);
           return typeof day === 'string' ? localDateOf(day) : null;
@@ -190,6 +209,7 @@ function typedColumn(
       return {
         type: 'dateTime',
         editor: dateEditor,
+        valueFormatter: (value: Date | null) => (value ? formatDateTime(value) : ''),
         valueGetter: (_value, row) => {
           const at = get(row);
           return typeof at === 'string' ? new Date(at) : null;
