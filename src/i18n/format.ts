@@ -23,25 +23,29 @@ function relative(amount: number, unit: Intl.RelativeTimeFormatUnit): string {
   return formatter.format(amount, unit);
 }
 
-/** Each unit of a relative time, with how many of it make the next. */
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['second', 60],
-  ['minute', 60],
-  ['hour', 24],
-  ['day', 7],
-];
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Local midnight of a moment's day. */
+const dayStart = (at: number) => new Date(at).setHours(0, 0, 0, 0);
 
 /**
- * A moment within a week of `now` as a relative time (`5 minutes ago`, `il y a 5 minutes`,
- * `yesterday`, `in 3 days`), a moment further away as {@link formatDateTime}.
+ * A moment within a week of `now` as a relative time (`now`, `5 minutes ago`,
+ * `il y a 3 heures`, `yesterday`, `in 3 days`), a moment further away as
+ * {@link formatDateTime}. Days are the calendar's: 26 hours ago, past two midnights, is
+ * `2 days ago`, not `yesterday`.
  */
 export function formatMoment(value: string | number | Date, now = Date.now()): string {
-  let amount = (new Date(value).getTime() - now) / 1000;
-  for (const [unit, size] of UNITS) {
-    // Whole units only: 59.6 seconds is `59 seconds ago`, not `60 seconds ago`.
-    if (Math.abs(amount) < size) return relative(Math.trunc(amount), unit);
-    amount /= size;
-  }
+  const at = new Date(value).getTime();
+  const ms = at - now;
+  // Whole units only: 59 minutes and 50 seconds is `59 minutes ago`, not `60 minutes ago`.
+  if (Math.abs(ms) < MINUTE_MS) return relative(0, 'second');
+  if (Math.abs(ms) < HOUR_MS) return relative(Math.trunc(ms / MINUTE_MS), 'minute');
+  if (Math.abs(ms) < DAY_MS) return relative(Math.trunc(ms / HOUR_MS), 'hour');
+  // Rounded: a day with a clock change is 23 or 25 hours long.
+  const days = Math.round((dayStart(at) - dayStart(now)) / DAY_MS);
+  if (Math.abs(days) < 7) return relative(days, 'day');
   return formatDateTime(value);
 }
 

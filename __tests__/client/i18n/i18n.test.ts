@@ -94,22 +94,29 @@ describe('dates and times', () => {
     expect(formatUtc(moment)).toBe('2026-11-25 22:06:59 UTC');
   });
 
-  it('within a week, as a relative time in the language in effect', async () => {
+  it('within a week, as a relative time in the language in effect, by the calendar’s days', async () => {
     const now = Date.parse(moment);
     const later = (seconds: number) => now + seconds * 1000;
     const relatives = () => [
       formatMoment(moment, later(0)),
       formatMoment(moment, later(59.6)),
       formatMoment(moment, later(5 * 60 + 30)),
-      formatMoment(moment, later(30 * 3600)),
+      // Past midnight, but under a day: hours.
+      formatMoment(moment, later(3 * 3600)),
+      // The next day, at 23:00.
+      formatMoment(moment, Date.parse('2026-11-26T23:00:00Z')),
+      // 26 hours later, past two midnights: two days.
+      formatMoment(moment, later(26 * 3600)),
       formatMoment(moment, later(-3 * 86400)),
       formatMoment(moment, later(8 * 86400)),
     ];
     expect(relatives()).toEqual([
       'now',
-      '59 seconds ago',
+      'now',
       '5 minutes ago',
+      '3 hours ago',
       'yesterday',
+      '2 days ago',
       'in 3 days',
       'Nov 25, 2026, 10:06 PM',
     ]);
@@ -117,9 +124,11 @@ describe('dates and times', () => {
     applyLocale('fr');
     expect(relatives()).toEqual([
       'maintenant',
-      'il y a 59 secondes',
+      'maintenant',
       'il y a 5 minutes',
+      'il y a 3 heures',
       'hier',
+      'avant-hier',
       'dans 3 jours',
       '25 nov. 2026, 22:06',
     ]);
