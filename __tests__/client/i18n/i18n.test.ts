@@ -59,9 +59,9 @@ describe('plurals and numbers in messages', () => {
   it('take French plural forms (0 and 1 are singular) and separators', async () => {
     await loadLocale('fr');
     applyLocale('fr');
-    expect(t('bulk.selected', { count: 0 })).toBe('0 sélectionné');
-    expect(t('bulk.selected', { count: 1 })).toBe('1 sélectionné');
-    expect(t('bulk.selected', { count: 2 })).toBe('2 sélectionnés');
+    expect(t('bulk.selected', { count: 0 })).toBe('0 élément sélectionné');
+    expect(t('bulk.selected', { count: 1 })).toBe('1 élément sélectionné');
+    expect(t('bulk.selected', { count: 2 })).toBe('2 éléments sélectionnés');
     // French groups thousands with a narrow no-break space.
     expect(t('records.deleted', { count: 12345 })).toBe('12\u202f345 fiches supprimées');
     expect(document.documentElement.lang).toBe('fr');

@@ -82,7 +82,10 @@ describe("the server's sentences", () => {
     // A field's own uniqueness is not another record's.
     expect(localiseServerText('must be unique')).toBe('doit être unique');
     expect(localiseServerText('must name at least one route')).toBe(
-      'doit en nommer au moins un (route)',
+      'doit nommer au moins une route',
+    );
+    expect(localiseServerText('a select needs at least one option')).toBe(
+      'une liste de choix demande au moins une option',
     );
     expect(localiseServerText('must be at most 10,000 characters')).toBe(
       'doit faire au plus 10\u202f000 caractères',
