@@ -58,12 +58,17 @@ export function addLocaleListeners(startListening: AppStartListening): void {
     },
   });
 
+  // At sign-in, and at the start of a page already signed in (the account's language may
+  // have changed in another browser since this one last saw it).
   startListening({
-    actionCreator: loggedIn,
-    effect: async (_action, listenerApi) => {
-      const { loadPreferences, savePreferences } = await import('./preferences');
+    matcher: isAnyOf(loggedIn, appStarted),
+    effect: async (action, listenerApi) => {
       const { dispatch, getState } = listenerApi;
-      const chosen = window.sessionStorage.getItem(CHOSEN_SIGNED_OUT_KEY);
+      if (appStarted.match(action) && !getState().auth.refreshToken) return;
+      const { loadPreferences, savePreferences } = await import('./preferences');
+      const chosen = loggedIn.match(action)
+        ? window.sessionStorage.getItem(CHOSEN_SIGNED_OUT_KEY)
+        : null;
       window.sessionStorage.removeItem(CHOSEN_SIGNED_OUT_KEY);
       const before = choices;
       try {

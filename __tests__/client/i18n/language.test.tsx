@@ -98,6 +98,16 @@ describe('the language', () => {
     expect(screen.queryByText('may only hold letters, digits, _ and -')).toBeNull();
   });
 
+  it('follows the account’s language when a page starts signed in', async () => {
+    // Changed in another browser since this one last saw it.
+    network.use(http.get('/api/auth/preferences', () => HttpResponse.json({ locale: 'fr' })));
+    const { store } = renderApp('/', signedInAs('ada'));
+    store.dispatch(appStarted());
+    expect(await screen.findByRole('heading', { name: 'Bonjour, ada' })).toBeVisible();
+    expect(window.localStorage.getItem('locale')).toBe('fr');
+    expect(network.calls('PUT /api/auth/preferences')).toHaveLength(0);
+  });
+
   it('follows the account’s language at sign-in', async () => {
     network.use(http.get('/api/auth/preferences', () => HttpResponse.json({ locale: 'fr' })));
     renderApp('/login');
