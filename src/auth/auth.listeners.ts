@@ -3,7 +3,13 @@ import { t } from '@/i18n/useT';
 import { type AppStartListening, appStarted } from '@/lib/store';
 import { toastQueued } from '@/ui/ui.slice';
 import { loggedIn, loggedOut, tokenRefreshed } from './auth.slice';
-import { ACCESS_TOKEN_KEY, isTokenExpired, msUntilExpiry, REFRESH_TOKEN_KEY } from './session';
+import {
+  ACCESS_TOKEN_KEY,
+  isTokenExpired,
+  msUntilExpiry,
+  noteTokenArrived,
+  REFRESH_TOKEN_KEY,
+} from './session';
 
 /** How long before the access token expires the next refresh starts. */
 export const REFRESH_MARGIN_MS = 30_000;
@@ -39,6 +45,8 @@ export function addAuthListeners(startListening: AppStartListening): void {
     effect: async (action, listenerApi) => {
       // Only the latest session event counts: a new one replaces the pending timer.
       listenerApi.cancelActiveListeners();
+      // A token just issued tells the server's time (a stored one, at start, does not).
+      if (!appStarted.match(action)) noteTokenArrived(listenerApi.getState().auth.accessToken);
       if (loggedOut.match(action)) {
         const { refreshToken } = listenerApi.getOriginalState().auth;
         if (refreshToken) await (await import('@/api/session')).revokeRefreshToken(refreshToken);

@@ -4,7 +4,7 @@ import { appStarted } from '@/lib/store';
 import { makeStore } from '@/app/store';
 import { REFRESH_MARGIN_MS } from '@/auth/auth.listeners';
 import { loggedIn, loggedOut } from '@/auth/auth.slice';
-import { ACCESS_TOKEN_KEY, REFRESH_TOKEN_KEY } from '@/auth/session';
+import { ACCESS_TOKEN_KEY, noteTokenArrived, REFRESH_TOKEN_KEY } from '@/auth/session';
 import { apiError, setupNetwork } from '../helpers/network';
 import { fakeToken } from '../helpers/render';
 
@@ -35,7 +35,11 @@ beforeEach(() => {
   window.localStorage.clear();
   refreshes = 0;
 });
-afterEach(() => jest.useRealTimers());
+afterEach(() => {
+  jest.useRealTimers();
+  // The page's knowledge of the server's clock, back to none (it lives as long as the page).
+  noteTokenArrived(undefined);
+});
 
 describe('the session listener', () => {
   it('schedules the refresh at the token life minus the margin, then again after each refresh', async () => {
@@ -52,6 +56,37 @@ describe('the session listener', () => {
     await jest.advanceTimersByTimeAsync(300_000 - REFRESH_MARGIN_MS);
     await settle();
     expect(refreshes).toBe(2);
+  });
+
+  it('times the refresh by the server’s clock: a browser ten minutes fast does not refresh without end', async () => {
+    // Tokens as the server issues them, by its clock, ten minutes behind this browser's.
+    const serverToken = (username: string) => {
+      const iat = Math.floor((Date.now() - 600_000) / 1000);
+      return fakeToken({ sub: 'u1', username, roles: [], iat, exp: iat + 300 });
+    };
+    network.use(
+      http.post('/api/auth/refresh-token', () => {
+        refreshes += 1;
+        // Refreshing without end: the third is refused, ending the storm (and the session).
+        if (refreshes > 2) return apiError(401, 'INVALID_REFRESH_TOKEN', 'no');
+        return HttpResponse.json({
+          accessToken: serverToken(`ada${refreshes}`),
+          refreshToken: 'good',
+        });
+      }),
+    );
+    const store = makeStore();
+    store.dispatch(loggedIn({ accessToken: serverToken('ada'), refreshToken: 'good' }));
+    await settle();
+    await jest.advanceTimersByTimeAsync(300_000 - REFRESH_MARGIN_MS - 1000);
+    expect(refreshes).toBe(0);
+    await jest.advanceTimersByTimeAsync(1000);
+    await settle();
+    expect(refreshes).toBe(1);
+    // The new token, too, lives its five minutes.
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(refreshes).toBe(1);
+    expect(store.getState().auth.user?.username).toBe('ada1');
   });
 
   it('refreshes at once on start when the stored access token has expired', async () => {
