@@ -12,7 +12,7 @@ import {
 } from './fixtures';
 
 /** Creates an entity through the API as the signed-in user; its name and _id. */
-async function createEntity(page: Page, fields: { name: string; label: string }[]) {
+async function createEntity(page: Page, fields: { name: string; label: string; type?: string }[]) {
   const name = `Sample_${Date.now().toString(36)}`;
   const token = await page.evaluate(() => localStorage.getItem('accessToken'));
   const created = await page.request.post('/api/entities', {
@@ -314,6 +314,28 @@ test.describe('the entity and record screens, at 1280 and 390 px', () => {
     await expect(grid.getByRole('row').nth(1)).toHaveAccessibleDescription(
       'Enter on a cell edits its row, Enter again saves it, Escape cancels.',
     );
+  });
+
+  test('Enter on a long text opens its editor with the text as it was, not a new line more', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    const { name } = await createEntity(page, [{ name: 'note', label: 'Note', type: 'longText' }]);
+    const token = await page.evaluate(() => localStorage.getItem('accessToken'));
+    const added = await page.request.post(`/api/entity-records/${name}`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { fields: { note: 'Two' } },
+    });
+    expect(added.ok()).toBe(true);
+    await page.goto(`/entities/${name}`);
+    const grid = page.getByRole('grid', { name: `${name} records` });
+    await grid.getByRole('gridcell', { name: 'Two' }).click();
+    await page.keyboard.press('Enter');
+    const editor = grid.getByRole('textbox');
+    await expect(editor).toBeFocused();
+    await expect(editor).toHaveValue('Two');
+    await page.keyboard.press('Escape');
+    await expect(grid.getByRole('textbox')).toHaveCount(0);
   });
 
   test('the entity list and forms pass axe and fit', async ({ page }) => {

@@ -1,10 +1,12 @@
 import {
   type GridApi,
+  type GridCellParams,
   type GridRowModesModel,
   GridRowModes,
   type GridValidRowModel,
 } from '@mui/x-data-grid';
 import {
+  type KeyboardEvent,
   type RefObject,
   useCallback,
   useEffect,
@@ -308,6 +310,13 @@ export function useVersionedRowEdit<
       const row = started.length === 1 ? rows.find((r) => r._id === started[0]) : undefined;
       if (row && !isDraft(row._id)) beginRow(row);
       setModes(started.length === 1 ? startEditing(modes, started[0]!) : next);
+    },
+    // Enter on a cell starts its row's edit, and is not also typed into the editor that takes
+    // the focus (a long text's box took it as a new line).
+    onCellKeyDown: (params: GridCellParams, event: KeyboardEvent) => {
+      if (event.key === 'Enter' && params.cellMode === 'view' && params.isEditable) {
+        event.preventDefault();
+      }
     },
     processRowUpdate,
     onProcessRowUpdateError: (failure: unknown) => {
