@@ -31,16 +31,7 @@ import {
 } from '@/hooks/useCsvImport';
 import { t as translate, useT } from '@/i18n/useT';
 import { localiseServerText } from '@/i18n/serverTexts';
-
-/** Out of sight, still reached by the keyboard and screen readers. */
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
+import { screenReaderOnly } from '@/lib/screenReaderOnly';
 
 /** How many of a report's problems the dialog lists (the downloaded report has them all). */
 const PROBLEMS_SHOWN = 50;
@@ -234,7 +225,7 @@ export function ImportDialog({
                 accept=".csv,text/csv"
                 aria-label={t('import.file')}
                 disabled={busy}
-                style={visuallyHidden}
+                style={screenReaderOnly}
                 onChange={(event) => void importing.choose(event.target.files?.[0])}
               />
             </Button>

@@ -24,6 +24,7 @@ import { useGridLayout } from '@/hooks/useGridLayout';
 import { useListParams } from '@/hooks/useListParams';
 import { useReportedError } from '@/hooks/useReportedError';
 import { withLayoutOf } from '@/lib/gridLayout';
+import { screenReaderOnly } from '@/lib/screenReaderOnly';
 import { SavedViews } from '@/components/SavedViews';
 import { ColumnChooser } from '@/components/ColumnChooser';
 import { WithLastView } from '@/components/WithLastView';
@@ -42,16 +43,6 @@ import { useT } from '@/i18n/useT';
 
 /** A grid row: a job, or the details row spanning every column under an expanded job. */
 type JobRow = (JobSummary & { detailOf?: undefined }) | { _id: string; detailOf: JobSummary };
-
-/** Text a screen reader reads and the page does not show. */
-const screenReaderOnly = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** How long typing in the filter box pauses before the filter is sent. */
 export const FILTER_DELAY_MS = 300;
