@@ -86,6 +86,17 @@ async function api(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, dat
   return answer.json();
 }
 
+/** An entity named after `prefix`, with one record (`S-001`), made through the API. */
+async function entityWithRecord(page: Page, prefix: string) {
+  const entity = await api(page, 'POST', '/api/entities', {
+    name: `${prefix}_${Date.now().toString(36)}`,
+    category: 'Lab',
+    fields: [{ name: 'sampleid', label: 'Sample id' }],
+  });
+  await api(page, 'POST', `/api/entity-records/${entity.name}`, { fields: { sampleid: 'S-001' } });
+  return entity;
+}
+
 test.describe('in French', () => {
   // The admin account's language goes back to none: the other tests' admin reads English.
   test.afterEach(async ({ page }) => {
@@ -123,14 +134,7 @@ test.describe('in French', () => {
     await elsewhere.close();
 
     // Something on each screen: an entity with a record, and the seeded books, users and roles.
-    const entity = await api(page, 'POST', '/api/entities', {
-      name: `Langue_${Date.now().toString(36)}`,
-      category: 'Lab',
-      fields: [{ name: 'sampleid', label: 'Sample id' }],
-    });
-    await api(page, 'POST', `/api/entity-records/${entity.name}`, {
-      fields: { sampleid: 'S-001' },
-    });
+    const entity = await entityWithRecord(page, 'Langue');
     const [book] =
       (await api(page, 'GET', '/api/books')).books ?? (await api(page, 'GET', '/api/books'));
     const roles = await api(page, 'GET', '/api/roles');
@@ -209,14 +213,7 @@ test.describe('in French', () => {
     await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Français' }).click();
     await expect(page.getByRole('heading', { name: 'Bonjour, admin' })).toBeVisible();
-    const entity = await api(page, 'POST', '/api/entities', {
-      name: `Dialogue_${Date.now().toString(36)}`,
-      category: 'Lab',
-      fields: [{ name: 'sampleid', label: 'Sample id' }],
-    });
-    await api(page, 'POST', `/api/entity-records/${entity.name}`, {
-      fields: { sampleid: 'S-001' },
-    });
+    const entity = await entityWithRecord(page, 'Dialogue');
 
     /** Opens what `trigger` opens (a dialog, a menu…), scans it, then closes it. */
     const scan = async (
