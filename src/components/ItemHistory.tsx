@@ -2,11 +2,11 @@ import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import { Button } from '@mui/material';
 import { useState } from 'react';
 import type { ApiPathOf } from '@common/apiRoutes';
-import type { FieldType } from '@common/schemas/fieldValues';
 import type { DeletedItem } from '@common/schemas/versions';
 import { reportError } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
 import { useT } from '@/i18n/useT';
+import type { HistoryFields } from '@/lib/versions';
 import { RecentlyDeletedDialog } from './RecentlyDeletedDialog';
 import { type VersionHistory, VersionHistoryDialog } from './VersionHistoryDialog';
 
@@ -28,8 +28,8 @@ export interface HistoryEndpoints<Key, Item> {
   restorePath: ApiPathOf<'POST'>;
   /** The shared handler's context for a failed restore. */
   restoreContext: string;
-  /** A field's type, where the item's fields are typed (a record's). */
-  typeOf?(field: string): FieldType | undefined;
+  /** How the item's fields read in its history: labels, types, its own values. */
+  fields?: HistoryFields;
 }
 
 interface ItemHistoryProps<Key, Item> {
@@ -70,7 +70,7 @@ export function ItemHistory<Key, Item>({
     <VersionHistoryDialog
       title={title}
       history={history}
-      typeOf={endpoints.typeOf}
+      fields={endpoints.fields}
       onClose={onClose}
       onRestore={
         restore &&

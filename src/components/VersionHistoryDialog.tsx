@@ -22,8 +22,8 @@ import {
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Version, VersionChange } from '@common/schemas/versions';
 import { compareValues, comparedValues } from '@common/versionChanges';
-import type { FieldType } from '@common/schemas/fieldValues';
 import {
+  type HistoryFields,
   noChanges,
   type ValueShower,
   valueShower,
@@ -54,18 +54,20 @@ interface VersionHistoryDialogProps {
    * once deleted), which the restore names so that a newer one is a conflict.
    */
   onRestore?(version: Version, current?: number): Promise<unknown>;
-  /** A field's type, where the item's fields are typed (a record's): its values show by it. */
-  typeOf?(field: string): FieldType | undefined;
+  /** How the item's fields read: their labels, types, values shown the item's way. */
+  fields?: HistoryFields;
 }
 
 /** One field's change: old → new, or added, or removed. */
 function ChangeList({
   changes,
   label,
+  labelOf,
   show,
 }: {
   changes: VersionChange[];
   label: string;
+  labelOf(field: string): string;
   show: ValueShower;
 }) {
   const t = useT();
@@ -74,7 +76,7 @@ function ChangeList({
     <Box component="ul" aria-label={label} sx={{ m: 0, pl: 2.5 }}>
       {changes.map(({ field, from, to }) => (
         <Typography component="li" variant="body2" key={field}>
-          <b>{t('history.fieldLabel', { field })}</b>{' '}
+          <b>{t('history.fieldLabel', { field: labelOf(field) })}</b>{' '}
           {from === null ? (
             t('history.added', { value: show(field, to) })
           ) : to === null ? (
@@ -100,7 +102,7 @@ export function VersionHistoryDialog({
   history,
   onClose,
   onRestore,
-  typeOf,
+  fields: reading = {},
 }: VersionHistoryDialogProps) {
   const t = useT();
   const titleId = useId();
@@ -118,7 +120,8 @@ export function VersionHistoryDialog({
     }
   }, [focusFrom, versions.length]);
   const fields = versionFields(versions);
-  const show = valueShower(versions, typeOf);
+  const show = valueShower(versions, reading);
+  const labelOf = reading.labelOf ?? ((field: string) => field);
   const latest = versions[0];
   // What is current: the latest version's values, or nothing once the item is deleted.
   const current = latest && latest.action !== 'delete' ? comparedValues(latest.document) : {};
@@ -168,6 +171,7 @@ export function VersionHistoryDialog({
               </Stack>
               <ChangeList
                 label={againstCurrent ? t('history.differences') : t('history.changes')}
+                labelOf={labelOf}
                 show={show}
                 changes={
                   againstCurrent
@@ -183,7 +187,7 @@ export function VersionHistoryDialog({
                   {fields.map((field) => (
                     <TableRow key={field}>
                       <TableCell component="th" scope="row" sx={{ width: '35%' }}>
-                        {field}
+                        {labelOf(field)}
                       </TableCell>
                       <TableCell>{versionValue(version, field, show)}</TableCell>
                     </TableRow>

@@ -51,15 +51,23 @@ export function displayValue(value: unknown): string {
 /** Shows a value of a field as a reader reads it. */
 export type ValueShower = (field: string, value: unknown) => string;
 
+/** How a history reads an item's fields, where the item says more than their names. */
+export interface HistoryFields {
+  /** What a reader calls a field (its label, in the language in effect). */
+  labelOf?(field: string): string;
+  /** A field's type, where the item's fields are typed (a record's): its values show by it. */
+  typeOf?(field: string): FieldType | undefined;
+  /** A value the item shows its own way (an entity's fields), or undefined for the usual way. */
+  show?(field: string, value: unknown): string | undefined;
+}
+
 /**
- * How a history shows its values: by each field's type where it is known (`typeOf`), a date
- * as a date, a datetime in local time, a boolean as yes or no, a relation by the display
- * value the server gave it in some version (`document._display`), else as text.
+ * How a history shows its values: the item's own way where it has one (`fields.show`), else
+ * by each field's type where it is known (`fields.typeOf`), a date as a date, a datetime in
+ * local time, a boolean as yes or no, a relation by the display value the server gave it in
+ * some version (`document._display`), else as text.
  */
-export function valueShower(
-  versions: Version[],
-  typeOf: (field: string) => FieldType | undefined = () => undefined,
-): ValueShower {
+export function valueShower(versions: Version[], fields: HistoryFields = {}): ValueShower {
   const labels = new Map<string, string>();
   for (const { document } of versions) {
     const display = (document._display ?? {}) as Record<string, unknown>;
@@ -69,8 +77,10 @@ export function valueShower(
   }
   return (field, value) => {
     if (value === null || value === undefined || value === '') return '';
+    const own = fields.show?.(field, value);
+    if (own !== undefined) return own;
     // A version from before its field changed type keeps the value it had: shown as it is.
-    const type = typeOf(field);
+    const type = fields.typeOf?.(field);
     if (type === 'boolean' && typeof value === 'boolean')
       return t(value ? 'history.yes' : 'history.no');
     if ((type === 'number' || type === 'integer') && typeof value === 'number')

@@ -68,7 +68,7 @@ describe('the version view', () => {
       }),
       record({ site: SITE, sealed: true }, { site: 'North' }),
     ];
-    const show = valueShower(versions, (field) => types[field]);
+    const show = valueShower(versions, { typeOf: (field) => types[field] });
     const [newest, oldest] = versions as [Version, Version];
     // Dates and times as the language in effect writes them (`Mar 9, 2026`), in local time.
     expect(versionValue(newest, 'taken', show)).toBe(formatDate(new Date(2026, 2, 9)));

@@ -18,6 +18,8 @@ import { api } from '@/api/api';
 import { responseSchema } from '@/api/responseSchema';
 import { bookVersionsTag, deletedBooksTag } from '@/api/tags';
 import type { HistoryEndpoints } from '@/components/ItemHistory';
+import type { MessageId } from '@/i18n/i18n';
+import { t } from '@/i18n/useT';
 import { restoreItem, versionPageQuery, versionPages } from '@/lib/versions';
 import { nextBookPage } from './bookRules';
 
@@ -142,6 +144,13 @@ export const {
   useRestoreBookVersionMutation,
 } = booksApi;
 
+/** The book form's labels of a book's fields, for its history. */
+const bookLabels: Record<string, MessageId> = {
+  title: 'books.fieldTitle',
+  author: 'books.fieldAuthor',
+  isbn: 'books.fieldIsbn',
+};
+
 /** The books' history, for the shared history components. */
 export const bookHistory: HistoryEndpoints<string, Book> = {
   useVersions: (id) => useListBookVersionsInfiniteQuery(id),
@@ -154,4 +163,5 @@ export const bookHistory: HistoryEndpoints<string, Book> = {
   deletedPath: '/api/books/recently-deleted',
   restorePath: '/api/books/:id/versions/:versionId/restore',
   restoreContext: messages.books.restoreContext,
+  fields: { labelOf: (field) => (field in bookLabels ? t(bookLabels[field]!) : field) },
 };

@@ -5,6 +5,7 @@ import {
   type Entity,
   type EntityInput,
   definitionReportSchema,
+  entityFieldSchema,
   entitySchema,
 } from '@common/schemas/entities';
 import {
@@ -18,6 +19,8 @@ import { type TagType, api } from '@/api/api';
 import type { UndoRequest } from '@/api/undo';
 import { responseSchema } from '@/api/responseSchema';
 import type { HistoryEndpoints } from '@/components/ItemHistory';
+import type { MessageId } from '@/i18n/i18n';
+import { t } from '@/i18n/useT';
 import {
   deletedEntitiesTag,
   deletedRecordsTag,
@@ -170,6 +173,34 @@ export const {
 /** A definition as its history endpoints need it: its id, and its name (for its records). */
 export type EntityKey = Pick<Entity, '_id' | 'name'>;
 
+/** The entity form's labels of a definition's parts, for its history. */
+const entityLabels: Record<string, MessageId> = {
+  name: 'entities.name',
+  description: 'entities.description',
+  category: 'entities.category',
+  fields: 'entities.fields',
+  displayField: 'entities.displayField',
+};
+
+/** A definition's fields as its history reads them: `Title (Text, required), Status (Choice: a / b)`. */
+function fieldsRead(value: unknown): string | undefined {
+  const parsed = z.array(entityFieldSchema).safeParse(value);
+  if (!parsed.success) return undefined;
+  return parsed.data
+    .map(({ name, label, type = 'text', required, unique, options, target }) => {
+      const choices = options?.join(' / ') ?? target;
+      return t('history.entityField', {
+        label: label || name,
+        type: t(`entities.type.${type}`),
+        hasChoices: choices ? 'yes' : 'no',
+        choices: choices ?? '',
+        required: required ? 'yes' : 'no',
+        unique: unique ? 'yes' : 'no',
+      });
+    })
+    .join(t('history.entityFieldSeparator'));
+}
+
 /** The definitions' history, for the shared history components. */
 export const entityHistory: HistoryEndpoints<EntityKey, Entity> = {
   useVersions: (entity) => useListEntityVersionsInfiniteQuery(entity._id),
@@ -183,6 +214,10 @@ export const entityHistory: HistoryEndpoints<EntityKey, Entity> = {
   deletedPath: '/api/entities/recently-deleted',
   restorePath: '/api/entities/:id/versions/:versionId/restore',
   restoreContext: messages.entities.restoreContext,
+  fields: {
+    labelOf: (field) => (field in entityLabels ? t(entityLabels[field]!) : field),
+    show: (field, value) => (field === 'fields' ? fieldsRead(value) : undefined),
+  },
 };
 
 /** The Undo of a definition's delete: its restore, which brings back the records deleted with it. */

@@ -171,7 +171,11 @@ export const recordHistory = ({
   deletedPath: '/api/entity-records/:entityName/recently-deleted',
   restorePath: '/api/entity-records/:entityName/:id/versions/:versionId/restore',
   restoreContext: messages.records.restoreContext,
-  typeOf: (name) => fields.find((field) => field.name === name)?.type,
+  fields: {
+    // A field deleted since keeps its name.
+    labelOf: (name) => fields.find((field) => field.name === name)?.label || name,
+    typeOf: (name) => fields.find((field) => field.name === name)?.type,
+  },
 });
 
 /** The Undo of a delete of records `ids`: one bulk restore, the lists they were in asked again. */

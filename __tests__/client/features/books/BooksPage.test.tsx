@@ -201,14 +201,15 @@ describe('/books', () => {
       expect.stringMatching(/^ada · /),
       expect.stringMatching(/^bob · /),
     ]);
-    // What each changed, old → new, then its snapshot ('No changes' where it lacks a field).
+    // What each changed, old → new, then its snapshot ('No changes' where it lacks a field),
+    // each field by the form's label.
     const changes = within(dialog).getAllByRole('list', { name: 'Changes' });
     expect(changes.map((list) => list.textContent)).toEqual([
-      'author: added Atitle: Old → New',
-      'title: added Old',
+      'Author: added ATitle: Old → New',
+      'Title: added Old',
     ]);
     const snapshots = within(dialog).getAllByRole('table', { name: 'Snapshot' });
-    expect(snapshots[1]).toHaveTextContent('authorNo changes');
+    expect(snapshots[1]).toHaveTextContent('AuthorNo changes');
     expect(dialog).not.toHaveTextContent('_id');
     // Compared with the current version instead.
     await userEvent.click(
@@ -218,7 +219,7 @@ describe('/books', () => {
       within(dialog)
         .getAllByRole('list', { name: 'Differences from the current version' })
         .map((list) => list.textContent),
-    ).toEqual(['author: added Atitle: Old → New']);
+    ).toEqual(['Author: added ATitle: Old → New']);
   });
 
   it('restores an earlier version from the history, and the list reloads', async () => {

@@ -594,16 +594,27 @@ describe('/entities/edit/:entityId', () => {
     expect(await screen.findByText('is required')).toBeInTheDocument();
   });
 
-  it('opens the version history', async () => {
+  it('opens the version history, each part by its label and the fields as a reader reads them', async () => {
+    const kind = { name: 'kind', label: '', type: 'select', options: ['van', 'cab'] };
+    const before = { ...entity('Car', 'Vehicles'), displayField: 'title' };
+    const after = { ...before, fields: [...before.fields, { ...kind, required: true }] };
     network.use(
       http.get('/api/entities/id-Car/versions', () =>
         HttpResponse.json([
+          {
+            _id: 'v2',
+            action: 'update',
+            updatedBy: 'admin',
+            versionDate: '2026-01-02T00:00:00Z',
+            document: after,
+            changes: [{ field: 'fields', from: before.fields, to: after.fields }],
+          },
           {
             _id: 'v1',
             action: 'create',
             updatedBy: 'admin',
             versionDate: '2026-01-01T00:00:00Z',
-            document: entity('Car', 'Vehicles'),
+            document: before,
             changes: [],
           },
         ]),
@@ -612,7 +623,23 @@ describe('/entities/edit/:entityId', () => {
     renderApp('/entities/edit/id-Car', asAdmin);
     await userEvent.click(await screen.findByRole('button', { name: 'Version history' }));
     const dialog = await screen.findByRole('dialog', { name: 'Versions of Car' });
-    expect(await within(dialog).findByText('admin', { exact: false })).toBeInTheDocument();
+    const [change] = await within(dialog).findAllByRole('list', { name: 'Changes' });
+    // A field without a label goes by its name.
+    expect(change).toHaveTextContent(
+      'Fields: Title (Text) → Title (Text); kind (Choice: van / cab, required)',
+    );
+    const [snapshot] = within(dialog).getAllByRole('table', { name: 'Snapshot' });
+    expect(
+      within(snapshot!)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'NameCar',
+      'DescriptionAbout Car',
+      'CategoryVehicles',
+      'FieldsTitle (Text); kind (Choice: van / cab, required)',
+      'Names its recordstitle',
+    ]);
   });
 
   it("shows 'Error editing entity' when the save fails", async () => {

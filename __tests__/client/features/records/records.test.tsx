@@ -746,6 +746,40 @@ describe('/entities/:entityName', () => {
       ).toBeInTheDocument();
     });
 
+    it("shows a record's versions by its fields' labels; a field deleted since by its name", async () => {
+      network.use(
+        http.get('/api/entity-records/Car/r1/versions', () =>
+          HttpResponse.json([
+            {
+              _id: 'v2',
+              action: 'update',
+              updatedBy: 'ada',
+              versionDate: '2026-01-02T10:00:00.000Z',
+              document: { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+              changes: [
+                { field: 'colour', from: null, to: 'red' },
+                { field: 'wheels', from: '4', to: null },
+              ],
+            },
+          ]),
+        ),
+      );
+      renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
+      const grid = await screen.findByRole('grid', { name: 'Car records' });
+      await userEvent.click(
+        await within(grid).findByRole('button', { name: 'Versions of record 1' }),
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Record versions' });
+      expect(await within(dialog).findByRole('list', { name: 'Changes' })).toHaveTextContent(
+        'Colour: added redwheels: removed 4',
+      );
+      expect(
+        within(within(dialog).getByRole('table', { name: 'Snapshot' }))
+          .getAllByRole('row')
+          .map((row) => row.textContent),
+      ).toEqual(['MakeFord', 'Colourred']);
+    });
+
     it('shows a viewer a read-only grid: Versions only, and a double click edits nothing', async () => {
       renderApp('/entities/Car', signedInAs('viewer', ['viewer']));
       const grid = await screen.findByRole('grid', { name: 'Car records' });
