@@ -135,8 +135,11 @@ export function useVersionedEdit<Item extends Versioned, Values extends EditValu
       : {};
   });
   const [conflict, setConflict] = useState<EditConflict<Item, Values>>();
-  /** Deletions a save found (404); the event stream tells the others. */
-  const [foundGone, setFoundGone] = useState<Record<string, true>>({});
+  /**
+   * Deletions a save found (404), with the version of the last change heard of the item then
+   * (-1: none); the event stream tells the others.
+   */
+  const [foundGone, setFoundGone] = useState<Record<string, number>>({});
   const [busy, setBusy] = useState(false);
 
   const me = useAppSelector((state) => state.auth.user?._id);
@@ -189,7 +192,7 @@ export function useVersionedEdit<Item extends Versioned, Values extends EditValu
           setConflict({ id, base, mine: values, theirs, by: heardOf(id)?.actor ?? null });
         } else if (errorCode(failure) === 'NOT_FOUND') {
           setBases((known) => ({ ...known, [id]: base }));
-          setFoundGone((known) => ({ ...known, [id]: true }));
+          setFoundGone((known) => ({ ...known, [id]: heardOf(id)?.version ?? -1 }));
         }
         throw failure;
       }
@@ -227,7 +230,7 @@ export function useVersionedEdit<Item extends Versioned, Values extends EditValu
       if (current) setConflict((open) => open && { ...open, theirs: current });
       else if (errorCode(failure) === 'NOT_FOUND') {
         setConflict(undefined);
-        setFoundGone((known) => ({ ...known, [id]: true }));
+        setFoundGone((known) => ({ ...known, [id]: heardOf(id)?.version ?? -1 }));
       } else {
         latest.current.onFailed?.(failure);
         reportError(latest.current.errorContext, failure);
@@ -238,13 +241,18 @@ export function useVersionedEdit<Item extends Versioned, Values extends EditValu
   }
 
   // Edits whose item someone else deleted since their base (a restore and a save since
-  // make a newer base), or whose save found it gone.
+  // make a newer base), or whose save found it gone, unless a change heard since says it is
+  // back (restored here from Recently deleted, or elsewhere).
   const deletions: EditDeletion[] = [];
   for (const [id, base] of Object.entries(bases)) {
     const change = heardOf(id);
     const deletedByOther =
       change?.action === 'delete' && change.actorId !== me && change.version >= base.version;
-    if (deletedByOther || foundGone[id] || options.isGone?.(id))
+    const goneAsOf = foundGone[id];
+    const foundGoneStill =
+      goneAsOf !== undefined &&
+      !(change && change.action !== 'delete' && change.version > goneAsOf);
+    if (deletedByOther || foundGoneStill || options.isGone?.(id))
       deletions.push({ id, by: deletedByOther ? change.actor : null });
   }
 

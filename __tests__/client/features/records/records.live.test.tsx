@@ -297,6 +297,66 @@ describe('/entities/:entityName with others at work', () => {
       );
     });
 
+    it('takes the notice away once the record is restored from Recently deleted', async () => {
+      network.use(
+        http.put('/api/entity-records/Car/r1', () => apiError(404, 'NOT_FOUND')),
+        http.get('/api/entity-records/Car/recently-deleted', () =>
+          HttpResponse.json([
+            {
+              _id: 'r1',
+              versionId: 'v-delete',
+              deletedBy: 'ada',
+              deletedAt: new Date().toISOString(),
+              document: { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+            },
+          ]),
+        ),
+        http.post('/api/entity-records/Car/r1/versions/v-delete/restore', () => {
+          const back = {
+            _id: 'r1',
+            entity_name: 'Car',
+            fields: { make: 'Ford', colour: 'red' },
+            _version: 2,
+          };
+          stored = [back, ...stored];
+          return HttpResponse.json(back);
+        }),
+      );
+      jest.spyOn(console, 'error').mockImplementation(() => {});
+      const grid = await openGrid();
+      await editMake(grid, 'Ford Motor');
+      // Deleted meanwhile, unheard: the save finds it gone.
+      stored = stored.filter((record) => record._id !== 'r1');
+      await userEvent.click(within(grid).getByRole('button', { name: 'Save record 1' }));
+      const gone = 'Someone else deleted the record «Ford» while you were editing it';
+      await screen.findByRole('alert', { name: gone });
+
+      await userEvent.click(screen.getByRole('button', { name: 'Recently deleted' }));
+      const dialog = await screen.findByRole('dialog', { name: /Recently deleted/ });
+      await userEvent.click(await within(dialog).findByRole('button', { name: /^Restore Ford/ }));
+      // The stream tells everyone, this user too, of the restore.
+      liveEvents.send('change', {
+        eventId: 12,
+        resource: 'entity-records',
+        id: 'r1',
+        entityName: 'Car',
+        action: 'restore',
+        version: 2,
+        actorId: 'id-contributor',
+        actor: 'contributor',
+      });
+      await waitFor(() =>
+        expect(
+          network.calls('POST /api/entity-records/Car/r1/versions/v-delete/restore'),
+        ).toHaveLength(1),
+      );
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(screen.queryByRole('alert', { name: gone })).toBeNull());
+      // What was typed is still there to save.
+      expect(within(grid).getByDisplayValue('Ford Motor')).toBeInTheDocument();
+    });
+
     it('Discard takes the row away with what was typed', async () => {
       const { grid, alert } = await deletedWhileEditing();
       await userEvent.click(within(alert).getByRole('button', { name: 'Discard' }));
