@@ -9,6 +9,13 @@ const monthFormat = new Intl.DateTimeFormat('fr-FR', { month: 'short' });
 const rangeFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long' });
 const targetFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'full', timeStyle: 'short' });
 
+/** A date as French writes it: the first of a month is the `1er` (which Intl does not write). */
+const frenchDate = (format: Intl.DateTimeFormat, date: Date) =>
+  format
+    .formatToParts(date)
+    .map(({ type, value }) => (type === 'day' && value === '1' ? '1er' : value))
+    .join('');
+
 /**
  * The trip countdown (in French, whatever the language in effect: its messages are French in
  * every catalogue): a grid of the last days and a counter ticking every second.
@@ -37,7 +44,7 @@ export function MexicoPage() {
         {t('mexico.title')}
       </Typography>
       <Typography>
-        {t('mexico.departure', { date: targetFormat.format(countdownTarget()) })}
+        {t('mexico.departure', { date: frenchDate(targetFormat, countdownTarget()) })}
       </Typography>
 
       <Stack
@@ -68,8 +75,8 @@ export function MexicoPage() {
 
       <Typography variant="body2">
         {t('mexico.range', {
-          from: rangeFormat.format(days[0]!.date),
-          to: rangeFormat.format(days.at(-1)!.date),
+          from: frenchDate(rangeFormat, days[0]!.date),
+          to: frenchDate(rangeFormat, days.at(-1)!.date),
         })}
       </Typography>
       <Box
@@ -88,8 +95,8 @@ export function MexicoPage() {
             role="listitem"
             aria-label={
               passed
-                ? t('mexico.passedDay', { date: dateFormat.format(date) })
-                : dateFormat.format(date)
+                ? t('mexico.passedDay', { date: frenchDate(dateFormat, date) })
+                : frenchDate(dateFormat, date)
             }
             sx={{
               py: 0.5,
