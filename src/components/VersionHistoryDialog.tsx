@@ -24,6 +24,7 @@ import type { Version, VersionChange } from '@common/schemas/versions';
 import { compareValues, comparedValues } from '@common/versionChanges';
 import {
   type HistoryFields,
+  inOrder,
   noChanges,
   type ValueShower,
   valueShower,
@@ -119,7 +120,7 @@ export function VersionHistoryDialog({
       setFocusFrom(undefined);
     }
   }, [focusFrom, versions.length]);
-  const fields = versionFields(versions);
+  const fields = versionFields(versions, reading.order);
   const show = valueShower(versions, reading);
   const labelOf = reading.labelOf ?? ((field: string) => field);
   const latest = versions[0];
@@ -173,14 +174,16 @@ export function VersionHistoryDialog({
                 label={againstCurrent ? t('history.differences') : t('history.changes')}
                 labelOf={labelOf}
                 show={show}
-                changes={
+                changes={inOrder(
                   againstCurrent
                     ? compareValues(
                         version.action === 'delete' ? {} : comparedValues(version.document),
                         current,
                       )
-                    : version.changes
-                }
+                    : version.changes,
+                  reading.order ?? [],
+                  (change) => change.field,
+                )}
               />
               <Table size="small" aria-label={t('history.snapshot')}>
                 <TableBody>

@@ -32,14 +32,26 @@ export const versionPageQuery = (page: number) => `?page=${page}&perPage=${VERSI
 /** What a snapshot shows: a record's field values, any other document's fields. */
 const shownValues = (version: Version) => comparedValues(version.document);
 
-/** The fields shown for every version: all the snapshots' keys but the hidden ones. */
-export function versionFields(versions: Version[]): string[] {
+/**
+ * The fields shown for every version: all the snapshots' keys but the hidden ones, in the
+ * item's order (`order`: as its form shows them) and then as they come.
+ */
+export function versionFields(versions: Version[], order: readonly string[] = []): string[] {
   const keys = new Set<string>();
   for (const version of versions) {
     for (const key of Object.keys(shownValues(version)))
       if (!HIDDEN_VERSION_KEYS.has(key)) keys.add(key);
   }
-  return [...keys];
+  return inOrder([...keys], order, (key) => key);
+}
+
+/** `items` by their field's place in `order`; the fields it does not name after, as they were. */
+export function inOrder<T>(items: T[], order: readonly string[], fieldOf: (item: T) => string) {
+  const place = (item: T) => {
+    const at = order.indexOf(fieldOf(item));
+    return at === -1 ? order.length : at;
+  };
+  return [...items].sort((a, b) => place(a) - place(b));
 }
 
 /** A value as the history shows it: empty for none, JSON for a list or an object. */
@@ -53,6 +65,8 @@ export type ValueShower = (field: string, value: unknown) => string;
 
 /** How a history reads an item's fields, where the item says more than their names. */
 export interface HistoryFields {
+  /** The fields in the order the item's form shows them (the history shows them so). */
+  order?: readonly string[];
   /** What a reader calls a field (its label, in the language in effect). */
   labelOf?(field: string): string;
   /** A field's type, where the item's fields are typed (a record's): its values show by it. */

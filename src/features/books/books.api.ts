@@ -144,7 +144,7 @@ export const {
   useRestoreBookVersionMutation,
 } = booksApi;
 
-/** The book form's labels of a book's fields, for its history. */
+/** The book form's labels of a book's fields, in its order, for its history. */
 const bookLabels: Record<string, MessageId> = {
   title: 'books.fieldTitle',
   author: 'books.fieldAuthor',
@@ -163,5 +163,8 @@ export const bookHistory: HistoryEndpoints<string, Book> = {
   deletedPath: '/api/books/recently-deleted',
   restorePath: '/api/books/:id/versions/:versionId/restore',
   restoreContext: messages.books.restoreContext,
-  fields: { labelOf: (field) => (field in bookLabels ? t(bookLabels[field]!) : field) },
+  fields: {
+    order: Object.keys(bookLabels),
+    labelOf: (field) => (field in bookLabels ? t(bookLabels[field]!) : field),
+  },
 };

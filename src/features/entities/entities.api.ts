@@ -173,7 +173,7 @@ export const {
 /** A definition as its history endpoints need it: its id, and its name (for its records). */
 export type EntityKey = Pick<Entity, '_id' | 'name'>;
 
-/** The entity form's labels of a definition's parts, for its history. */
+/** The entity form's labels of a definition's parts, in its order, for its history. */
 const entityLabels: Record<string, MessageId> = {
   name: 'entities.name',
   description: 'entities.description',
@@ -215,6 +215,7 @@ export const entityHistory: HistoryEndpoints<EntityKey, Entity> = {
   restorePath: '/api/entities/:id/versions/:versionId/restore',
   restoreContext: messages.entities.restoreContext,
   fields: {
+    order: Object.keys(entityLabels),
     labelOf: (field) => (field in entityLabels ? t(entityLabels[field]!) : field),
     show: (field, value) => (field === 'fields' ? fieldsRead(value) : undefined),
   },

@@ -172,6 +172,7 @@ export const recordHistory = ({
   restorePath: '/api/entity-records/:entityName/:id/versions/:versionId/restore',
   restoreContext: messages.records.restoreContext,
   fields: {
+    order: fields.map((field) => field.name),
     // A field deleted since keeps its name.
     labelOf: (name) => fields.find((field) => field.name === name)?.label || name,
     typeOf: (name) => fields.find((field) => field.name === name)?.type,

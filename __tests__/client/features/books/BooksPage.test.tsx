@@ -202,10 +202,10 @@ describe('/books', () => {
       expect.stringMatching(/^bob · /),
     ]);
     // What each changed, old → new, then its snapshot ('No changes' where it lacks a field),
-    // each field by the form's label.
+    // each field by the form's label, in the form's order.
     const changes = within(dialog).getAllByRole('list', { name: 'Changes' });
     expect(changes.map((list) => list.textContent)).toEqual([
-      'Author: added ATitle: Old → New',
+      'Title: Old → NewAuthor: added A',
       'Title: added Old',
     ]);
     const snapshots = within(dialog).getAllByRole('table', { name: 'Snapshot' });
@@ -219,7 +219,7 @@ describe('/books', () => {
       within(dialog)
         .getAllByRole('list', { name: 'Differences from the current version' })
         .map((list) => list.textContent),
-    ).toEqual(['Author: added ATitle: Old → New']);
+    ).toEqual(['Title: Old → NewAuthor: added A']);
   });
 
   it('restores an earlier version from the history, and the list reloads', async () => {

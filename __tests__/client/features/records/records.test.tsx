@@ -746,7 +746,7 @@ describe('/entities/:entityName', () => {
       ).toBeInTheDocument();
     });
 
-    it("shows a record's versions by its fields' labels; a field deleted since by its name", async () => {
+    it("shows a record's versions by its fields' labels, in their order; one deleted since by its name", async () => {
       network.use(
         http.get('/api/entity-records/Car/r1/versions', () =>
           HttpResponse.json([
@@ -755,9 +755,10 @@ describe('/entities/:entityName', () => {
               action: 'update',
               updatedBy: 'ada',
               versionDate: '2026-01-02T10:00:00.000Z',
-              document: { _id: 'r1', entity_name: 'Car', fields: { make: 'Ford', colour: 'red' } },
+              document: { _id: 'r1', entity_name: 'Car', fields: { colour: 'red', make: 'Ford' } },
               changes: [
                 { field: 'colour', from: null, to: 'red' },
+                { field: 'make', from: 'Fiat', to: 'Ford' },
                 { field: 'wheels', from: '4', to: null },
               ],
             },
@@ -771,7 +772,7 @@ describe('/entities/:entityName', () => {
       );
       const dialog = await screen.findByRole('dialog', { name: 'Record versions' });
       expect(await within(dialog).findByRole('list', { name: 'Changes' })).toHaveTextContent(
-        'Colour: added redwheels: removed 4',
+        'Make: Fiat → FordColour: added redwheels: removed 4',
       );
       expect(
         within(within(dialog).getByRole('table', { name: 'Snapshot' }))
