@@ -403,16 +403,16 @@ test('a record edited twice: its history shows each change as old → new and re
   const versions = dialog.getByRole('list', { name: 'Versions' }).locator(':scope > li');
   await expect(versions).toHaveCount(3);
   await expect(versions.nth(0).getByRole('list', { name: 'Changes' })).toHaveText(
-    'sampleid: S-002 → S-003',
+    'Sample id: S-002 → S-003',
   );
   await expect(versions.nth(2).getByRole('list', { name: 'Changes' })).toHaveText(
-    'sampleid: added S-001',
+    'Sample id: added S-001',
   );
   // Against the current version instead.
   await dialog.getByRole('switch', { name: 'Compare with the current version' }).check();
   await expect(
     versions.nth(2).getByRole('list', { name: 'Differences from the current version' }),
-  ).toHaveText('sampleid: S-001 → S-003');
+  ).toHaveText('Sample id: S-001 → S-003');
   await expectNoAxeViolations(page, 'a record history compared with the current version');
 
   await versions
