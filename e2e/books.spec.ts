@@ -49,8 +49,8 @@ test('the book library: scroll for more, add, look up, Use This, versions, delet
   await expect(dialog.getByRole('list', { name: 'Versions' }).locator(':scope > li')).toHaveCount(
     2,
   );
-  await expect(dialog).toContainText('titleThe Hobbit, or There and Back Again');
-  await expect(dialog).toContainText('authorTolkien');
+  await expect(dialog).toContainText('TitleThe Hobbit, or There and Back Again');
+  await expect(dialog).toContainText('AuthorTolkien');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   // Delete it.
