@@ -231,6 +231,20 @@ describe('/entities/:entityName with others at work', () => {
         actor: 'ada',
       });
     };
+    /** The restore of record 1's delete: it is back as it was deleted, at version 2. */
+    const restoresRecord1 = http.post(
+      '/api/entity-records/Car/r1/versions/v-delete/restore',
+      () => {
+        const back = {
+          _id: 'r1',
+          entity_name: 'Car',
+          fields: { make: 'Ford', colour: 'red' },
+          _version: 2,
+        };
+        stored = [back, ...stored];
+        return HttpResponse.json(back);
+      },
+    );
     const deletedWhileEditing = async () => {
       const grid = await openGrid();
       await editMake(grid, 'Ford Motor');
@@ -264,16 +278,7 @@ describe('/entities/:entityName with others at work', () => {
             },
           ]),
         ),
-        http.post('/api/entity-records/Car/r1/versions/v-delete/restore', () => {
-          const back = {
-            _id: 'r1',
-            entity_name: 'Car',
-            fields: { make: 'Ford', colour: 'red' },
-            _version: 2,
-          };
-          stored = [back, ...stored];
-          return HttpResponse.json(back);
-        }),
+        restoresRecord1,
         versionCheckingPut,
       );
       const { grid, alert } = await deletedWhileEditing();
@@ -311,16 +316,7 @@ describe('/entities/:entityName with others at work', () => {
             },
           ]),
         ),
-        http.post('/api/entity-records/Car/r1/versions/v-delete/restore', () => {
-          const back = {
-            _id: 'r1',
-            entity_name: 'Car',
-            fields: { make: 'Ford', colour: 'red' },
-            _version: 2,
-          };
-          stored = [back, ...stored];
-          return HttpResponse.json(back);
-        }),
+        restoresRecord1,
       );
       jest.spyOn(console, 'error').mockImplementation(() => {});
       const grid = await openGrid();
