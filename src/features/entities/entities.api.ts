@@ -182,7 +182,7 @@ const entityLabels: Record<string, MessageId> = {
   displayField: 'entities.displayField',
 };
 
-/** A definition's fields as its history reads them: `Title (Text, required), Status (Choice: a / b)`. */
+/** A definition's fields as its history reads them: `Title (Text, required); Status (Choice: a / b)`. */
 function fieldsRead(value: unknown): string | undefined {
   const parsed = z.array(entityFieldSchema).safeParse(value);
   if (!parsed.success) return undefined;
