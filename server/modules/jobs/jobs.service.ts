@@ -1174,21 +1174,26 @@ export async function insertJobs(db: Pick<Db, 'execute'>, batch: GeneratedJob[])
 }
 
 /**
- * The search's indexes: trigrams (0017_job_search_trigrams.sql), letters and pairs
- * (0019_job_search_short_words.sql), the sample (0026_job_sample_index.sql).
+ * The indexes a bulk load drops and builds again: the search's (trigrams,
+ * 0017_job_search_trigrams.sql; letters and pairs, 0019_job_search_short_words.sql; the
+ * sample, 0026_job_sample_index.sql; the words, 0027_job_words.sql) and the sort orders'
+ * (0005_jobs.sql). The primary key and the unique job number stay: they keep the load right.
  */
-const SEARCH_INDEXES = [
+const REBUILT_INDEXES = [
   'jobs_indexed_text_trgm_index',
   'jobs_indexed_text_grams_index',
   'jobs_sample_index',
   'jobs_description_words_index',
+  'jobs_status_friendly_number_index',
+  'jobs_conclusion_friendly_number_index',
+  'jobs_description_friendly_number_index',
 ];
 
 /**
- * The search's indexes, by name and definition, when a load of `count` jobs at least doubles
- * the jobs; else none.
+ * The indexes to rebuild, by name and definition, when a load of `count` jobs at least
+ * doubles the jobs; else none.
  */
-async function searchIndexesToRebuild(tx: Pick<Db, 'execute'>, count: number) {
+async function indexesToRebuild(tx: Pick<Db, 'execute'>, count: number) {
   const [{ jobs } = { jobs: 0 }] = await queryRows<{ jobs: number }>(
     tx,
     sql`select jobs::float8 as jobs from job_totals`,
@@ -1197,7 +1202,7 @@ async function searchIndexesToRebuild(tx: Pick<Db, 'execute'>, count: number) {
   return queryRows<{ name: string; definition: string }>(
     tx,
     sql`select indexname as name, indexdef as definition from pg_indexes
-      where tablename = 'jobs' and indexname in ${SEARCH_INDEXES}`,
+      where tablename = 'jobs' and indexname in ${REBUILT_INDEXES}`,
   );
 }
 
@@ -1206,10 +1211,10 @@ async function searchIndexesToRebuild(tx: Pick<Db, 'execute'>, count: number) {
  * progress, in one transaction: other sessions see the jobs when it commits. `generate`
  * makes the job at a position (the generator's, or the benchmark's prose jobs).
  * `rebuildSearch`, for a database no one reads meanwhile (the benchmark's), with a load
- * that at least doubles the jobs: the search's indexes are dropped and built again at its
- * end, from sorted entries, which costs less than adding each job's entries as it comes
- * and takes less room (bench/README.md); dropping them locks everyone else off the jobs
- * until the load commits.
+ * that at least doubles the jobs: the search's and the sort orders' indexes are dropped and
+ * built again at its end, from sorted entries, which costs less than adding each job's
+ * entries as it comes and takes less room (bench/README.md); dropping them locks everyone
+ * else off the jobs until the load commits.
  */
 export async function loadJobs(
   db: Pick<Db, 'transaction'>,
@@ -1223,7 +1228,7 @@ export async function loadJobs(
   }: { batchSize?: number; generate?: typeof generateJob; rebuildSearch?: boolean } = {},
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    const rebuilt = rebuildSearch ? await searchIndexesToRebuild(tx, to - from + 1) : [];
+    const rebuilt = rebuildSearch ? await indexesToRebuild(tx, to - from + 1) : [];
     for (const { name } of rebuilt) await tx.execute(sql.raw(`drop index "${name}"`));
     for (let start = from; start <= to; start += batchSize) {
       const end = Math.min(to, start + batchSize - 1);
