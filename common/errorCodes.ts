@@ -22,6 +22,11 @@ export const errorCodes = {
   INVALID_SECOND_FACTOR: 'INVALID_SECOND_FACTOR',
   /** 403: signed in, but no role of the user may call this route. */
   FORBIDDEN: 'FORBIDDEN',
+  /**
+   * 403: a record policy of the user's roles refused the write (the record is outside its
+   * condition, or would be after it, or a field it may not set); the message names the policy.
+   */
+  POLICY_DENIED: 'POLICY_DENIED',
   /** 404: no such item, or no such API route. */
   NOT_FOUND: 'NOT_FOUND',
   /** 409: an account with this email exists. */

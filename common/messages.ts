@@ -89,6 +89,21 @@ export const messages = {
       'must be written in one common script: letters that look like those of another script (such as Cyrillic in a Latin name) are refused',
   },
 
+  /** What is wrong with a record policy's part (`PUT /api/entities/{id}/policies`). */
+  policy: {
+    adminRole: 'is the admin role, which always reads and changes every record',
+    notAField: 'is not a field of this entity',
+    ordered: 'compares numbers, dates and times only',
+    list: 'must be a list of values',
+    oneValue: 'must be one value',
+    meIsAUser: 'stands for the user: compare it with the creator or a text field',
+    creator: 'must be $me or the id of a user',
+    roleTwice: 'has a policy already',
+    oneClause: 'must have at least one clause',
+    allOrAny: 'must be all or any',
+    restriction: 'must be hidden or readOnly',
+  },
+
   server: {
     invalidCredentials: 'Invalid username or password',
     signInRequired: 'You must be signed in to do this',
@@ -99,6 +114,12 @@ export const messages = {
     tooManyForBulk: (max: number) =>
       `More than ${max.toLocaleString('en')} records match; narrow the search or filter`,
     recordGone: 'This record is gone (deleted meanwhile)',
+    policyDenied: (action: string, roles: string[]) =>
+      `The ${action} policy of your roles (${roles.join(', ')}) does not allow this record`,
+    policyDeniedResult: (action: string, roles: string[]) =>
+      `The ${action} policy of your roles (${roles.join(', ')}) does not allow the record this would make`,
+    policyFields: (fields: string[], roles: string[]) =>
+      `Your roles (${roles.join(', ')}) may not set ${fields.join(', ')}`,
     importStopped: 'The import was stopped before it finished: nothing was written',
     rowWidth: (cells: number, headings: number) =>
       `has ${cells} ${cells === 1 ? 'cell' : 'cells'} where the headings name ${headings}: a cell missing, or a comma too many?`,

@@ -5,6 +5,7 @@ import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { multiLineText, nameText, singleLineText } from './text';
 import { versionIdSchema } from './versions';
 import { FIELD_TYPES, anyFieldValueSchema, fieldValueSchema } from './fieldValues';
+import { entityPoliciesSchema } from './policies';
 
 /** Entity and field names: letters, digits and underscore only (spec section 5). */
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_]+$/;
@@ -74,6 +75,8 @@ export const entitySchema = z.object({
   fields: z.array(entityFieldSchema),
   /** The field that names a record (in relations); absent: the first field. */
   displayField: z.string().optional(),
+  /** Who may read and change which records and fields, per role; absent: no policy. */
+  policies: entityPoliciesSchema.optional(),
   _version: itemVersionSchema,
 });
 
@@ -205,6 +208,8 @@ export const entityRecordSchema = z.object({
   fields: z.record(z.string(), anyFieldValueSchema),
   /** In a page: each relation's record by its display value (absent when it has none). */
   _display: z.record(z.string(), anyFieldValueSchema).optional(),
+  /** The id of the user who added it (absent for records added before this was kept). */
+  _createdBy: z.string().optional(),
   _version: itemVersionSchema,
 });
 

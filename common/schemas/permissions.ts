@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseVersionField, itemVersionSchema } from './itemVersion';
 import { nameText } from './text';
+import { appliedPoliciesSchema } from './policies';
 
 /** A row of the route-permission table (spec section 3: Route). */
 export const routePermissionSchema = z.object({
@@ -30,12 +31,18 @@ export const allowedRouteSchema = z.object({
 });
 
 /**
- * `GET /api/auth/permissions`: the caller's role names and the routes the routes table
- * lets them call. It tells the screens what to offer; the server still checks every call.
+ * `GET /api/auth/permissions`: the caller's role names, the routes the routes table lets
+ * them call, and the record policies that apply to them. It tells the screens what to
+ * offer; the server still checks every call.
  */
 export const permissionsSchema = z.object({
   roles: z.array(z.string()),
   allowed: z.array(allowedRouteSchema),
+  /**
+   * By entity name, the record policies that narrow what the caller may do there (an entity
+   * where none does is absent), so the screens hide fields and offer only allowed edits.
+   */
+  policies: z.record(z.string(), appliedPoliciesSchema).optional(),
 });
 
 export type AllowedRoute = z.infer<typeof allowedRouteSchema>;

@@ -43,6 +43,8 @@ declare module 'fastify' {
     permissionsOf(user: Identity): Permissions;
     /** Whether the user may call `VERB /path` (the path as registered), by that same copy. */
     mayCall(user: Identity, verb: string, path: string): boolean;
+    /** The user's roles allowed on `VERB /path`, by that same copy (what record policies read). */
+    rolesAllowed(user: Identity, verb: string, path: string): string[];
     /**
      * Whether the request's user may call `VERB /path`, and its personal access token (if it
      * was made with one) names that route: what a handler asks before doing more than its
@@ -107,10 +109,13 @@ export const permissionsPlugin = fp(
     };
     app.decorate('reloadPermissions', reload);
     app.decorate('permissionsOf', (user: Identity) => permissionsOf(allowed, user.roles));
-    const mayCall = (user: Identity, verb: string, path: string) => {
+    const rolesAllowed = (user: Identity, verb: string, path: string) => {
       const route = allowed.get(`${verb} ${path}`);
-      return user.roles.some((role) => route?.allowedRoles.has(role));
+      return user.roles.filter((role) => route?.allowedRoles.has(role));
     };
+    const mayCall = (user: Identity, verb: string, path: string) =>
+      rolesAllowed(user, verb, path).length > 0;
+    app.decorate('rolesAllowed', rolesAllowed);
     app.decorate('mayCall', mayCall);
     app.decorate(
       'mayRequest',

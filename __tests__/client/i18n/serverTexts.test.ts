@@ -13,6 +13,9 @@ const samples: Record<keyof typeof messages.server, string[]> = Object.fromEntri
         unknownRoles: [['chef', 'intern']],
         notUnique: ['Serial number'],
         entityReferenced: [['Car.owner', 'Bike.owner']],
+        policyDenied: [n === 1 ? 'update' : 'delete', ['contributor', 'lab']],
+        policyDeniedResult: [n === 1 ? 'create' : 'update', ['contributor']],
+        policyFields: [['Salary', 'Site'], ['contributor']],
       })[key] ?? [n, n + 3];
     return [key, [fill(...args(1)), fill(...args(2)), fill(...args(12345))]];
   }),
@@ -50,6 +53,7 @@ const validation = [
   'must name at most 10,000 records',
   'a relation or unique field has no default',
   ...Object.values(messages.validation),
+  ...Object.values(messages.policy),
 ];
 
 describe("the server's sentences", () => {

@@ -1,5 +1,6 @@
 import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { EntityField } from '@common/schemas/entities';
+import type { RolePolicy } from '@common/schemas/policies';
 
 export type { EntityField };
 
@@ -15,6 +16,8 @@ export const entities = pgTable('entities', {
   fields: jsonb().$type<EntityField[]>().notNull(),
   /** The field that names a record in relations; null: the first. */
   displayField: text(),
+  /** Who may read and change which records and fields, per role (modules/records/recordPolicies.ts). */
+  policies: jsonb().$type<RolePolicy[]>().notNull().default([]),
   version: integer().notNull().default(1),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
@@ -24,7 +25,9 @@ import {
   reportEntityChange,
   restoreEntity,
   updateEntity,
+  updateEntityPolicies,
 } from './entities.service';
+import { entityPoliciesInputSchema } from '@common/schemas/policies';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 
@@ -33,8 +36,22 @@ const idParams = z.object({ id: z.uuid('must be an entity id') });
 
 /** Entity definitions. */
 export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/entities', { schema: { response: { 200: z.array(entitySchema) } } }, async () =>
-    listEntities(app.db),
+  /**
+   * An entity's record policies are for whoever may write them (the admins by default):
+   * the others are told what applies to them (`GET /api/auth/permissions`), not who else
+   * may read what. `shown` answers a definition (or a snapshot of one) as the caller may
+   * read it.
+   */
+  const seesPolicies = (request: FastifyRequest) =>
+    app.mayCall(request.user!, 'PUT', '/api/entities/:id/policies');
+  const shown = <T extends { policies?: unknown }>(request: FastifyRequest, entity: T): T => {
+    if (seesPolicies(request) || entity.policies === undefined) return entity;
+    const { policies: _, ...rest } = entity;
+    return rest as T;
+  };
+
+  app.get('/entities', { schema: { response: { 200: z.array(entitySchema) } } }, async (request) =>
+    (await listEntities(app.db)).map((entity) => shown(request, entity)),
   );
 
   app.post(
@@ -52,7 +69,7 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: entitySchema, ...errors },
       },
     },
-    async (request) => getEntity(app.db, request.params.idOrName),
+    async (request) => shown(request, await getEntity(app.db, request.params.idOrName)),
   );
 
   app.put(
@@ -73,13 +90,35 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       request.query.dryRun
         ? reportEntityChange(app.db, request.params.id, request.body)
-        : updateEntity(
-            app.db,
-            request.params.id,
-            request.body,
-            actorOf(request),
-            baseVersions(request),
+        : shown(
+            request,
+            await updateEntity(
+              app.db,
+              request.params.id,
+              request.body,
+              actorOf(request),
+              baseVersions(request),
+            ),
           ),
+  );
+
+  app.put(
+    '/entities/:id/policies',
+    {
+      schema: {
+        params: idParams,
+        body: entityPoliciesInputSchema,
+        response: { 200: entitySchema, ...errors },
+      },
+    },
+    async (request) =>
+      updateEntityPolicies(
+        app.db,
+        request.params.id,
+        request.body.policies,
+        actorOf(request),
+        baseVersions(request),
+      ),
   );
 
   app.delete(
@@ -100,14 +139,27 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(versionSchema), ...errors },
       },
     },
-    async (request) => listEntityVersions(app.db, request.params.id, request.query),
+    async (request) =>
+      (await listEntityVersions(app.db, request.params.id, request.query)).map((version) =>
+        seesPolicies(request)
+          ? version
+          : {
+              ...version,
+              document: shown(request, version.document),
+              changes: version.changes.filter((change) => change.field !== 'policies'),
+            },
+      ),
   );
 
   // Entity names are identifiers (no '-'), so no entity is shadowed by this path.
   app.get(
     '/entities/recently-deleted',
     { schema: { response: { 200: z.array(deletedItemSchema) } } },
-    async () => listDeletedEntities(app.db),
+    async (request) =>
+      (await listDeletedEntities(app.db)).map((item) => ({
+        ...item,
+        document: shown(request, item.document),
+      })),
   );
 
   app.post(
@@ -119,12 +171,15 @@ export const entitiesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      restoreEntity(
-        app.db,
-        request.params.id,
-        request.params.versionId,
-        actorOf(request),
-        baseVersions(request),
+      shown(
+        request,
+        await restoreEntity(
+          app.db,
+          request.params.id,
+          request.params.versionId,
+          actorOf(request),
+          baseVersions(request),
+        ),
       ),
   );
 };

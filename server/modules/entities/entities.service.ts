@@ -39,6 +39,9 @@ import {
   restoreRecordsDeletedWith,
 } from '../records/records.service';
 import { definitionReport } from './definitionReport';
+import { policyProblems, storedPolicies } from '../records/recordPolicies';
+import { roles } from '../../db/schema/roles';
+import type { RolePolicy } from '@common/schemas/policies';
 
 interface EntityInput {
   name: string;
@@ -55,6 +58,7 @@ const toWire = (row: typeof entities.$inferSelect): Entity => ({
   category: row.category,
   fields: row.fields,
   ...(row.displayField ? { displayField: row.displayField } : {}),
+  ...(row.policies.length ? { policies: row.policies } : {}),
   _version: row.version,
 });
 
@@ -237,6 +241,49 @@ async function changeRecordsTable(tx: Tx, before: Entity, after: Entity) {
 }
 
 /**
+ * Sets an entity's record policies (a version of the entity, and an audit event). They hold
+ * from the next request on, on every server: each request reads them with the definition.
+ * @throws 404; 400 naming each part at fault (recordPolicies.ts, policyProblems); 409
+ * VERSION_CONFLICT when `base` names another version than the current one.
+ */
+export async function updateEntityPolicies(
+  db: Db,
+  id: string,
+  policies: RolePolicy[],
+  actor: Actor,
+  base: readonly number[] = [],
+): Promise<Entity> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(entities).where(eq(entities.id, id)).for('update');
+    if (!current) throw notFound('Entity');
+    await checkVersion(current, base, () => toWire(current));
+    const named = policies.map((policy) => policy.role);
+    const known = named.length
+      ? await tx.select({ name: roles.name }).from(roles).where(inArray(roles.name, named))
+      : [];
+    const problems = policyProblems(
+      current.fields,
+      policies,
+      new Set(known.map((role) => role.name)),
+    );
+    if (problems.length)
+      throw badRequest(problems.map((p) => `${p.field} ${p.message}`).join('; '), problems);
+    const [row] = await tx
+      .update(entities)
+      .set({
+        policies: storedPolicies(current.fields, policies),
+        version: sql`${entities.version} + 1`,
+        updatedAt: new Date(),
+      })
+      .where(eq(entities.id, id))
+      .returning();
+    const entity = toWire(row!);
+    await recordEntityChange(tx, entity, 'update', actor, ': its record policies');
+    return entity;
+  });
+}
+
+/**
  * What changing a definition as `input` says would do to its records, changing nothing:
  * `PUT /api/entities/{id}?dryRun=true`. @throws 404; 400 as updateEntity.
  */
@@ -306,6 +353,9 @@ export async function restoreEntity(
       category: snapshot.category,
       fields: snapshot.fields,
       displayField: snapshot.displayField ?? null,
+      // A version without policies (perhaps from before there were any) keeps those there
+      // are: restoring fields must not quietly lift who may read which records.
+      policies: snapshot.policies ?? current?.policies ?? [],
       version: (current?.version ?? (await lastKnownVersion(tx, 'entities', id))) + 1,
     };
     const [row] = await tx

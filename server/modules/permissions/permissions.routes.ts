@@ -7,7 +7,12 @@ import {
   routePermissionSchema,
   updateRoutePermissionSchema,
 } from '@common/schemas/permissions';
-import { listRoutePermissions, updateRoutePermission } from './permissions.service';
+import {
+  listRoutePermissions,
+  recordPoliciesOf,
+  updateRoutePermission,
+} from './permissions.service';
+import { POLICY_ROUTES } from '../records/recordPolicies';
 import { actorOf } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 
@@ -23,7 +28,13 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { signedIn: true },
       schema: { response: { 200: permissionsSchema, 401: apiErrorSchema } },
     },
-    async (request) => app.permissionsOf(request.user!),
+    async (request) => {
+      const user = request.user!;
+      const policies = await recordPoliciesOf(app.db, (action) =>
+        app.rolesAllowed(user, ...POLICY_ROUTES[action]),
+      );
+      return { ...app.permissionsOf(user), ...(Object.keys(policies).length ? { policies } : {}) };
+    },
   );
 
   app.get('/routes', { schema: { response: { 200: z.array(routePermissionSchema) } } }, async () =>

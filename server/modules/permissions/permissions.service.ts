@@ -4,7 +4,9 @@ import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { AllowedRoute, Permissions, RoutePermission } from '@common/schemas/permissions';
 import type { Db } from '../../db/client';
+import { entities } from '../../db/schema/entities';
 import { roles } from '../../db/schema/roles';
+import { type AppliedPolicies, type PolicyAction, appliedPolicies } from '@common/schemas/policies';
 import { routes } from '../../db/schema/routes';
 import { type Actor, recordAudit } from '../../lib/audit';
 import { publishChanges } from '../../lib/changeEvents';
@@ -96,6 +98,26 @@ export function permissionsOf(map: PermissionMap, roles: string[]): Permissions 
       (a, b) => a.routePath.localeCompare(b.routePath) || a.routeVerb.localeCompare(b.routeVerb),
     );
   return { roles, allowed };
+}
+
+/**
+ * The record policies that narrow a user on each entity, by entity name (`granted(action)`:
+ * the user's roles whose route grants allow it); entities where none does are left out.
+ */
+export async function recordPoliciesOf(
+  db: Db,
+  granted: (action: PolicyAction) => readonly string[],
+): Promise<Record<string, AppliedPolicies>> {
+  const rows = await db
+    .select({ name: entities.name, policies: entities.policies })
+    .from(entities)
+    .where(sql`${entities.policies} <> '[]'::jsonb`);
+  return Object.fromEntries(
+    rows.flatMap(({ name, policies }) => {
+      const applied = appliedPolicies(policies, granted);
+      return applied ? [[name, applied]] : [];
+    }),
+  );
 }
 
 /** The routes table, by entity, then path, then verb. */

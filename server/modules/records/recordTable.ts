@@ -91,6 +91,8 @@ const RECORD_COLUMNS = [
   'version integer not null default 1',
   'created_at timestamptz not null default now()',
   'updated_at timestamptz not null default now()',
+  // Who added the record (a user id): policies compare it with the signed-in user.
+  'created_by uuid',
 ];
 
 /** The statements that make an entity's table, with its indexes. */
@@ -103,6 +105,7 @@ export function createTableStatements(
   return [
     `create table ${table} (${[...RECORD_COLUMNS, ...columns].join(',\n      ')})`,
     `create index ${quoted(`${tableOf(definition.id)}_created`)} on ${table} (created_at, id)`,
+    `create index ${quoted(`${tableOf(definition.id)}_creator`)} on ${table} (created_by, id)`,
     ...definition.fields.flatMap((field) => fieldIndexStatements(definition.id, field)),
     ...searchIndexStatements(
       definition.fields,
@@ -190,8 +193,10 @@ export function fieldsObject(fields: EntityField[]): string {
 
 /** SQL answering a record of `definition` as the API shows it (jsonb). */
 export const documentOf = (definition: RecordsDefinition) =>
-  `jsonb_build_object('_id', id, 'entity_name', ${literal(definition.name)}::text,
-    '_version', version, 'fields', ${fieldsObject(definition.fields)})`;
+  `(jsonb_build_object('_id', id, 'entity_name', ${literal(definition.name)}::text,
+    '_version', version, 'fields', ${fieldsObject(definition.fields)})
+    || case when created_by is null then '{}'::jsonb
+       else jsonb_build_object('_createdBy', created_by) end)`;
 
 /** A parameter cast to its field's column type. */
 export const castParameter = (field: EntityField, index: number) =>
@@ -398,6 +403,7 @@ export function rebuildTableStatements(
   const search = searchIndexStatements(after.fields, next, nextName(searchIndexOf(after.id)));
   const names = [
     `${table}_created`,
+    `${table}_creator`,
     ...indexes.map((index) => index.name),
     ...(search.length ? [searchIndexOf(after.id)] : []),
   ];
@@ -407,12 +413,13 @@ export function rebuildTableStatements(
      foreign key (${quoted(columnOf(relation.field))}) references ${quoted(table)} (id) not valid`;
   return [
     `create table ${quoted(next)} (${[...RECORD_COLUMNS, ...columns].join(',\n      ')})`,
-    `insert into ${quoted(next)} (id, version, created_at, updated_at${after.fields
+    `insert into ${quoted(next)} (id, version, created_at, updated_at, created_by${after.fields
       .map((field) => `, ${quoted(columnOf(field.name))}`)
       .join('')})
-     select id, version, created_at, updated_at${values.map((v) => `, ${v}`).join('')}
+     select id, version, created_at, updated_at, created_by${values.map((v) => `, ${v}`).join('')}
      from ${quoted(table)}`,
     `create index ${quoted(nextName(`${table}_created`))} on ${quoted(next)} (created_at, id)`,
+    `create index ${quoted(nextName(`${table}_creator`))} on ${quoted(next)} (created_by, id)`,
     ...indexes.map(
       ({ name, unique, field }) =>
         `create ${unique ? 'unique ' : ''}index ${quoted(nextName(name))} on ${quoted(next)}

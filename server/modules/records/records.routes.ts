@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { POLICY_ROUTES, type RecordAccess } from './recordPolicies';
 import { z } from 'zod';
 import { apiErrorSchema } from '@common/schemas/apiError';
 import {
@@ -40,10 +42,35 @@ import { importRecords } from './recordsImport';
 import { importQuerySchema } from '@common/schemas/imports';
 import { exportOptionsSchema } from '@common/schemas/exports';
 
-const errors = { 400: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+/** The route whose grant allows a restore (a bulk one is checked as it). */
+const RESTORE_ROUTE: [verb: string, path: string] = [
+  'POST',
+  '/api/entity-records/:entityName/:id/versions/:versionId/restore',
+];
+
+const errors = {
+  400: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+};
 
 /** The records of dynamic entities. */
 export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * Who asks, as the record policies see them (modules/records/recordPolicies.ts). A restore
+   * is a write of its own grant: held to the update and create policies of the roles that
+   * grant it.
+   */
+  const accessOf = ({ user }: FastifyRequest, { restoring = false } = {}): RecordAccess => ({
+    user: { id: user!._id, username: user!.username },
+    granted: (action) =>
+      app.rolesAllowed(
+        user!,
+        ...(restoring && action !== 'read' ? RESTORE_ROUTE : POLICY_ROUTES[action]),
+      ),
+  });
+
   // An import's body is a CSV file, read as a stream (lib/imports.ts spools it).
   app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
 
@@ -75,6 +102,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
             request.query,
             actorOf(request),
             progress,
+            accessOf(request),
           ),
       ),
   );
@@ -94,6 +122,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.entityName,
         request.body.selection,
         actorOf(request),
+        accessOf(request),
       ),
   );
 
@@ -108,7 +137,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      bulkUpdateRecords(app.db, request.params.entityName, request.body, actorOf(request)),
+      bulkUpdateRecords(
+        app.db,
+        request.params.entityName,
+        request.body,
+        actorOf(request),
+        accessOf(request),
+      ),
   );
 
   app.post(
@@ -127,7 +162,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      bulkRestoreRecords(app.db, request.params.entityName, request.body.ids, actorOf(request)),
+      bulkRestoreRecords(
+        app.db,
+        request.params.entityName,
+        request.body.ids,
+        actorOf(request),
+        accessOf(request, { restoring: true }),
+      ),
   );
 
   app.get(
@@ -147,7 +188,12 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // The ticket opened the request (plugins/auth.ts); the rest is the list's own query.
       const { format, columns, ticket, ...query } = request.query;
-      const exported = await exportRecords(app.db, request.params.entityName, query);
+      const exported = await exportRecords(
+        app.db,
+        request.params.entityName,
+        query,
+        accessOf(request),
+      );
       return sendExport(reply, exported, { format, columns });
     },
   );
@@ -171,9 +217,9 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { entityName } = request.params;
       if (Object.keys(request.query).length > 0) {
-        return listRecordPage(app.db, entityName, request.query);
+        return listRecordPage(app.db, entityName, request.query, accessOf(request));
       }
-      const records = await openRecordList(app.db, entityName);
+      const records = await openRecordList(app.db, entityName, accessOf(request));
       async function* json() {
         let separator = '[';
         for await (const record of records) {
@@ -201,7 +247,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .status(201)
         .send(
-          await createRecord(app.db, request.params.entityName, request.body, actorOf(request)),
+          await createRecord(
+            app.db,
+            request.params.entityName,
+            request.body,
+            actorOf(request),
+            accessOf(request),
+          ),
         ),
   );
 
@@ -222,6 +274,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.fields,
         actorOf(request),
         baseVersions(request),
+        accessOf(request),
       ),
   );
 
@@ -229,7 +282,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/entity-records/:entityName/:id',
     { schema: { params: entityRecordParamsSchema, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await deleteRecord(app.db, request.params.entityName, request.params.id, actorOf(request));
+      await deleteRecord(
+        app.db,
+        request.params.entityName,
+        request.params.id,
+        actorOf(request),
+        accessOf(request),
+      );
       return reply.status(204).send(null);
     },
   );
@@ -244,7 +303,13 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      listRecordVersions(app.db, request.params.entityName, request.params.id, request.query),
+      listRecordVersions(
+        app.db,
+        request.params.entityName,
+        request.params.id,
+        request.query,
+        accessOf(request),
+      ),
   );
 
   app.get(
@@ -255,7 +320,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(deletedItemSchema), ...errors },
       },
     },
-    async (request) => listDeletedRecords(app.db, request.params.entityName),
+    async (request) => listDeletedRecords(app.db, request.params.entityName, accessOf(request)),
   );
 
   app.post(
@@ -274,6 +339,7 @@ export const recordsRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.versionId,
         actorOf(request),
         baseVersions(request),
+        accessOf(request, { restoring: true }),
       ),
   );
 };

@@ -10,6 +10,7 @@ import type {
   RecordSelection,
 } from '@common/schemas/entities';
 import { type FieldValue, isCalendarDate, parseRecordValues } from '@common/schemas/fieldValues';
+import { CREATED_BY, type RolePolicy, meetsWhere } from '@common/schemas/policies';
 import type {
   DeletedItem,
   Version,
@@ -32,7 +33,13 @@ import type { ExportColumn } from '../../lib/exports';
 import { inBatches, mapBatches } from '../../lib/keyset';
 import { pgErrorFacts } from '../../lib/pgErrors';
 import { looksLikeUuid } from '../../lib/uuid';
-import { lastKnownVersion, listDeleted, listVersions, versionToRestore } from '../../lib/versions';
+import {
+  deletedDocument,
+  lastKnownVersion,
+  listDeleted,
+  listVersions,
+  versionToRestore,
+} from '../../lib/versions';
 import {
   type RecordsDefinition,
   castParameter,
@@ -48,6 +55,20 @@ import {
   uniqueIndexOf,
   wireValue,
 } from './recordTable';
+import {
+  type RecordAccess,
+  type RowPolicy,
+  type WriteScope,
+  appliedTo,
+  fieldsDenied,
+  keepRestricted,
+  knownIn,
+  policyDenied,
+  rowPolicySql,
+  scopeCondition,
+  withoutHidden,
+  writeScope,
+} from './recordPolicies';
 import {
   type RelatedEntity,
   WINDOW_HITS,
@@ -67,15 +88,35 @@ export async function definitionOf(
   session: Session,
   entityName: string,
   { lock = false } = {},
-): Promise<RecordsDefinition> {
-  const [entity] = await namedQuery<RecordsDefinition>(
+): Promise<PolicedDefinition> {
+  const [entity] = await namedQuery<PolicedDefinition>(
     session,
     lock ? 'entity_definition_locked' : 'entity_definition',
-    `select id::text as id, name, fields from entities where name = $1${lock ? ' for key share' : ''}`,
+    `select id::text as id, name, fields, policies from entities
+     where name = $1${lock ? ' for key share' : ''}`,
     [entityName],
   );
   if (!entity) throw notFound('Entity');
   return entity;
+}
+
+/** An entity's definition with its record policies. */
+export interface PolicedDefinition extends RecordsDefinition {
+  policies: RolePolicy[];
+}
+
+/**
+ * What `access` may read of an entity: the definition narrowed to the fields it sees, and the
+ * records it may read (a page's `policy`); all of both without access (the server's own use).
+ */
+export function readScope(definition: PolicedDefinition, access: RecordAccess | undefined) {
+  const applied = appliedTo(definition.policies, access)?.read;
+  const hidden = new Set(applied?.hidden);
+  const visible = { ...definition, fields: definition.fields.filter((f) => !hidden.has(f.name)) };
+  const policy: RowPolicy | undefined = applied?.where
+    ? { fields: definition.fields, where: applied.where, user: access!.user }
+    : undefined;
+  return { visible, policy };
 }
 
 /** A statement of an entity's records, named by its text: planned once per connection. */
@@ -231,23 +272,35 @@ const STREAM_BATCH = 1000;
 export async function openRecordList(
   db: Db,
   entityName: string,
+  access?: RecordAccess,
 ): Promise<AsyncGenerator<EntityRecord>> {
   const session = sessionOf(db);
-  const definition = await definitionOf(session, entityName);
-  const table = quoted(tableOf(definition.id));
-  // The cursor keeps `created_at` as PostgreSQL's text: a JS Date would drop its microseconds.
-  const batch = (after: string) =>
-    `select ${documentOf(definition)} as document, created_at::text as at from ${table}
-     ${after} order by created_at, id limit ${STREAM_BATCH}`;
-  const first = batch('');
-  const next = batch('where (created_at, id) > ($1::timestamptz, $2::uuid)');
+  const { visible, policy } = readScope(await definitionOf(session, entityName), access);
+  const table = quoted(tableOf(visible.id));
+  // A statement of a batch after `after` (SQL on the cursor's `taken` parameters): with the
+  // policy's condition, its values numbered from there.
+  const batch = (after: string | undefined, taken: number) => {
+    const values: unknown[] = [];
+    const policed =
+      policy && rowPolicySql(policy, (v, cast = '') => `$${taken + values.push(v)}${cast}`);
+    const where = [after, policed].filter(Boolean);
+    return {
+      // The cursor keeps `created_at` as PostgreSQL's text: a JS Date would drop its microseconds.
+      text: `select ${documentOf(visible)} as document, created_at::text as at from ${table}
+        ${where.length ? `where ${where.join(' and ')}` : ''}
+        order by created_at, id limit ${STREAM_BATCH}`,
+      values,
+    };
+  };
+  const first = batch(undefined, 0);
+  const next = batch('(created_at, id) > ($1::timestamptz, $2::uuid)', 2);
   return (async function* () {
     let after: [string, string] | undefined;
     for (;;) {
       const rows = await recordsQuery<{ document: EntityRecord; at: string }>(
         session,
-        after ? next : first,
-        after ?? [],
+        after ? next.text : first.text,
+        after ? [...after, ...next.values] : first.values,
       );
       for (const row of rows) yield row.document;
       const last = rows.at(-1);
@@ -290,11 +343,12 @@ export async function listRecordPage(
   db: Db,
   entityName: string,
   query: RecordPageQuery,
+  access?: RecordAccess,
 ): Promise<RecordPage> {
   const session = sessionOf(db);
-  const definition = await definitionOf(session, entityName);
-  const request = pageRequestOf(definition, query);
-  const statements = pageStatements(definition, request, await relatedOf(session, definition));
+  const { visible, policy } = readScope(await definitionOf(session, entityName), access);
+  const request = pageRequestOf(visible, query, policy);
+  const statements = pageStatements(visible, request, await relatedOf(session, visible));
   const [rows, [counted]] = await Promise.all([
     recordsQuery<{ document: EntityRecord }>(
       session,
@@ -325,10 +379,18 @@ export async function listRecordPage(
  * relation by the display value of the record it points at).
  * @throws 404 for an unknown entity; 400 naming each parameter at fault.
  */
-export async function exportRecords(db: Db, entityName: string, query: RecordPageQuery) {
+export async function exportRecords(
+  db: Db,
+  entityName: string,
+  query: RecordPageQuery,
+  access?: RecordAccess,
+) {
   const session = sessionOf(db);
-  const definition = await definitionOf(session, entityName);
-  const request = pageRequestOf(definition, query);
+  const { visible: definition, policy } = readScope(
+    await definitionOf(session, entityName),
+    access,
+  );
+  const request = pageRequestOf(definition, query, policy);
   const related = await relatedOf(session, definition);
   const columns: ExportColumn<EntityRecord>[] = [
     { name: '_id', label: 'ID', value: (record) => record._id },
@@ -410,21 +472,66 @@ async function largeTotal(
   return { total: exact!.total, totalIsEstimate: false };
 }
 
-/** One record as the API shows it, locked for a change when `lock`; undefined when there is none. */
-async function recordOf(
+/**
+ * The record `id` as a write by `scope` finds it, locked (every field, hidden ones too);
+ * undefined when there is none. @throws 404 when `scope` may not see it (to its writer, it
+ * is not there); 403 POLICY_DENIED when it sees it but may not `action` it.
+ */
+async function recordToWrite(
   session: Session,
   definition: RecordsDefinition,
   id: string,
-  { lock = false } = {},
+  scope: WriteScope,
+  action: 'update' | 'delete',
 ): Promise<EntityRecord | undefined> {
-  const [row] = await recordsQuery<{ document: EntityRecord }>(
-    session,
-    `select ${documentOf(definition)} as document from ${quoted(tableOf(definition.id))}
-     where id = $1${lock ? ' for update' : ''}`,
-    [id],
+  const readable = scopeCondition(definition.fields, scope.readWhere, scope, 1);
+  const writable = scopeCondition(
+    definition.fields,
+    scope.where,
+    scope,
+    1 + (readable?.values.length ?? 0),
   );
-  return row?.document;
+  const [row] = await recordsQuery<{
+    document: EntityRecord;
+    readable: boolean;
+    writable: boolean;
+  }>(
+    session,
+    `select ${documentOf(definition)} as document, ${readable?.sql ?? 'true'} as readable,
+       ${writable?.sql ?? 'true'} as writable
+     from ${quoted(tableOf(definition.id))} where id = $1 for update`,
+    [id, ...(readable?.values ?? []), ...(writable?.values ?? [])],
+  );
+  if (!row) return undefined;
+  if (!row.readable) throw notFound('Record');
+  if (!row.writable) throw policyDenied(action, scope.roles);
+  return row.document;
 }
+
+/**
+ * @throws 403 POLICY_DENIED (of `action`) when the record `id`, as a write just left it, is
+ * outside `scope`'s condition: the write is undone with its transaction.
+ */
+async function checkWritten(
+  session: Session,
+  definition: RecordsDefinition,
+  id: string,
+  scope: WriteScope,
+  action: 'create' | 'update',
+) {
+  const allowed = scopeCondition(definition.fields, scope.where, scope, 1);
+  if (!allowed) return;
+  const [row] = await recordsQuery<{ allowed: boolean }>(
+    session,
+    `select ${allowed.sql} as allowed from ${quoted(tableOf(definition.id))} where id = $1`,
+    [id, ...allowed.values],
+  );
+  if (!row?.allowed) throw policyDenied(action, scope.roles, { result: true });
+}
+
+/** A new record's values when nothing is given: each field's default. */
+const defaultsOf = (definition: RecordsDefinition) =>
+  Object.fromEntries(definition.fields.map((field) => [field.name, field.default ?? null]));
 
 /**
  * Whether `id` is (or, deleted, was last) a record of another entity than `entityName`,
@@ -453,18 +560,25 @@ export async function createRecord(
   entityName: string,
   input: { _id?: string; fields: Record<string, unknown> },
   actor: Actor,
+  access?: RecordAccess,
 ): Promise<{ _id: string }> {
   return db.transaction(async (tx) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
-    const values = checkedValues(definition, input.fields, true);
+    const scope = writeScope(definition.policies, access, 'create');
+    const given = keepRestricted(definition.fields, input.fields, defaultsOf(definition), scope);
+    const values = checkedValues(definition, given, true);
     if (input._id && (await isRecordOfAnother(session, input._id, entityName))) {
       throw recordIdTaken();
     }
+    // A reader the policies narrow may not take the id of a record deleted here: its
+    // history would become theirs to read.
+    if (input._id && scope.readWhere && (await lastKnownVersion(tx, 'entity-records', input._id)))
+      throw recordIdTaken();
     const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
-    const parameters = definition.fields.map((field, i) => castParameter(field, i + 3));
-    const text = `insert into ${quoted(tableOf(definition.id))} (id, ${columns.join(', ')})
-      values (coalesce($1::uuid, gen_random_uuid()), ${parameters.join(', ')})
+    const parameters = definition.fields.map((field, i) => castParameter(field, i + 4));
+    const text = `insert into ${quoted(tableOf(definition.id))} (id, created_by, ${columns.join(', ')})
+      values (coalesce($1::uuid, gen_random_uuid()), $3::uuid, ${parameters.join(', ')})
       ${returningItem(definition, '$2')}`;
     const [id] = await writing(definition, () =>
       changeAndRecord(
@@ -475,6 +589,7 @@ export async function createRecord(
           values: [
             input._id ?? null,
             changeSummary('create', aRecordOf(entityName)),
+            actor.id,
             ...valueParameters(definition, values),
           ],
         },
@@ -483,6 +598,7 @@ export async function createRecord(
         'create',
       ),
     );
+    await checkWritten(session, definition, id!, scope, 'create');
     return { _id: id! };
   });
 }
@@ -500,14 +616,19 @@ export async function updateRecord(
   fields: Record<string, unknown>,
   actor: Actor,
   base: readonly number[] = [],
+  access?: RecordAccess,
 ): Promise<EntityRecord> {
   return db.transaction(async (tx) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
-    const values = checkedValues(definition, fields, false);
-    const current = await recordOf(session, definition, id, { lock: true });
+    const scope = writeScope(definition.policies, access, 'update');
+    const current = await recordToWrite(session, definition, id, scope, 'update');
     if (!current) throw notFound('Record');
-    await checkVersion({ version: current._version }, base, () => current);
+    await checkVersion({ version: current._version }, base, () =>
+      withoutHidden(current, scope.hidden),
+    );
+    const given = keepRestricted(definition.fields, fields, current.fields, scope);
+    const values = checkedValues(definition, given, false);
     const assignments = definition.fields.map(
       (field, i) => `${quoted(columnOf(field.name))} = ${castParameter(field, i + 2)}`,
     );
@@ -520,9 +641,10 @@ export async function updateRecord(
         [id, ...valueParameters(definition, values)],
       ),
     );
+    await checkWritten(session, definition, id, scope, 'update');
     const record = row!.document;
     await recordRecordChanges(tx, [record], 'update', actor);
-    return record;
+    return withoutHidden(record, scope.hidden);
   });
 }
 
@@ -570,11 +692,18 @@ export async function deleteRecord(
   entityName: string,
   id: string,
   actor: Actor,
+  access?: RecordAccess,
 ): Promise<void> {
   try {
     await db.transaction(async (tx) => {
       const session = sessionOf(tx);
       const definition = await definitionOf(session, entityName, { lock: true });
+      const scope = writeScope(definition.policies, access, 'delete');
+      if (
+        (scope.where || scope.readWhere) &&
+        !(await recordToWrite(session, definition, id, scope, 'delete'))
+      )
+        throw notFound('Record');
       const text = `delete from ${quoted(tableOf(definition.id))} where id = $1
         ${returningItem(definition, '$2')}`;
       const deleted = await changeAndRecord(
@@ -666,8 +795,8 @@ export async function restoreRecordsDeletedWith(
            where resource = 'entity-records' and action = 'delete'
              and version_date = (select at from deleted_at) and document->>'entity_name' = $2)
          order by v.document_id, v.version_date desc nulls last, v.id desc nulls last)
-       insert into ${quoted(tableOf(definition.id))} (id, version, created_at${columns.map((c) => `, ${c}`).join('')})
-       select d.document_id, (d.document->>'_version')::int + 1,
+       insert into ${quoted(tableOf(definition.id))} (id, version, created_by, created_at${columns.map((c) => `, ${c}`).join('')})
+       select d.document_id, (d.document->>'_version')::int + 1, (d.document->>'_createdBy')::uuid,
               (select min(version_date) from versions f
                where f.resource = 'entity-records' and f.document_id = d.document_id)${values.map((v) => `, ${v}`).join('')}
        from last_versions d
@@ -696,11 +825,18 @@ export async function restoreRecord(
   versionId: string,
   actor: Actor,
   base: readonly number[] = [],
+  access?: RecordAccess,
 ): Promise<EntityRecord> {
-  return db.transaction((tx) => restoreRecordIn(tx, entityName, id, versionId, actor, base));
+  return db.transaction((tx) =>
+    restoreRecordIn(tx, entityName, id, versionId, actor, base, access),
+  );
 }
 
-/** restoreRecord within `tx`. */
+/**
+ * restoreRecord within `tx`. With policies, a record there is restored as an update (its
+ * fields the writer may not set must stay as they are), and a deleted one as a create of
+ * the record as it was, its every field included.
+ */
 async function restoreRecordIn(
   tx: Tx,
   entityName: string,
@@ -708,44 +844,78 @@ async function restoreRecordIn(
   versionId: string,
   actor: Actor,
   base: readonly number[] = [],
+  access?: RecordAccess,
 ): Promise<EntityRecord> {
   const session = sessionOf(tx);
   const definition = await definitionOf(session, entityName, { lock: true });
   const snapshot = await versionToRestore(tx, 'entity-records', id, versionId, entityName);
+  const current = await recordToWrite(
+    session,
+    definition,
+    id,
+    writeScope(definition.policies, access, 'update'),
+    'update',
+  );
+  const scope = writeScope(definition.policies, access, current ? 'update' : 'create');
   const names = new Set(definition.fields.map((field) => field.name));
   const kept = Object.entries((snapshot.fields ?? {}) as Record<string, unknown>).filter(([name]) =>
     names.has(name),
   );
-  const typed = kept.map(([name, value]) => {
-    const field = definition.fields.find((candidate) => candidate.name === name)!;
-    return [name, asTypeOf(field, value)];
-  });
-  const values = checkedValues(definition, Object.fromEntries(typed), false);
-  const current = await recordOf(session, definition, id, { lock: true });
+  const typed = Object.fromEntries(
+    kept.map(([name, value]) => {
+      const field = definition.fields.find((candidate) => candidate.name === name)!;
+      return [name, asTypeOf(field, value)];
+    }),
+  );
+  const creator = typeof snapshot._createdBy === 'string' ? snapshot._createdBy : null;
+  // With policies, what the writer may not set stays as it is: on a record there, as it
+  // is; on a deleted one, as it was deleted (a record the writer could read then).
+  let asItIs: Record<string, unknown> | undefined = current?.fields;
+  if (!current && scope.user && (scope.readWhere || scope.restricted.size)) {
+    const deleted = await deletedDocument(tx, 'entity-records', id, 'Record');
+    asItIs = (deleted.fields ?? {}) as Record<string, unknown>;
+    const values = { ...asItIs, [CREATED_BY]: deleted._createdBy ?? null };
+    if (!meetsWhere(scope.readWhere, values, scope.user, knownIn(definition.fields)))
+      throw notFound('Record');
+  }
+  const settable = Object.fromEntries(
+    Object.entries(typed).filter(([name]) => !scope.restricted.has(name)),
+  );
+  const given = asItIs ? keepRestricted(definition.fields, settable, asItIs, scope) : typed;
+  const values = checkedValues(definition, given, false);
   // A deleted record's id may since have been given to a record of another entity.
   if (!current && (await isRecordOfAnother(session, id, entityName))) throw recordIdTaken();
-  if (current) await checkVersion({ version: current._version }, base, () => current);
+  if (current)
+    await checkVersion({ version: current._version }, base, () =>
+      withoutHidden(current, scope.hidden),
+    );
   const version = (current?._version ?? (await lastKnownVersion(tx, 'entity-records', id))) + 1;
   const columns = definition.fields.map((field) => quoted(columnOf(field.name)));
-  const parameters = definition.fields.map((field, i) => castParameter(field, i + 3));
+  const parameters = definition.fields.map((field, i) => castParameter(field, i + 4));
   const [row] = await writing(definition, () =>
     recordsQuery<{ document: EntityRecord }>(
       session,
       // A deleted record comes back where it was in the order records were added: its
-      // first version's date is when it was added.
-      `insert into ${quoted(tableOf(definition.id))} (id, version, created_at, ${columns.join(', ')})
+      // first version's date is when it was added; and by whom it was added.
+      `insert into ${quoted(tableOf(definition.id))} (id, version, created_at, created_by, ${columns.join(', ')})
        values ($1, $2, coalesce((select min(version_date) from versions
                                  where resource = 'entity-records' and document_id = $1), now()),
-               ${parameters.join(', ')})
+               $3::uuid, ${parameters.join(', ')})
        on conflict (id) do update set
          ${[...columns.map((c) => `${c} = excluded.${c}`), 'version = excluded.version', 'updated_at = now()'].join(', ')}
        returning ${documentOf(definition)} as document`,
-      [id, version, ...valueParameters(definition, values)],
+      [
+        id,
+        version,
+        creator && looksLikeUuid(creator) ? creator : null,
+        ...valueParameters(definition, values),
+      ],
     ),
   );
+  await checkWritten(session, definition, id, scope, current ? 'update' : 'create');
   const record = row!.document;
   await recordRecordChanges(tx, [record], 'restore', actor);
-  return record;
+  return withoutHidden(record, scope.hidden);
 }
 
 /**
@@ -757,10 +927,73 @@ export async function listRecordVersions(
   entityName: string,
   id: string,
   query?: VersionListQuery,
+  access?: RecordAccess,
 ): Promise<Version[]> {
   const history = await listVersions(db, 'entity-records', id, query, entityName);
   if (history.length === 0 && (query?.page ?? 1) === 1) throw notFound('Record');
-  return withRelationLabels(sessionOf(db), entityName, history);
+  const session = sessionOf(db);
+  const hidden = await unreadableParts(db, entityName, id, access);
+  return (await withRelationLabels(session, entityName, history)).map((version) => ({
+    ...version,
+    document: withoutHidden(version.document, hidden),
+    changes: version.changes.filter((change) => !hidden.has(change.field)),
+  }));
+}
+
+/**
+ * The fields of a record's history `access` may not read. @throws 404 when it may not read
+ * the record (as it is, or as it was last when deleted).
+ */
+async function unreadableParts(
+  db: Db,
+  entityName: string,
+  id: string,
+  access: RecordAccess | undefined,
+): Promise<Set<string>> {
+  const session = sessionOf(db);
+  // The history of a record of a deleted entity is held to that entity's last policies.
+  const there = await definitionOf(session, entityName).catch((error: unknown) => {
+    if (error instanceof AppError && error.statusCode === 404) return undefined;
+    throw error;
+  });
+  const [last] = there
+    ? []
+    : await namedQuery<{ document: PolicedDefinition }>(
+        session,
+        'entity_last_definition',
+        `select jsonb_build_object('fields', document->'fields',
+                  'policies', coalesce(document->'policies', '[]'::jsonb)) as document
+         from versions where resource = 'entities' and document->>'name' = $1
+         order by version_date desc nulls last, id desc nulls last limit 1`,
+        [entityName],
+      );
+  const definition = there ?? last?.document;
+  const applied = definition && appliedTo(definition.policies, access)?.read;
+  if (!applied) return new Set();
+  if (applied.where) {
+    const readable = there && scopeCondition(there.fields, applied.where, access!, 1)!;
+    const [row] = readable
+      ? await recordsQuery<{ readable: boolean }>(
+          session,
+          `select ${readable.sql} as readable from ${quoted(tableOf(there.id))} where id = $1`,
+          [id, ...readable.values],
+        )
+      : [];
+    const [lastVersion] = row
+      ? []
+      : await listVersions(db, 'entity-records', id, { page: 1, perPage: 1 }, entityName);
+    const lastValues = {
+      ...(lastVersion?.document.fields as object),
+      [CREATED_BY]: lastVersion?.document._createdBy ?? null,
+    };
+    if (
+      row
+        ? !row.readable
+        : !meetsWhere(applied.where, lastValues, access!.user, knownIn(definition.fields))
+    )
+      throw notFound('Record');
+  }
+  return new Set(applied.hidden);
 }
 
 /**
@@ -817,12 +1050,29 @@ async function withRelationLabels(
  * The records of `entityName` deleted and not restored since, most recently deleted first.
  * @throws 404 for an unknown entity.
  */
-export async function listDeletedRecords(db: Db, entityName: string): Promise<DeletedItem[]> {
-  await definitionOf(sessionOf(db), entityName);
-  return listDeleted(db, 'entity-records', entityName);
+export async function listDeletedRecords(
+  db: Db,
+  entityName: string,
+  access?: RecordAccess,
+): Promise<DeletedItem[]> {
+  const definition = await definitionOf(sessionOf(db), entityName);
+  const deleted = await listDeleted(db, 'entity-records', entityName);
+  const applied = appliedTo(definition.policies, access)?.read;
+  if (!applied) return deleted;
+  // Snapshots, not rows: what the reader could read of each as it was deleted.
+  const hidden = new Set(applied.hidden);
+  return deleted
+    .filter(({ document }) =>
+      meetsWhere(
+        applied.where,
+        { ...(document.fields as object), [CREATED_BY]: document._createdBy ?? null },
+        access!.user,
+        knownIn(definition.fields),
+      ),
+    )
+    .map((item) => ({ ...item, document: withoutHidden(item.document, hidden) }));
 }
 
-/** A bulk action's item that was refused, and why. */
 /**
  * The ids of the records a bulk action names: those chosen, or every record the list's
  * search and filter match. @throws 400 for a filter the list refuses, or when more than
@@ -830,19 +1080,56 @@ export async function listDeletedRecords(db: Db, entityName: string): Promise<De
  */
 async function selectedIds(
   session: Session,
-  definition: RecordsDefinition,
+  definition: PolicedDefinition,
   selection: RecordSelection,
+  access: RecordAccess | undefined,
 ): Promise<string[]> {
   if (selection.ids) return [...new Set(selection.ids)];
   const matching = selection.matching ?? {};
-  const request = pageRequestOf(definition, matching as RecordPageQuery);
-  const { text, values } = selectionStatement(definition, request, BULK_MAX_ITEMS + 1);
+  const { visible, policy } = readScope(definition, access);
+  const request = pageRequestOf(visible, matching as RecordPageQuery, policy);
+  const { text, values } = selectionStatement(visible, request, BULK_MAX_ITEMS + 1);
   const rows = await recordsQuery<{ id: string }>(session, text, values);
   if (rows.length > BULK_MAX_ITEMS) {
     const message = messages.server.tooManyForBulk(BULK_MAX_ITEMS);
     throw badRequest(message, [{ field: 'body.selection.matching', message }]);
   }
   return rows.map((row) => row.id);
+}
+
+/**
+ * `ids` as a bulk `action` of `scope` may take them: those it cannot see left out (to it,
+ * they are not there). @throws 409 BULK_REFUSED naming, as POLICY_DENIED, each it sees but
+ * may not write.
+ */
+async function writableIds(
+  session: Session,
+  definition: RecordsDefinition,
+  ids: string[],
+  scope: WriteScope,
+  action: 'update' | 'delete',
+): Promise<string[]> {
+  const readable = scopeCondition(definition.fields, scope.readWhere, scope, 1);
+  const writable = scopeCondition(
+    definition.fields,
+    scope.where,
+    scope,
+    1 + (readable?.values.length ?? 0),
+  );
+  if (!readable && !writable) return ids;
+  const rows = await recordsQuery<{ id: string; readable: boolean; writable: boolean }>(
+    session,
+    `select id::text as id, ${readable?.sql ?? 'true'} as readable, ${writable?.sql ?? 'true'} as writable
+     from ${quoted(tableOf(definition.id))} where id = any($1::uuid[]) for update`,
+    [ids, ...(readable?.values ?? []), ...(writable?.values ?? [])],
+  );
+  const refused = rows.filter((row) => row.readable && !row.writable);
+  if (refused.length) {
+    const message = policyDenied(action, scope.roles).message;
+    throw bulkRefused(refused.map(({ id }) => ({ id, code: 'POLICY_DENIED', message })));
+  }
+  const unseen = new Set(rows.filter((row) => !row.readable).map((row) => row.id));
+  return ids.filter((id) => !unseen.has(id));
 }
 
 /**
@@ -910,11 +1197,19 @@ export async function bulkDeleteRecords(
   entityName: string,
   selection: RecordSelection,
   actor: Actor,
+  access?: RecordAccess,
 ): Promise<BulkResult> {
   return db.transaction(async (tx) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
-    const ids = await selectedIds(session, definition, selection);
+    const scope = writeScope(definition.policies, access, 'delete');
+    const ids = await writableIds(
+      session,
+      definition,
+      await selectedIds(session, definition, selection, access),
+      scope,
+      'delete',
+    );
     const refused = await referencedAmong(session, definition, ids);
     if (refused.length) throw bulkRefused(refused);
     let rows: { document: EntityRecord }[];
@@ -949,10 +1244,12 @@ export async function bulkUpdateRecords(
   entityName: string,
   { selection, fields }: { selection: RecordSelection; fields: Record<string, unknown> },
   actor: Actor,
+  access?: RecordAccess,
 ): Promise<BulkResult> {
   return db.transaction(async (tx) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
+    const scope = writeScope(definition.policies, access, 'update');
     const given = definition.fields.filter((field) => Object.hasOwn(fields, field.name));
     // Keys that are not fields are refused by name, as a record's write refuses them.
     const values = checkedValues({ ...definition, fields: given }, fields, false);
@@ -961,19 +1258,32 @@ export async function bulkUpdateRecords(
         { field: 'body.fields', message: 'must name at least one field' },
       ]);
     }
-    const ids = await selectedIds(session, definition, selection);
+    const restricted = given.filter((field) => scope.restricted.has(field.name));
+    if (restricted.length) throw fieldsDenied(restricted, scope.fieldRoles);
+    const ids = await selectedIds(session, definition, selection, access);
+    const writable = await writableIds(session, definition, ids, scope, 'update');
     const assignments = given.map(
       (field, i) => `${quoted(columnOf(field.name))} = ${castParameter(field, i + 2)}`,
     );
+    const still = scopeCondition(definition.fields, scope.where, scope, 1 + given.length);
     const rows = await writing(definition, () =>
-      recordsQuery<{ document: EntityRecord }>(
+      recordsQuery<{ document: EntityRecord; allowed: boolean }>(
         session,
         `update ${quoted(tableOf(definition.id))}
          set ${[...assignments, 'version = version + 1', 'updated_at = now()'].join(', ')}
-         where id = any($1::uuid[]) returning ${documentOf(definition)} as document`,
-        [ids, ...given.map((field) => values[field.name] ?? null)],
+         where id = any($1::uuid[])
+         returning ${documentOf(definition)} as document, ${still?.sql ?? 'true'} as allowed`,
+        [writable, ...given.map((field) => values[field.name] ?? null), ...(still?.values ?? [])],
       ),
     );
+    const moved = rows.filter((row) => !row.allowed);
+    if (moved.length) {
+      const message = policyDenied('update', scope.roles, { result: true }).message;
+      throw bulkRefused(
+        moved.map((row) => ({ id: row.document._id, code: 'POLICY_DENIED', message })),
+      );
+    }
+    // Those the writer cannot see are, to it, gone: refused as such.
     return recordedBulk(tx, ids, rows, 'update', actor);
   });
 }
@@ -988,6 +1298,7 @@ export async function bulkRestoreRecords(
   entityName: string,
   ids: string[],
   actor: Actor,
+  access?: RecordAccess,
 ): Promise<BulkResult> {
   const unique = [...new Set(ids)];
   return db.transaction(async (tx) => {
@@ -1013,7 +1324,7 @@ export async function bulkRestoreRecords(
     if (refused.length) throw bulkRefused(refused);
     for (const id of unique) {
       try {
-        await restoreRecordIn(tx, entityName, id, byId.get(id)!.id, actor);
+        await restoreRecordIn(tx, entityName, id, byId.get(id)!.id, actor, [], access);
       } catch (error) {
         // The first record refused ends the transaction: it is named with its reason.
         if (error instanceof AppError) {

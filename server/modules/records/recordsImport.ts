@@ -35,6 +35,7 @@ import {
   statementName,
 } from './records.service';
 import type { RelatedEntity } from './recordsPage';
+import { type RecordAccess, appliedTo, policyDenied } from './recordPolicies';
 
 /** A row ready to write: its line, its id (if the file gives one), its checked values. */
 interface CheckedRow {
@@ -143,10 +144,25 @@ export function importRecords(
   options: ImportQuery,
   actor: Actor,
   progress: ImportProgress,
+  access?: RecordAccess,
 ): Promise<ImportReport> {
   return runImport(db, file, options, progress, async (tx, headers) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
+    // An import does not yet hold each row to the writer's policies: one narrowed by any
+    // is refused whole, before anything is written.
+    const applied = appliedTo(definition.policies, access);
+    const narrowed = (['create', 'update'] as const).find(
+      (action) =>
+        applied?.[action]?.where ||
+        applied?.[action]?.readOnly.length ||
+        applied?.read?.where ||
+        applied?.read?.hidden.length,
+    );
+    if (narrowed)
+      throw policyDenied(narrowed, [
+        ...new Set([...(applied!.read?.roles ?? []), ...(applied![narrowed]?.roles ?? [])]),
+      ]);
     const columns = mapColumns(definition.fields, headers, options.columns, entityName);
     const lookup = new RelationLookup(session, await relatedOf(session, definition));
     const writer = new BatchWriter(session, definition, columns, actor);
@@ -316,8 +332,8 @@ class BatchWriter {
     const table = quoted(tableOf(definition.id));
     // Each row its own creation time, a microsecond a line, so that the list (oldest first)
     // shows them in the file's order.
-    this.insertText = `insert into ${table} (id, created_at, ${fields.map((f) => quoted(columnOf(f.name))).join(', ')})
-      select coalesce(r.in_id, gen_random_uuid()), now() + r.in_line * interval '1 microsecond', ${fields.map((f) => `r.${incoming(definition, f)}`).join(', ')}
+    this.insertText = `insert into ${table} (id, created_at, created_by, ${fields.map((f) => quoted(columnOf(f.name))).join(', ')})
+      select coalesce(r.in_id, gen_random_uuid()), now() + r.in_line * interval '1 microsecond', $3::uuid, ${fields.map((f) => `r.${incoming(definition, f)}`).join(', ')}
       from ${recordset(fields)} ${returningItem(definition, '$2')}`;
     const given = fields.filter((field) => columns.includes(field.name));
     const assignments = given.map(
@@ -380,7 +396,12 @@ class BatchWriter {
       statementName(`import ${action} ${text}`),
       {
         text,
-        values: [JSON.stringify(recordset), changeSummary(action, aRecordOf(this.definition.name))],
+        values: [
+          JSON.stringify(recordset),
+          changeSummary(action, aRecordOf(this.definition.name)),
+          // Who adds the records (the update statement has no use for it).
+          ...(action === 'create' ? [this.actor.id] : []),
+        ],
       },
       this.actor,
       'entity-records',

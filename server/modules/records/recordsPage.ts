@@ -11,6 +11,7 @@ import {
 import { type FieldType, type FieldValue, valueSchemaOf } from '@common/schemas/fieldValues';
 import type { FieldError } from '@common/schemas/apiError';
 import { badRequest } from '../../lib/errors';
+import { type RowPolicy, rowPolicySql } from './recordPolicies';
 import { type OrderKey, afterParts, batchRows, orderByOf, parameters } from '../../lib/keyset';
 import {
   type RecordsDefinition,
@@ -66,6 +67,8 @@ export interface PageRequest {
   order: { field: EntityField; descending: boolean }[];
   words: string[];
   conditions: Condition[];
+  /** The records a policy lets the caller read (all when absent). */
+  policy?: RowPolicy;
 }
 
 /**
@@ -73,7 +76,11 @@ export interface PageRequest {
  * @throws 400 naming each parameter at fault (an unknown field, an op its type does not
  * take, a value not of its type).
  */
-export function pageRequestOf(definition: RecordsDefinition, query: RecordPageQuery): PageRequest {
+export function pageRequestOf(
+  definition: RecordsDefinition,
+  query: RecordPageQuery,
+  policy?: RowPolicy,
+): PageRequest {
   const problems: FieldError[] = [];
   const byName = new Map(definition.fields.map((field) => [field.name, field]));
   const order: PageRequest['order'] = [];
@@ -130,6 +137,7 @@ export function pageRequestOf(definition: RecordsDefinition, query: RecordPageQu
     order,
     words: (query.q ?? '').split(/\s+/).filter(Boolean),
     conditions,
+    policy,
   };
 }
 
@@ -162,6 +170,7 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
     else if (op === 'in') clauses.push(`${column} = any(${parameter(value, `::${type}[]`)})`);
     else clauses.push(`${column} ${compared[op]} ${parameter(value, `::${type}`)}`);
   }
+  if (request.policy) clauses.push(rowPolicySql(request.policy, parameter));
   return clauses.join(' and ');
 }
 

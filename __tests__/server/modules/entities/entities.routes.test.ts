@@ -145,15 +145,19 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       expect(second.json()).toEqual({ _id: chosenId });
 
       const listed: EntityRecord[] = (await request('GET', base, undefined, viewer)).json();
+      // Each carries who added it (the contributor).
+      const added = { _createdBy: expect.any(String) as string };
       expect(listed).toEqual([
-        { _id, entity_name: car.name, fields: { make: 'Ford' }, _version: 1 },
+        { _id, entity_name: car.name, fields: { make: 'Ford' }, _version: 1, ...added },
         {
           _id: chosenId,
           entity_name: car.name,
           fields: { make: 'Fiat', colour: 'red' },
           _version: 1,
+          ...added,
         },
       ]);
+      expect(listed[0]!._createdBy).toBe(listed[1]!._createdBy);
 
       const updated = await request(
         'PUT',
@@ -166,6 +170,7 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         entity_name: car.name,
         fields: { make: 'Ford', colour: 'blue' },
         _version: 2,
+        ...added,
       });
       const versions: Version[] = (
         await request('GET', `${base}/${_id}/versions`, undefined, viewer)
@@ -317,6 +322,7 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         entity_name: car.name,
         fields: { make: 'Ford' },
         _version: 3,
+        _createdBy: expect.any(String),
       });
       expect((await history())[0]).toMatchObject({
         action: 'restore',
@@ -348,6 +354,7 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
         entity_name: car.name,
         fields: { make: 'Ford' },
         _version: 2,
+        _createdBy: expect.any(String),
       });
 
       const truck = await request('POST', '/api/entities', carDefinition());
@@ -371,7 +378,13 @@ describe.each(testDbKinds)('entities and records on %s', (kind) => {
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'ID_TAKEN' });
       expect((await request('GET', truckBase)).json()).toEqual([
-        { _id, entity_name: truck.name, fields: { make: 'Volvo' }, _version: 1 },
+        {
+          _id,
+          entity_name: truck.name,
+          fields: { make: 'Volvo' },
+          _version: 1,
+          _createdBy: expect.any(String),
+        },
       ]);
       expect((await request('GET', base)).json()).toEqual([]);
     });
