@@ -29,6 +29,7 @@ import { useAppDispatch } from '@/lib/store';
 import { useRecordColumns } from './recordColumns';
 import { useRecordBulk } from './useRecordBulk';
 import { useRecordGrid } from './useRecordGrid';
+import { type RecordPolicy, useRecordPolicy } from './useRecordPolicy';
 import { type RecordListController, useRecordList } from './useRecordList';
 import { useGridLocaleText } from '@/hooks/useGridLocaleText';
 import { useT } from '@/i18n/useT';
@@ -57,16 +58,18 @@ function RecordGrid({
   targets,
   list,
   page,
+  policy,
 }: {
   entity: Entity;
   targets: Entity[];
   list: RecordListController;
   page: RecordPage;
+  policy: RecordPolicy;
 }) {
   const t = useT();
-  const grid = useRecordGrid(entity, page.records, targets);
+  const grid = useRecordGrid(entity, page.records, targets, policy);
   const { may, edit, apiRef, history } = grid;
-  const bulk = useRecordBulk(entity, list, page, grid.nameOf, apiRef);
+  const bulk = useRecordBulk(entity, list, page, grid.nameOf, apiRef, policy);
   const pending = grid.removal.pending;
   const layout = useGridLayout(useGridColumns(useRecordColumns(grid)));
   const rowEditHint = useRowEditHint(may.mayEdit);
@@ -178,7 +181,7 @@ function RecordGrid({
           {...layout.gridProps}
           localeText={localeText}
           columns={layout.columns}
-          isCellEditable={(params) => grid.mayEditRow(params.row)}
+          isCellEditable={(params) => grid.mayEditCell(params.row, params.field)}
           slots={list.view.q || list.view.filter ? slots.filtered : slots.unfiltered}
           slotProps={rowEditHint.slotProps}
           disableRowSelectionOnClick
@@ -238,8 +241,13 @@ export function RecordsPage({ entity, targets }: { entity: Entity; targets: Enti
   );
 }
 
-/** The records through the shared loading and error states. */
-function RecordList({ entity, targets }: { entity: Entity; targets: Entity[] }) {
+/**
+ * The records through the shared loading and error states, as the user's record policies
+ * let them see the entity (its hidden fields left out of every part of the screen).
+ */
+function RecordList({ entity: whole, targets }: { entity: Entity; targets: Entity[] }) {
+  const policy = useRecordPolicy(whole);
+  const entity = policy.visible;
   const list = useRecordList(entity);
   const { data, error, isLoading, refetch } = list.pageQuery;
   const t = useT();
@@ -247,7 +255,9 @@ function RecordList({ entity, targets }: { entity: Entity; targets: Entity[] }) 
   // While a page loads, or fails to, the last one stays in view (with what was typed).
   return (
     <QueryState query={{ data, error, isLoading, refetch }} what={t('records.whatAll')}>
-      {(page) => <RecordGrid entity={entity} targets={targets} list={list} page={page} />}
+      {(page) => (
+        <RecordGrid entity={entity} targets={targets} list={list} page={page} policy={policy} />
+      )}
     </QueryState>
   );
 }

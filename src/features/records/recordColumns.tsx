@@ -298,7 +298,7 @@ export function editValueOf(field: EntityField, value: unknown, rows: RecordRow[
 /** The record grid's columns: one per field of the entity, then the row's actions. */
 export function useRecordColumns(grid: RecordGridController): GridColDef<RecordRow>[] {
   const t = useT();
-  const { entity, targets, may, edit, mayEditRow, removal, history } = grid;
+  const { entity, targets, may, edit, mayEditRow, mayDeleteRow, removal, history } = grid;
   const { rows } = edit.gridProps;
   const { isEditing, startEdit, saveEdit, cancelEdit, messageOf } = edit;
   const ask = removal.ask;
@@ -350,7 +350,7 @@ export function useRecordColumns(grid: RecordGridController): GridColDef<RecordR
           icon: <DeleteIcon />,
           label: (row) => t('records.deleteRow', place(row)),
           onClick: ask,
-          shows: () => may.mayDelete,
+          shows: mayDeleteRow,
         },
       ],
     });
@@ -367,6 +367,7 @@ export function useRecordColumns(grid: RecordGridController): GridColDef<RecordR
     cancelEdit,
     messageOf,
     mayEditRow,
+    mayDeleteRow,
     ask,
     openHistory,
   ]);

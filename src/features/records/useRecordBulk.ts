@@ -6,6 +6,7 @@ import type { Entity, RecordPage, RecordSelection } from '@common/schemas/entiti
 import type { FieldValue } from '@common/schemas/fieldValues';
 import { reportError } from '@/api/errors';
 import { useCan } from '@/auth/useCan';
+import type { RecordPolicy } from './useRecordPolicy';
 import { useRowSelection } from '@/hooks/useRowSelection';
 import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { focusGridHeading } from '@/lib/gridFocus';
@@ -33,6 +34,7 @@ export function useRecordBulk(
   /** A record of the page as a sentence names it: `the record «Car»`. */
   nameOfShown: (id: string) => string,
   apiRef: RefObject<GridApi | null>,
+  policy: RecordPolicy,
 ) {
   const t = useT();
   const mayDelete = useCan('DELETE', '/api/entity-records/:entityName/:id');
@@ -41,7 +43,10 @@ export function useRecordBulk(
     'POST',
     '/api/entity-records/:entityName/:id/versions/:versionId/restore',
   );
-  const settable = bulkSettable(entity.fields);
+  // A field the policies keep the user from setting on a record is not offered for many.
+  const settable = bulkSettable(entity.fields).filter((field) =>
+    policy.maySet({ values: {} }, field.name),
+  );
   const { q, filter } = list.view;
   const selection = useRowSelection({
     viewKey: JSON.stringify([q, filter]),

@@ -10,6 +10,7 @@ import { useVersionedRowEdit } from '@/hooks/useVersionedRowEdit';
 import { useAppDispatch } from '@/lib/store';
 import { randomUuid } from '@/lib/uuid';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
+import type { RecordPolicy } from './useRecordPolicy';
 import { useT } from '@/i18n/useT';
 import {
   recordHistory,
@@ -31,6 +32,8 @@ export interface RecordRow {
   values: Record<string, FieldValue | null>;
   display: Record<string, FieldValue>;
   _version: number;
+  /** Who added it (what a record policy may compare with the user). */
+  createdBy?: string;
 }
 
 const toRow = (record: EntityRecord): RecordRow => ({
@@ -39,6 +42,7 @@ const toRow = (record: EntityRecord): RecordRow => ({
   values: record.fields,
   display: record._display ?? {},
   _version: record._version,
+  ...(record._createdBy ? { createdBy: record._createdBy } : {}),
 });
 
 /** The field a refused value's path names: `fields.quantity` → `quantity`. */
@@ -73,7 +77,12 @@ function useRecordPermissions() {
  * definition's schema before they are sent, added, deleted after confirmation, and their
  * histories. The view only renders it.
  */
-export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: Entity[]) {
+export function useRecordGrid(
+  entity: Entity,
+  records: EntityRecord[],
+  targets: Entity[],
+  policy: RecordPolicy,
+) {
   const t = useT();
   const entityName = entity.name;
   const may = useRecordPermissions();
@@ -154,10 +163,23 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
       : { named: 'yes', name: String(shown) };
   };
 
-  /** A row may be edited by a user who may update records, or, while new, who may add. */
+  /**
+   * A row may be edited by a user who may update it (records, then this one by the
+   * policies), or, while new, who may add.
+   */
   const mayEditRow = useCallback(
-    (row: RecordRow) => may.mayEdit || (row.isNew && may.mayAdd),
-    [may],
+    (row: RecordRow) => (row.isNew ? may.mayAdd : may.mayEdit && policy.mayUpdate(row)),
+    [may, policy],
+  );
+  /** A cell (`value:name`) may be edited in a row that may, of a field the user may set. */
+  const mayEditCell = useCallback(
+    (row: RecordRow, column: string) =>
+      mayEditRow(row) && policy.maySet(row, column.replace(/^value:/, '')),
+    [mayEditRow, policy],
+  );
+  const mayDeleteRow = useCallback(
+    (row: RecordRow) => may.mayDelete && policy.mayDelete(row),
+    [may, policy],
   );
 
   const removal = useConfirmedAction(async (row: RecordRow) => {
@@ -178,6 +200,8 @@ export function useRecordGrid(entity: Entity, records: EntityRecord[], targets: 
     apiRef,
     edit,
     mayEditRow,
+    mayEditCell,
+    mayDeleteRow,
     /** The record `id` as a sentence names it: `the record «Car»`. */
     nameOf: (id: string) => t('records.theRecord', displayOf(id)),
     /** The question before the record `id` is deleted. */

@@ -6,7 +6,7 @@ import { messages } from '@common/messages';
 import { t } from '@/i18n/useT';
 import type { EntityRecord } from '@common/schemas/entities';
 import { cancelRow, saveRow, startEditing } from '@/lib/rowModes';
-import { apiError, recordPage, setupNetwork } from '../../helpers/network';
+import { apiError, permissionsFor, recordPage, setupNetwork } from '../../helpers/network';
 import { renderApp, signedInAs, type TestRouter } from '../../helpers/render';
 
 describe('the record-row edit rules', () => {
@@ -795,6 +795,43 @@ describe('/entities/:entityName', () => {
       // A double click starts editing synchronously where it is allowed: nothing to wait for.
       expect(within(grid).queryByRole('textbox')).toBeNull();
       expect(within(grid).getByText('Ford')).toBeInTheDocument();
+    });
+
+    it("follows the record policies the permissions tell: hidden fields, and Edit and Delete only on the user's own rows", async () => {
+      const mine = { match: 'all', clauses: [{ field: '_createdBy', op: 'eq', value: '$me' }] };
+      network.use(
+        http.get('/api/auth/permissions', () =>
+          HttpResponse.json({
+            ...permissionsFor(['contributor']),
+            policies: {
+              Car: {
+                read: { where: null, hidden: ['colour'], roles: ['contributor'] },
+                update: { where: [mine], readOnly: [], roles: ['contributor'] },
+                delete: { where: [mine], roles: ['contributor'] },
+              },
+            },
+          }),
+        ),
+        http.get('/api/entity-records/Car', () =>
+          recordPage([
+            { ...stored[0]!, _createdBy: 'id-someone-else' },
+            { ...stored[1]!, _createdBy: 'id-carla' },
+          ]),
+        ),
+      );
+      renderApp('/entities/Car', signedInAs('carla', ['contributor']));
+      const grid = await screen.findByRole('grid', { name: 'Car records' });
+      await within(grid).findByText('Ford');
+      await waitFor(() =>
+        expect(within(grid).queryByRole('columnheader', { name: 'Colour' })).toBeNull(),
+      );
+      expect(within(grid).queryByText('red')).toBeNull();
+      expect(within(grid).queryByRole('button', { name: 'Edit record 1' })).toBeNull();
+      expect(within(grid).queryByRole('button', { name: 'Delete record 1' })).toBeNull();
+      expect(within(grid).getByRole('button', { name: 'Edit record 2' })).toBeInTheDocument();
+      expect(within(grid).getByRole('button', { name: 'Delete record 2' })).toBeInTheDocument();
+      await userEvent.dblClick(within(grid).getByText('Ford'));
+      expect(within(grid).queryByRole('textbox')).toBeNull();
     });
 
     it('tells a user with no role to ask for one, and asks for neither the entity nor its records', async () => {
