@@ -34,8 +34,19 @@ interface EventHubDeps {
   identityOf(userId: string): Promise<IdentityRecord | undefined>;
   sessionEnded(sessionId: string | undefined): boolean;
   mayCall(user: Identity, verb: string, path: string): boolean;
+  /**
+   * For a record's change or presence, whom its entity's record policies let read it: a
+   * check per user, made once per event.
+   */
+  recordReader(event: RecordEvent): Promise<(user: Identity) => Promise<boolean>>;
   onError(error: unknown): void;
 }
+
+/** What names a record in an event. */
+type RecordEvent = { resource: ChangeResource; id: string; entityName: string | null };
+
+/** A check that lets every user through (an event of anything but a record). */
+const everyone = async () => true;
 
 /** One SSE message. */
 export const sseFrame = (event: string, data: unknown, id?: number) =>
@@ -102,12 +113,30 @@ export class EventHub {
    */
   publishChange(event: ChangeEvent): Promise<void> {
     const frame = sseFrame('change', event, event.eventId);
-    return this.inOrder(() =>
-      this.each(
-        (stream, user) => this.frameFor(user, event),
+    return this.inOrder(async () => {
+      const reads = await this.readerOf(event);
+      await this.each(
+        async (stream, user) => {
+          const told = this.frameFor(user, event);
+          return told && (await reads(user)) ? told : undefined;
+        },
         (stream) => (event.resource === 'users' && event.id === stream.userId ? frame : undefined),
-      ),
-    );
+      );
+    });
+  }
+
+  /**
+   * Whom the record policies let hear of the item of `event` (everyone, for an item that is
+   * no record). An event about a record that cannot be read is no one's.
+   */
+  async readerOf(event: RecordEvent): Promise<(user: Identity) => Promise<boolean>> {
+    if (event.resource !== 'entity-records' || !event.entityName) return everyone;
+    try {
+      return await this.deps.recordReader(event);
+    } catch (error) {
+      this.deps.onError(error);
+      return async () => false;
+    }
   }
 
   /** Tells each stream whose user may read the item that someone is (or stopped) editing it. */
@@ -115,15 +144,24 @@ export class EventHub {
     const key = `${event.resource}/${event.id}/${event.actorId}`;
     if (event.editing) this.editing.set(key, { event, until: Date.now() + PRESENCE_TTL_MS });
     else this.editing.delete(key);
-    return this.inOrder(() => this.each((stream, user) => this.presenceFrame(user, event)));
+    return this.inOrder(async () => {
+      const reads = await this.readerOf(event);
+      await this.each(async (stream, user) => {
+        const frame = this.presenceFrame(user, event);
+        return frame && (await reads(user)) ? frame : undefined;
+      });
+    });
   }
 
   /** The presence frames of everyone editing now, as `user` may hear them. */
-  presenceNow(user: Identity): string[] {
+  async presenceNow(user: Identity): Promise<string[]> {
     this.forgetExpiredPresence();
-    return [...this.editing.values()]
-      .map(({ event }) => this.presenceFrame(user, event))
-      .filter((frame) => frame !== undefined);
+    const frames: string[] = [];
+    for (const { event } of this.editing.values()) {
+      const frame = this.presenceFrame(user, event);
+      if (frame && (await (await this.readerOf(event))(user))) frames.push(frame);
+    }
+    return frames;
   }
 
   /**
@@ -191,7 +229,7 @@ export class EventHub {
    * user is gone gets `lastWord` (if any) and is closed.
    */
   private async each(
-    frameOf: (stream: EventStream, user: Identity) => string | undefined,
+    frameOf: (stream: EventStream, user: Identity) => Promise<string | undefined>,
     lastWord: (stream: EventStream) => string | undefined = () => undefined,
   ) {
     const byUser = new Map<string, EventStream[]>();
@@ -206,7 +244,7 @@ export class EventHub {
         try {
           const user = await this.userOf(streams[0]!);
           for (const stream of streams) {
-            const frame = user ? frameOf(stream, user) : lastWord(stream);
+            const frame = user ? await frameOf(stream, user) : lastWord(stream);
             if (frame) this.send(stream, frame);
             if (!user) this.end(stream);
           }

@@ -9,6 +9,8 @@ import { forbidden } from '../../lib/errors';
 import { SESSIONS_ENDED_CHANNEL } from '../auth/endedSessions';
 import { limitAttempts } from '../../lib/rateLimiter';
 import { EventHub, type EventStream, READ_ROUTE, sseFrame } from './eventHub';
+import { recordReader } from '../records/records.service';
+import { POLICY_ROUTES } from '../records/recordPolicies';
 import {
   announcePresence,
   CHANGES_CHANNEL,
@@ -34,6 +36,14 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
     identityOf: (userId) => app.identityOf(userId),
     sessionEnded: (sessionId) => app.sessionEnded(sessionId),
     mayCall: (user, verb, path) => app.mayCall(user, verb, path),
+    recordReader: async ({ entityName, id }) => {
+      const reads = await recordReader(app.db, entityName!, id);
+      return async (user) =>
+        (await reads({
+          user: { id: user._id, username: user.username },
+          granted: (action) => app.rolesAllowed(user, ...POLICY_ROUTES[action]),
+        })) !== false;
+    },
     onError: (error) => app.log.error({ err: error }, 'Sending an event failed'),
   });
   const heard = (publish: (payload: string) => Promise<void>) => (payload: string) => {
@@ -159,13 +169,13 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (ap
             if (!missed) stream.write(sseFrame('reset', {}));
             for (const event of missed ?? []) {
               const frame = hub.frameFor(user, event);
-              if (frame) stream.write(frame);
+              if (frame && (await (await hub.readerOf(event))(user))) stream.write(frame);
             }
           }
           hub.add(stream);
           const ready: ReadyEvent = { streamId: stream.id };
           stream.write(sseFrame('ready', ready));
-          for (const frame of hub.presenceNow(user)) stream.write(frame);
+          for (const frame of await hub.presenceNow(user)) stream.write(frame);
         })
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'An event stream could not catch up');

@@ -950,8 +950,23 @@ async function unreadableParts(
   id: string,
   access: RecordAccess | undefined,
 ): Promise<Set<string>> {
+  const reader = await recordReader(db, entityName, id);
+  const read = access && (await reader(access));
+  if (read === false) throw notFound('Record');
+  return new Set(read ? read.hidden : []);
+}
+
+/**
+ * Who may read the record `id` of `entityName` by its entity's policies: a check per reader
+ * (false, or the fields hidden from them), the definition read once. A record that is gone
+ * is read as it was last; one of a deleted entity, by that entity's last policies.
+ */
+export async function recordReader(
+  db: Db,
+  entityName: string,
+  id: string,
+): Promise<(access: RecordAccess) => Promise<false | { hidden: string[] }>> {
   const session = sessionOf(db);
-  // The history of a record of a deleted entity is held to that entity's last policies.
   const there = await definitionOf(session, entityName).catch((error: unknown) => {
     if (error instanceof AppError && error.statusCode === 404) return undefined;
     throw error;
@@ -968,10 +983,10 @@ async function unreadableParts(
         [entityName],
       );
   const definition = there ?? last?.document;
-  const applied = definition && appliedTo(definition.policies, access)?.read;
-  if (!applied) return new Set();
-  if (applied.where) {
-    const readable = there && scopeCondition(there.fields, applied.where, access!, 1)!;
+  return async (access) => {
+    const applied = definition && appliedTo(definition.policies, access)?.read;
+    if (!applied?.where) return { hidden: applied?.hidden ?? [] };
+    const readable = there && scopeCondition(there.fields, applied.where, access, 1)!;
     const [row] = readable
       ? await recordsQuery<{ readable: boolean }>(
           session,
@@ -979,21 +994,25 @@ async function unreadableParts(
           [id, ...readable.values],
         )
       : [];
-    const [lastVersion] = row
-      ? []
-      : await listVersions(db, 'entity-records', id, { page: 1, perPage: 1 }, entityName);
-    const lastValues = {
+    if (row) return row.readable && { hidden: applied.hidden };
+    const [lastVersion] = await listVersions(
+      db,
+      'entity-records',
+      id,
+      { page: 1, perPage: 1 },
+      entityName,
+    );
+    const values = {
       ...(lastVersion?.document.fields as object),
       [CREATED_BY]: lastVersion?.document._createdBy ?? null,
     };
-    if (
-      row
-        ? !row.readable
-        : !meetsWhere(applied.where, lastValues, access!.user, knownIn(definition.fields))
-    )
-      throw notFound('Record');
-  }
-  return new Set(applied.hidden);
+    return (
+      lastVersion !== undefined &&
+      meetsWhere(applied.where, values, access.user, knownIn(definition!.fields)) && {
+        hidden: applied.hidden,
+      }
+    );
+  };
 }
 
 /**

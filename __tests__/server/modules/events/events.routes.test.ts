@@ -182,6 +182,70 @@ describe.each(testDbKinds)('the event stream on %s', (kind) => {
     await stream.waitFor((frame) => frame.event === 'comment', 3000);
   });
 
+  it('tells a reader a record policy narrows only of the records it lets them read, presence too', async () => {
+    const site = (
+      await call('POST', '/api/entities', {
+        name: 'Site',
+        fields: [{ name: 'city', type: 'select', options: ['lyon', 'paris'] }],
+      })
+    ).json();
+    await call('PUT', `/api/entities/${site._id}/policies`, {
+      policies: [
+        {
+          role: 'viewer',
+          read: { match: 'all', clauses: [{ field: 'city', op: 'eq', value: 'lyon' }] },
+        },
+      ],
+    });
+    const viewer = await open(tokens.viewer);
+    const admin = await open(tokens.admin);
+    const add = async (city: string) =>
+      (await call('POST', '/api/entity-records/Site', { fields: { city } })).json()._id as string;
+    const paris = await add('paris');
+    const lyon = await add('lyon');
+    await viewer.waitFor(changeOf('entity-records', 'create', lyon));
+    await admin.waitFor(changeOf('entity-records', 'create', lyon));
+    // The admin heard both, in order: had the viewer heard of Paris, it would be there now.
+    expect(admin.frames.some(changeOf('entity-records', 'create', paris))).toBe(true);
+    expect(viewer.frames.some(changeOf('entity-records', 'create', paris))).toBe(false);
+    // A delete too: the record is read as it was last.
+    await call('DELETE', `/api/entity-records/Site/${paris}`);
+    await call('DELETE', `/api/entity-records/Site/${lyon}`);
+    await viewer.waitFor(changeOf('entity-records', 'delete', lyon));
+    expect(viewer.frames.some(changeOf('entity-records', 'delete', paris))).toBe(false);
+    // Presence: of the Lyon record only, now and to a stream opened later.
+    const kept = await add('lyon');
+    const hidden = await add('paris');
+    for (const id of [hidden, kept])
+      await call(
+        'POST',
+        '/api/events/presence',
+        { resource: 'entity-records', id, entityName: 'Site', editing: true },
+        'contributor',
+      );
+    const editing = (stream: typeof viewer, id: string) =>
+      stream.frames.some(
+        (frame) => frame.event === 'presence' && (frame.data as { id: string }).id === id,
+      );
+    await viewer.waitFor(
+      (frame) => frame.event === 'presence' && (frame.data as { id: string }).id === kept,
+    );
+    expect(editing(viewer, hidden)).toBe(false);
+    const later = await open(tokens.viewer);
+    // Both are written after `ready`, the hidden one first had it been told.
+    await later.waitFor(
+      (frame) => frame.event === 'presence' && (frame.data as { id: string }).id === kept,
+    );
+    expect(editing(later, hidden)).toBe(false);
+    for (const id of [hidden, kept])
+      await call(
+        'POST',
+        '/api/events/presence',
+        { resource: 'entity-records', id, entityName: 'Site', editing: false },
+        'contributor',
+      );
+  });
+
   it('passes on who is editing an item to those who may read it', async () => {
     const viewer = await open(tokens.viewer);
     const id = '00000000-0000-4000-8000-00000000000a';
