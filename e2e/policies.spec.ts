@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import type { APIRequestContext } from '@playwright/test';
+import { DESKTOP, PHONE, expect, expectUsable, signIn, test } from './fixtures';
+import { bearer } from './people';
+
+const unique = () => Date.now().toString(36);
+
+/**
+ * An entity whose policies let contributors change and delete only the records they added,
+ * and viewers read only Lyon's records without their salary; a record added by the
+ * `contributor` account, one by another contributor (answered with their name and
+ * password), and one of Paris.
+ */
+async function policedEntity(request: APIRequestContext) {
+  const admin = await bearer(request, 'admin');
+  const name = `Staff_${unique()}`;
+  const created = await request.post('/api/entities', {
+    headers: admin,
+    data: {
+      name,
+      fields: [
+        { name: 'person', label: 'Person' },
+        { name: 'site', label: 'Site', type: 'select', options: ['lyon', 'paris'] },
+        { name: 'salary', label: 'Salary', type: 'number' },
+      ],
+    },
+  });
+  expect(created.status()).toBe(201);
+  const entity = (await created.json()) as { _id: string };
+  const mine = { match: 'all', clauses: [{ field: '_createdBy', op: 'eq', value: '$me' }] };
+  const policies = await request.put(`/api/entities/${entity._id}/policies`, {
+    headers: admin,
+    data: {
+      policies: [
+        { role: 'contributor', update: mine, delete: mine },
+        {
+          role: 'viewer',
+          read: { match: 'all', clauses: [{ field: 'site', op: 'eq', value: 'lyon' }] },
+          fields: { salary: 'hidden' },
+        },
+      ],
+    },
+  });
+  expect(policies.status()).toBe(200);
+  const roles = (await (await request.get('/api/roles', { headers: admin })).json()) as {
+    _id: string;
+    name: string;
+  }[];
+  const other = { username: `carla_${unique()}`, password: 'carla-password-1' };
+  const user = await request.post('/api/users', {
+    headers: admin,
+    data: { ...other, roles: [roles.find((role) => role.name === 'contributor')!._id] },
+  });
+  expect(user.status()).toBe(201);
+  const add = async (headers: Record<string, string>, fields: object) =>
+    expect(
+      (await request.post(`/api/entity-records/${name}`, { headers, data: { fields } })).status(),
+    ).toBe(201);
+  const carla = {
+    authorization: `Bearer ${(await (await request.post('/api/auth/login', { data: other })).json()).jwt}`,
+  };
+  await add(await bearer(request, 'contributor'), { person: 'Ada', site: 'lyon', salary: 5000 });
+  await add(carla, { person: 'Carl', site: 'lyon', salary: 6000 });
+  await add(carla, { person: 'Pia', site: 'paris', salary: 7000 });
+  return name;
+}
+
+test('a contributor is offered Edit and Delete on the records they added only', async ({
+  page,
+  request,
+}) => {
+  const name = await policedEntity(request);
+  await signIn(page, 'contributor', 'contributor123');
+  await page.goto(`/entities/${name}`);
+  const grid = page.getByRole('grid', { name: `${name} records` });
+  const rowOf = (person: string) => grid.getByRole('row').filter({ hasText: person });
+  await expect(rowOf('Ada').getByRole('button', { name: /^Edit record/ })).toBeVisible();
+  await expect(rowOf('Ada').getByRole('button', { name: /^Delete record/ })).toBeVisible();
+  await expect(rowOf('Carl')).toBeVisible();
+  await expect(rowOf('Carl').getByRole('button', { name: /^Edit record/ })).toHaveCount(0);
+  await expect(rowOf('Carl').getByRole('button', { name: /^Delete record/ })).toHaveCount(0);
+  // Nor does a double click start editing someone else's record.
+  await rowOf('Carl').getByText('Carl').dblclick();
+  await expect(grid.getByRole('textbox')).toHaveCount(0);
+  await expectUsable(page, 'records a policy narrows, as a contributor');
+});
+
+test('a viewer sees neither the hidden field nor the records outside the condition: grid, export, history', async ({
+  page,
+  request,
+}) => {
+  const name = await policedEntity(request);
+  await signIn(page, 'viewer', 'viewer123');
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await page.goto(`/entities/${name}`);
+    const grid = page.getByRole('grid', { name: `${name} records` });
+    await expect(grid.getByText('Carl')).toBeVisible();
+    await expect(grid.getByText('Pia')).toHaveCount(0);
+    await expect(grid.getByRole('columnheader', { name: 'Salary' })).toHaveCount(0);
+    await expect(page.getByText('of 2', { exact: false })).toBeVisible();
+  }
+  await page.setViewportSize(DESKTOP);
+
+  await page.getByRole('button', { name: 'Export' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'CSV' }).click();
+  const text = await readFile((await (await downloading).path())!, 'utf8');
+  const lines = text.trimEnd().split('\r\n');
+  // The columns on screen: the hidden one is not among them, nor in any row.
+  expect(lines[0]).toBe('\uFEFFPerson,Site');
+  expect(text).not.toContain('5000');
+  expect(
+    lines
+      .slice(1)
+      .map((line) => line.split(',')[0])
+      .sort(),
+  ).toEqual(['Ada', 'Carl']);
+
+  const grid = page.getByRole('grid', { name: `${name} records` });
+  await grid
+    .getByRole('row')
+    .filter({ hasText: 'Ada' })
+    .getByRole('button', { name: /^Versions of record/ })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Record versions' });
+  await expect(dialog.getByRole('table', { name: 'Snapshot' })).toContainText('Ada');
+  await expect(dialog).not.toContainText('Salary');
+  await expect(dialog).not.toContainText('5000');
+});
