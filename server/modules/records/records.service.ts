@@ -320,18 +320,74 @@ export async function relatedOf(session: Session, definition: RecordsDefinition)
     name: string;
     fields: EntityField[];
     display: string | null;
+    policies: RolePolicy[];
   }>(
     session,
     'related_entities',
-    `select id::text as id, name, fields, display_field as display from entities
+    `select id::text as id, name, fields, display_field as display, policies from entities
      where name = any($1::text[])`,
     [targets],
   );
-  for (const row of rows) {
-    const displayField = row.fields.find((field) => field.name === row.display) ?? row.fields[0]!;
-    related.set(row.name, { id: row.id, displayField });
+  for (const { id, name, fields, display, policies } of rows) {
+    const displayField = fields.find((field) => field.name === display) ?? fields[0]!;
+    related.set(name, { id, displayField, fields, policies });
   }
   return related;
+}
+
+/**
+ * `records` with the display values of their relations (`_display`) that `access` may read:
+ * none of an entity whose display field is hidden from them, and none of a related record its
+ * entity's read condition keeps from them (one query per such relation for all `records`).
+ */
+async function withReadableDisplays<T extends { fields?: unknown; _display?: unknown }>(
+  session: Session,
+  definition: RecordsDefinition,
+  related: Map<string, RelatedEntity>,
+  records: T[],
+  access: RecordAccess | undefined,
+): Promise<T[]> {
+  const unreadable = new Map<string, Set<string> | 'all'>();
+  for (const field of definition.fields) {
+    const target = field.target === undefined ? undefined : related.get(field.target);
+    const applied = target && appliedTo(target.policies, access)?.read;
+    if (!applied) continue;
+    if (applied.hidden.includes(target.displayField.name)) {
+      unreadable.set(field.name, 'all');
+      continue;
+    }
+    if (!applied.where) continue;
+    const ids = [
+      ...new Set(
+        records.flatMap((record) => {
+          const value = (record.fields as Record<string, unknown> | undefined)?.[field.name];
+          return typeof value === 'string' && looksLikeUuid(value) ? [value] : [];
+        }),
+      ),
+    ];
+    if (!ids.length) continue;
+    const readable = scopeCondition(target.fields, applied.where, access!, 0)!;
+    const rows = await recordsQuery<{ id: string }>(
+      session,
+      `select id::text as id from ${quoted(tableOf(target.id))}
+       where id = any($${readable.values.length + 1}::uuid[]) and ${readable.sql}`,
+      [...readable.values, ids],
+    );
+    const seen = new Set(rows.map((row) => row.id));
+    unreadable.set(field.name, new Set(ids.filter((id) => !seen.has(id))));
+  }
+  if (!unreadable.size) return records;
+  return records.map((record) => {
+    if (!record._display || typeof record._display !== 'object') return record;
+    const values = (record.fields ?? {}) as Record<string, unknown>;
+    const display = Object.fromEntries(
+      Object.entries(record._display).filter(([name]) => {
+        const kept = unreadable.get(name);
+        return kept === undefined || (kept !== 'all' && !kept.has(String(values[name])));
+      }),
+    );
+    return { ...record, _display: display };
+  });
 }
 
 /**
@@ -348,8 +404,9 @@ export async function listRecordPage(
   const session = sessionOf(db);
   const { visible, policy } = readScope(await definitionOf(session, entityName), access);
   const request = pageRequestOf(visible, query, policy);
-  const statements = pageStatements(visible, request, await relatedOf(session, visible));
-  const [rows, [counted]] = await Promise.all([
+  const related = await relatedOf(session, visible);
+  const statements = pageStatements(visible, request, related);
+  const [read, [counted]] = await Promise.all([
     recordsQuery<{ document: EntityRecord }>(
       session,
       statements.records.text,
@@ -357,6 +414,10 @@ export async function listRecordPage(
     ),
     recordsQuery<{ total: number }>(session, statements.total.text, statements.total.values),
   ]);
+  const documents = read.map((row) => row.document);
+  const rows = (await withReadableDisplays(session, visible, related, documents, access)).map(
+    (document) => ({ document }),
+  );
   const total = counted!.total;
   if (total <= RECORD_EXACT_TOTAL) return pageOf(rows, total, false);
   const key = JSON.stringify([statements.exactTotal.text, statements.exactTotal.values]);
@@ -408,11 +469,11 @@ export async function exportRecords(
       recordsQuery<{ document: EntityRecord; cursor: (string | null)[] }>(session, text, values),
     (last, limit) => exportBatchStatement(definition, request, related, last, limit),
   );
-  return {
-    name: entityName,
-    columns,
-    batches: mapBatches(batches, (row) => row.document),
-  };
+  async function* readable() {
+    for await (const batch of mapBatches(batches, (row) => row.document))
+      yield withReadableDisplays(session, definition, related, batch, access);
+  }
+  return { name: entityName, columns, batches: readable() };
 }
 
 /**
@@ -933,7 +994,8 @@ export async function listRecordVersions(
   if (history.length === 0 && (query?.page ?? 1) === 1) throw notFound('Record');
   const session = sessionOf(db);
   const hidden = await unreadableParts(db, entityName, id, access);
-  return (await withRelationLabels(session, entityName, history)).map((version) => ({
+  const labelled = await withRelationLabels(session, entityName, history, access);
+  return labelled.map((version) => ({
     ...version,
     document: withoutHidden(version.document, hidden),
     changes: version.changes.filter((change) => !hidden.has(change.field)),
@@ -1017,13 +1079,14 @@ export async function recordReader(
 
 /**
  * `history` with each snapshot's relations shown by their records' display values as they
- * are now (`document._display`, as a page has them): one query per related entity for the
- * whole page of versions. A record deleted since shows by its id.
+ * are now (`document._display`, as a page has them) where `access` may read them: one query
+ * per related entity for the whole page of versions. A record deleted since shows by its id.
  */
 async function withRelationLabels(
   session: Session,
   entityName: string,
   history: Version[],
+  access: RecordAccess | undefined,
 ): Promise<Version[]> {
   const definition = await definitionOf(session, entityName).catch((error: unknown) => {
     // The history of a record of a deleted entity is still read: by its ids.
@@ -1053,7 +1116,7 @@ async function withRelationLabels(
     for (const row of rows) if (row.shown !== null) labels.set(row.id, row.shown);
   }
   if (!labels.size) return history;
-  return history.map((version) => {
+  const documents = history.map((version) => {
     const values = (version.document.fields ?? {}) as Record<string, unknown>;
     const display = Object.fromEntries(
       definition.fields.flatMap((field) => {
@@ -1061,8 +1124,10 @@ async function withRelationLabels(
         return label === undefined ? [] : [[field.name, label]];
       }),
     );
-    return { ...version, document: { ...version.document, _display: display } };
+    return { ...version.document, _display: display };
   });
+  const readable = await withReadableDisplays(session, definition, related, documents, access);
+  return history.map((version, i) => ({ ...version, document: readable[i]! }));
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import { type FieldType, type FieldValue, valueSchemaOf } from '@common/schemas/fieldValues';
 import type { FieldError } from '@common/schemas/apiError';
 import { badRequest } from '../../lib/errors';
+import type { RolePolicy } from '@common/schemas/policies';
 import { type RowPolicy, rowPolicySql } from './recordPolicies';
 import { type OrderKey, afterParts, batchRows, orderByOf, parameters } from '../../lib/keyset';
 import {
@@ -178,6 +179,9 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
 export interface RelatedEntity {
   id: string;
   displayField: EntityField;
+  /** All of its fields and its record policies: whose display values a reader may see. */
+  fields: EntityField[];
+  policies: RolePolicy[];
 }
 
 /**

@@ -30,8 +30,12 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
     payload?: object,
   ) => t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   const records = `/api/entity-records/`;
-  const add = async (fields: Record<string, unknown>, headers = contributor) => {
-    const res = await request('POST', `${records}${entity.name}`, headers, { fields });
+  const add = async (
+    fields: Record<string, unknown>,
+    headers = contributor,
+    name = entity.name,
+  ) => {
+    const res = await request('POST', `${records}${name}`, headers, { fields });
     expect(res.statusCode).toBe(201);
     return res.json<{ _id: string }>()._id;
   };
@@ -350,6 +354,47 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
       ).json();
       expect(versions[0]!.document).not.toHaveProperty('_display.sample');
       expect(versions[0]!.document.fields).toEqual({ name: 'Ann' });
+    });
+
+    it("hold for the records other entities' relations show: no label of one outside", async () => {
+      const owner = (
+        await request('POST', '/api/entities', admin, {
+          name: `Holder_${randomUUID().slice(0, 8)}`,
+          fields: [
+            { name: 'name', label: 'Name' },
+            { name: 'sample', label: 'Sample', type: 'relation', target: entity.name },
+          ],
+        })
+      ).json<Entity>();
+      const paris = (await page(admin)).records.find((r) => r.fields.code === 'P1')!;
+      await add({ name: 'In Lyon', sample: lyon[0] }, contributor, owner.name);
+      const inParis = await add({ name: 'In Paris', sample: paris._id }, contributor, owner.name);
+      const shown = async (headers: Record<string, string>) =>
+        (
+          await t.app.inject({
+            url: `${records}${owner.name}`,
+            query: { page: '1', sort: 'name:asc' },
+            headers,
+          })
+        )
+          .json<RecordPage>()
+          .records.map((record) => record._display?.sample ?? null);
+      expect(await shown(admin)).toEqual(['L1', 'P1']);
+      expect(await shown(viewer)).toEqual(['L1', null]);
+      const exported = await t.app.inject({
+        url: `${records}${owner.name}/export`,
+        query: { format: 'csv', sort: 'name:asc' },
+        headers: viewer,
+      });
+      expect(exported.body).toContain(`In Paris,${paris._id}`);
+      expect(exported.body).not.toContain('P1');
+      const history: Version[] = (
+        await request('GET', `${records}${owner.name}/${inParis}/versions`, viewer)
+      ).json();
+      expect(history[0]!.document._display).toEqual({});
+      // A display field hidden from the reader is no label at all.
+      await setPolicies([{ role: 'viewer', fields: { code: 'hidden' } }]);
+      expect(await shown(viewer)).toEqual([null, null]);
     });
 
     it('hold for the history of a record of a deleted entity', async () => {
