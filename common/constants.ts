@@ -73,3 +73,9 @@ export const BULK_MAX_ITEMS = 10_000;
  * sign-in of the last this many minutes: a stolen session cannot make itself a lasting one.
  */
 export const RECENT_SIGN_IN_MINUTES = 10;
+
+/**
+ * The request header with which an admin sees the product as a role would (the preview): the
+ * server honours it for admins only, and ignores it from anyone else.
+ */
+export const PREVIEW_ROLE_HEADER = 'x-preview-role';

@@ -118,6 +118,8 @@ export const messages = {
       `The ${action} policy of your roles (${roles.join(', ')}) does not allow this record`,
     policyDeniedResult: (action: string, roles: string[]) =>
       `The ${action} policy of your roles (${roles.join(', ')}) does not allow the record this would make`,
+    notAPreviewRole: 'is not a role to preview',
+    previewAdminsOnly: 'Only admins may preview the screens as a role',
     policyFields: (fields: string[], roles: string[]) =>
       `Your roles (${roles.join(', ')}) may not set ${fields.join(', ')}`,
     importStopped: 'The import was stopped before it finished: nothing was written',

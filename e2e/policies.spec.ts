@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext } from '@playwright/test';
+import { E2E_ADMIN_PASSWORD } from './accounts';
 import { DESKTOP, PHONE, expect, expectUsable, signIn, test } from './fixtures';
 import { bearer } from './people';
 
@@ -127,4 +128,50 @@ test('a viewer sees neither the hidden field nor the records outside the conditi
   await expect(dialog.getByRole('table', { name: 'Snapshot' })).toContainText('Ada');
   await expect(dialog).not.toContainText('Salary');
   await expect(dialog).not.toContainText('5000');
+});
+
+test('an admin previews the screens as a contributor: Edit only on their own records, a banner, and one click back', async ({
+  page,
+  request,
+}) => {
+  const name = await policedEntity(request);
+  const admin = await bearer(request, 'admin');
+  const own = await request.post(`/api/entity-records/${name}`, {
+    headers: admin,
+    data: { fields: { person: 'Adm', site: 'paris', salary: 1 } },
+  });
+  expect(own.status()).toBe(201);
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  await page.goto('/roles');
+  await expect(page.getByRole('link', { name: 'Audit' })).toBeVisible();
+  await page.getByRole('button', { name: 'See the screens as contributor' }).click();
+  const banner = page.getByRole('status').filter({ hasText: 'as the role contributor' });
+  await expect(banner).toBeVisible();
+  // What a contributor may not reach is gone from the navigation: the audit log.
+  await expect(page.getByRole('link', { name: 'Audit' })).toHaveCount(0);
+  await page.goto(`/entities/${name}`);
+  // A page load ends the preview (it is not kept): the banner goes with it.
+  await expect(banner).toHaveCount(0);
+  await page.goto('/roles');
+  await page.getByRole('button', { name: 'See the screens as contributor' }).click();
+  await expect(banner).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Entities' })
+    .click();
+  await page.getByRole('link', { name }).click();
+  const grid = page.getByRole('grid', { name: `${name} records` });
+  const rowOf = (person: string) => grid.getByRole('row').filter({ hasText: person });
+  await expect(rowOf('Adm').getByRole('button', { name: /^Edit record/ })).toBeVisible();
+  await expect(rowOf('Ada')).toBeVisible();
+  await expect(rowOf('Ada').getByRole('button', { name: /^Edit record/ })).toHaveCount(0);
+  await expectUsable(page, 'an admin previewing as a contributor');
+
+  await banner.getByRole('button', { name: 'Back to my view' }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(rowOf('Ada').getByRole('button', { name: /^Edit record/ })).toBeVisible();
+  const audit = await request.get('/api/audit?action=auth.preview', { headers: admin });
+  expect(((await audit.json()) as { events: { summary: string }[] }).events[0]!.summary).toBe(
+    'Previewed the screens as the role contributor',
+  );
 });

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'auth.passkey_removed',
   'auth.access_token_created',
   'auth.access_token_revoked',
+  'auth.preview',
   ...VERSIONED.map((what) => `book.${what}` as const),
   ...VERSIONED.map((what) => `entity.${what}` as const),
   ...VERSIONED.map((what) => `record.${what}` as const),

@@ -3,13 +3,15 @@ import fp from 'fastify-plugin';
 import { messages } from '@common/messages';
 import type { Identity } from '@common/schemas/auth';
 import type { Permissions } from '@common/schemas/permissions';
-import { AppError, forbidden } from '../lib/errors';
+import { ADMIN_ROLE, PREVIEW_ROLE_HEADER } from '@common/constants';
+import { AppError, badRequest, forbidden } from '../lib/errors';
 import {
   loadPermissionMap,
   PERMISSIONS_CHANNEL,
   type PermissionMap,
   permissionsOf,
   type RegisteredRoute,
+  roleExists,
   syncRoutePermissions,
 } from '../modules/permissions/permissions.service';
 
@@ -136,6 +138,21 @@ export const permissionsPlugin = fp(
       await reload();
     });
 
+    /**
+     * The user as an admin's preview shows them (PREVIEW_ROLE_HEADER): with that role alone,
+     * for every check and record policy of the request. Anyone else's header is ignored.
+     * @throws 400 for a role that does not exist.
+     */
+    const previewed = async (user: Identity, request: FastifyRequest): Promise<Identity> => {
+      const role = request.headers[PREVIEW_ROLE_HEADER];
+      if (typeof role !== 'string' || !user.roles.includes(ADMIN_ROLE)) return user;
+      if (!(await roleExists(app.db, role))) {
+        const message = messages.server.notAPreviewRole;
+        throw badRequest(message, [{ field: `headers.${PREVIEW_ROLE_HEADER}`, message }]);
+      }
+      return { ...user, roles: [role] };
+    };
+
     app.addHook('onRequest', async (request, reply) => {
       const { url, config } = request.routeOptions;
       if (!url?.startsWith('/api/') || config.public) return;
@@ -145,9 +162,10 @@ export const permissionsPlugin = fp(
       // Every change to identities or routes committed before this request, on any
       // server, has cleared the identity cache and started its permissions reload.
       await app.pgEvents.heard();
-      const user = config.exportOf
+      const signedIn = config.exportOf
         ? await app.authenticateDownload(request)
         : await app.authenticate(request);
+      const user = await previewed(signedIn, request);
       if (pending) await pending;
       const { personalToken } = request;
       // A personal access token reaches the routes of the table it names, and only while its

@@ -25,6 +25,17 @@ const TAG_TYPES = [
 /** What the cache's tags are of. */
 export type TagType = (typeof TAG_TYPES)[number];
 
+/** The tags of every answer whose reader's rights decide it: invalidated, all are asked again. */
+export const EVERY_TAG: TagType[] = [
+  'Book',
+  'User',
+  'Role',
+  'Entity',
+  'Record',
+  'Route',
+  'Permissions',
+];
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,

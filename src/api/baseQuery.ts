@@ -13,6 +13,7 @@ import type {
 import { createAction } from '@reduxjs/toolkit';
 import { fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { AuthState } from '@/auth/auth.slice';
+import { PREVIEW_ROLE_HEADER } from '@common/constants';
 import { toastQueued } from '@/ui/ui.slice';
 import { API_HOST } from './apiHost';
 import { errorCode, requestCanceledError, toastForError } from './errors';
@@ -22,8 +23,9 @@ const fetchFromApi = fetchBaseQuery({
   baseUrl: API_HOST,
   credentials: 'include',
   prepareHeaders: (headers, { getState }) => {
-    const token = (getState() as { auth: AuthState }).auth.accessToken;
-    if (token) headers.set('authorization', `Bearer ${token}`);
+    const { accessToken, previewRole } = (getState() as { auth: AuthState }).auth;
+    if (accessToken) headers.set('authorization', `Bearer ${accessToken}`);
+    if (previewRole) headers.set(PREVIEW_ROLE_HEADER, previewRole);
     return headers;
   },
 });

@@ -5,6 +5,11 @@ export interface AuthState {
   accessToken: string | null;
   refreshToken: string | null;
   user: SessionUser | null;
+  /**
+   * The role an admin sees the product as (the preview): every API call says so
+   * (PREVIEW_ROLE_HEADER) until they go back. Not kept: a reload ends it.
+   */
+  previewRole?: string;
 }
 
 const signedOut: AuthState = { accessToken: null, refreshToken: null, user: null };
@@ -36,6 +41,14 @@ export const authSlice = createSlice({
     userIdentified(state, action: PayloadAction<SessionUser>) {
       state.user = action.payload;
     },
+    /** An admin chose to see the product as `role` would (its start is audited). */
+    previewStarted(state, action: PayloadAction<string>) {
+      state.previewRole = action.payload;
+    },
+    /** The admin went back to their own view. */
+    previewEnded(state) {
+      delete state.previewRole;
+    },
     loggedOut() {
       return signedOut;
     },
@@ -43,10 +56,13 @@ export const authSlice = createSlice({
   selectors: {
     selectCurrentUser: (state) => state.user,
     selectIsAuthenticated: (state) => state.accessToken !== null,
+    selectPreviewRole: (state) => state.previewRole,
     /** The access token, for the one request the base query cannot send (an upload). */
     selectAccessToken: (state) => state.accessToken,
   },
 });
 
-export const { loggedIn, tokenRefreshed, userIdentified, loggedOut } = authSlice.actions;
-export const { selectCurrentUser, selectIsAuthenticated, selectAccessToken } = authSlice.selectors;
+export const { loggedIn, tokenRefreshed, userIdentified, previewStarted, previewEnded, loggedOut } =
+  authSlice.actions;
+export const { selectCurrentUser, selectIsAuthenticated, selectAccessToken, selectPreviewRole } =
+  authSlice.selectors;

@@ -1,5 +1,7 @@
 import { type Permissions, permissionsSchema } from '@common/schemas/permissions';
-import { api } from '@/api/api';
+import { isAnyOf } from '@reduxjs/toolkit';
+import { EVERY_TAG, api } from '@/api/api';
+import { previewEnded, previewStarted } from './auth.slice';
 import { requestForbidden } from '@/api/baseQuery';
 import { responseSchema } from '@/api/responseSchema';
 import type { AppStartListening, RootState } from '@/lib/store';
@@ -42,6 +44,13 @@ export const selectPermissionsResult = (state: RootState) =>
  * when they fail would otherwise ask, be refused and refetch them, again and again.
  */
 export function addPermissionListeners(startListening: AppStartListening): void {
+  // What the screens hold was read as the other role: a preview's start or end asks again.
+  startListening({
+    matcher: isAnyOf(previewStarted, previewEnded),
+    effect: (_action, listenerApi) => {
+      listenerApi.dispatch(api.util.invalidateTags(EVERY_TAG));
+    },
+  });
   startListening({
     actionCreator: requestForbidden,
     effect: (_action, listenerApi) => {

@@ -108,6 +108,8 @@ const RULES: [RegExp, MessageId][] = [
     'errors.policyDeniedResult',
   ],
   [/^Your roles \((?<roles>.+)\) may not set (?<fields>.+)$/, 'errors.policyFields'],
+  [/^Only admins may preview the screens as a role$/, 'errors.previewAdminsOnly'],
+  [/^is not a role to preview$/, 'validation.notAPreviewRole'],
   [/^The import was stopped before it finished: nothing was written$/, 'import.stopped'],
   [
     /^has (?<cells>[\d,]+) cells? where the headings name (?<headings>[\d,]+): a cell missing, or a comma too many\?$/,

@@ -7,13 +7,18 @@ import {
   routePermissionSchema,
   updateRoutePermissionSchema,
 } from '@common/schemas/permissions';
+import { ADMIN_ROLE } from '@common/constants';
+import { messages } from '@common/messages';
+import { nameText } from '@common/schemas/text';
 import {
   listRoutePermissions,
   recordPoliciesOf,
+  roleExists,
   updateRoutePermission,
 } from './permissions.service';
+import { AppError, badRequest } from '../../lib/errors';
 import { POLICY_ROUTES } from '../records/recordPolicies';
-import { actorOf } from '../../lib/audit';
+import { actorOf, recordAudit } from '../../lib/audit';
 import { baseVersions } from '../../lib/concurrency';
 
 /**
@@ -34,6 +39,32 @@ export const permissionsRoutes: FastifyPluginAsyncZod = async (app) => {
         app.rolesAllowed(user, ...POLICY_ROUTES[action]),
       );
       return { ...app.permissionsOf(user), ...(Object.keys(policies).length ? { policies } : {}) };
+    },
+  );
+
+  app.post(
+    '/auth/preview',
+    {
+      // An admin's, checked here: the preview is for whoever holds the admin role.
+      config: { signedIn: true },
+      schema: {
+        body: z.object({ role: nameText().min(1, 'is required').max(64) }),
+        response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { role } = request.body;
+      if (!request.user!.roles.includes(ADMIN_ROLE))
+        throw new AppError(403, 'FORBIDDEN', messages.server.previewAdminsOnly);
+      if (!(await roleExists(app.db, role))) {
+        const message = messages.server.notAPreviewRole;
+        throw badRequest(message, [{ field: 'body.role', message }]);
+      }
+      await recordAudit(app.db, actorOf(request), {
+        action: 'auth.preview',
+        summary: `Previewed the screens as the role ${role}`,
+      });
+      return reply.status(204).send(null);
     },
   );
 

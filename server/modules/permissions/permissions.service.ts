@@ -120,6 +120,12 @@ export async function recordPoliciesOf(
   );
 }
 
+/** Whether a role of this name exists (a preview's). */
+export async function roleExists(db: Db, name: string): Promise<boolean> {
+  const [found] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, name));
+  return found !== undefined;
+}
+
 /** The routes table, by entity, then path, then verb. */
 export async function listRoutePermissions(db: Db): Promise<RoutePermission[]> {
   const rows = await db

@@ -6,6 +6,7 @@ import { DEVELOPER_SITE } from '@common/constants';
 import { useT } from '@/i18n/useT';
 import { ErrorBoundary } from '@/ui/ErrorBoundary';
 import { NavBar } from './NavBar';
+import { PreviewBanner } from './PreviewBanner';
 
 const sweep = keyframes`from { transform: translateX(-100%); } to { transform: translateX(250%); }`;
 
@@ -73,6 +74,7 @@ export function AppShell() {
           {t('shell.banner')}
         </Box>
         <NavBar />
+        <PreviewBanner />
       </header>
       <Box
         component="main"

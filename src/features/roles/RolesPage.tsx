@@ -1,12 +1,14 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/Edit';
+import PreviewIcon from '@mui/icons-material/VisibilityOutlined';
 import { IconButton, List, ListItem, ListItemText, Paper } from '@mui/material';
 import { useRef } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { Role } from '@common/schemas/roles';
-import { useAppDispatch } from '@/lib/store';
+import { useAppDispatch, useAppSelector } from '@/lib/store';
+import { previewStarted, selectCurrentUser } from '@/auth/auth.slice';
 import { useCan } from '@/auth/useCan';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ListPage } from '@/components/ListPage';
@@ -19,7 +21,12 @@ import { useRuleRefusal } from '@/hooks/useRuleRefusal';
 import { useConfirmedAction } from '@/hooks/useConfirmedAction';
 import { focusNeighbourLater } from '@/lib/focusNeighbour';
 import { toastQueued, undoOffered } from '@/ui/ui.slice';
-import { undoRoleDelete, useDeleteRoleMutation, useListRolesQuery } from './roles.api';
+import {
+  undoRoleDelete,
+  useDeleteRoleMutation,
+  useListRolesQuery,
+  useStartPreviewMutation,
+} from './roles.api';
 import { undoable, useT } from '@/i18n/useT';
 
 /** The roles, each with the actions the user may take. */
@@ -33,6 +40,15 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
   const mayRestore = useCan('POST', '/api/roles/:id/restore');
   const refusal = useRuleRefusal();
   const listRef = useRef<HTMLUListElement>(null);
+  // An admin may see the screens as another role would (the server honours it for admins).
+  const mayPreview = useAppSelector(selectCurrentUser)?.roles.includes(ADMIN_ROLE) ?? false;
+  const [startPreview] = useStartPreviewMutation();
+  const navigate = useNavigate();
+  const preview = async (role: Role) => {
+    await startPreview(role.name).unwrap();
+    dispatch(previewStarted(role.name));
+    void navigate('/');
+  };
 
   useReportedError(messages.roles.fetchContext, rolesQuery.error);
 
@@ -86,6 +102,14 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
                   divider
                   secondaryAction={
                     <>
+                      {mayPreview && role.name !== ADMIN_ROLE && (
+                        <IconButton
+                          aria-label={t('roles.previewRow', { name: role.name })}
+                          onClick={() => void preview(role).catch(() => undefined)}
+                        >
+                          <PreviewIcon />
+                        </IconButton>
+                      )}
                       {mayEditUsers && (
                         <IconButton
                           component={RouterLink}

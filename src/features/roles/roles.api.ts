@@ -14,6 +14,10 @@ export const rolesApi = api.injectEndpoints({
       ],
       ...responseSchema(z.array(roleSchema)),
     }),
+    /** An admin starts seeing the product as `role` would: the server audits it. */
+    startPreview: build.mutation<void, string>({
+      query: (role) => ({ url: '/api/auth/preview', method: 'POST', body: { role } }),
+    }),
     getRole: build.query<Role, string>({
       query: (id) => `/api/roles/${id}`,
       providesTags: (_result, _error, id) => [{ type: 'Role', id }],
@@ -100,6 +104,7 @@ export const rolesApi = api.injectEndpoints({
 });
 
 export const {
+  useStartPreviewMutation,
   useListRolesQuery,
   useGetRoleQuery,
   useCreateRoleMutation,

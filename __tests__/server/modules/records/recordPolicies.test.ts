@@ -452,6 +452,67 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
     });
   });
 
+  describe('an admin previewing the product as a role', () => {
+    const as = (role: string) => ({ ...admin, 'x-preview-role': role });
+
+    it('sees what the role sees, and is audited when they start', async () => {
+      await add({ code: 'L1', site: 'lyon', salary: 10 });
+      await add({ code: 'P1', site: 'paris', salary: 20 });
+      await setPolicies([
+        {
+          role: 'viewer',
+          read: { match: 'all', clauses: [{ field: 'site', op: 'eq', value: 'lyon' }] },
+          fields: { salary: 'hidden' },
+        },
+      ]);
+      const started = await request('POST', '/api/auth/preview', admin, { role: 'viewer' });
+      expect(started.statusCode).toBe(204);
+      const audit = (
+        await t.app.inject({ url: '/api/audit', query: { action: 'auth.preview' }, headers: admin })
+      ).json();
+      expect(audit.events[0]).toMatchObject({
+        actor: { name: 'admin' },
+        summary: 'Previewed the screens as the role viewer',
+      });
+      const seen = await page(as('viewer'));
+      expect(codes(seen.records)).toEqual(['L1']);
+      expect(seen.records[0]!.fields).not.toHaveProperty('salary');
+      const mine: Permissions = (
+        await request('GET', '/api/auth/permissions', as('viewer'))
+      ).json();
+      expect(mine.roles).toEqual(['viewer']);
+      expect(mine.policies![entity.name]!.read!.hidden).toEqual(['salary']);
+      // The role's route grants hold too: a viewer adds no record.
+      const added = await request('POST', `${records}${entity.name}`, as('viewer'), {
+        fields: { code: 'X' },
+      });
+      expect(added.statusCode).toBe(403);
+      expect((await request('GET', '/api/users', as('viewer'))).statusCode).toBe(403);
+    });
+
+    it('is honoured for admins only, and for roles that exist', async () => {
+      await add({ code: 'P1', site: 'paris', salary: 20 });
+      await setPolicies([
+        {
+          role: 'contributor',
+          read: { match: 'all', clauses: [{ field: 'site', op: 'eq', value: 'lyon' }] },
+        },
+      ]);
+      // A viewer asking to be seen as someone else is seen as themselves.
+      expect(codes((await page({ ...viewer, 'x-preview-role': 'contributor' })).records)).toEqual([
+        'P1',
+      ]);
+      expect(
+        (await request('POST', '/api/auth/preview', viewer, { role: 'contributor' })).json(),
+      ).toMatchObject({ code: 'FORBIDDEN' });
+      const unknown = await request('GET', `${records}${entity.name}`, as('nobody'));
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().fields).toEqual([
+        { field: 'headers.x-preview-role', message: 'is not a role to preview' },
+      ]);
+    });
+  });
+
   describe('contributors change only the records they created', () => {
     let own: string;
     let carlas: string;
