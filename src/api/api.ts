@@ -9,7 +9,7 @@ import { baseQuery } from './baseQuery';
  * The one API slice; each feature injects its endpoints (`api.injectEndpoints`). It joins a
  * store with the first screen that talks to the API (`app/ApiReady.tsx`).
  */
-const TAG_TYPES = [
+export const TAG_TYPES = [
   'Book',
   'User',
   'Role',
@@ -24,17 +24,6 @@ const TAG_TYPES = [
 ] as const;
 /** What the cache's tags are of. */
 export type TagType = (typeof TAG_TYPES)[number];
-
-/** The tags of every answer whose reader's rights decide it: invalidated, all are asked again. */
-export const EVERY_TAG: TagType[] = [
-  'Book',
-  'User',
-  'Role',
-  'Entity',
-  'Record',
-  'Route',
-  'Permissions',
-];
 
 export const api = createApi({
   reducerPath: 'api',

@@ -11,7 +11,7 @@ import {
 } from '@common/schemas/events';
 import { loggedOut } from '@/auth/auth.slice';
 import { type AppStartListening, useAppDispatch } from '@/lib/store';
-import { EVERY_TAG, api } from './api';
+import { api } from './api';
 import { API_HOST } from './apiHost';
 import {
   changeHeard,
@@ -81,6 +81,8 @@ export function tagsOf(event: ChangeEvent): Tag[] {
       return [{ type: 'Route', id: 'LIST' }, 'Permissions'];
   }
 }
+
+const EVERY_TAG: TagType[] = ['Book', 'User', 'Role', 'Entity', 'Record', 'Route', 'Permissions'];
 
 /** Screens that want live data say so on mounting; the stream opens once per user. */
 export const liveUpdatesWanted = createAction('live/updatesWanted');

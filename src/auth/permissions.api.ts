@@ -1,6 +1,6 @@
 import { type Permissions, permissionsSchema } from '@common/schemas/permissions';
 import { isAnyOf } from '@reduxjs/toolkit';
-import { EVERY_TAG, api } from '@/api/api';
+import { TAG_TYPES, api } from '@/api/api';
 import { previewEnded, previewStarted } from './auth.slice';
 import { requestForbidden } from '@/api/baseQuery';
 import { responseSchema } from '@/api/responseSchema';
@@ -48,7 +48,7 @@ export function addPermissionListeners(startListening: AppStartListening): void 
   startListening({
     matcher: isAnyOf(previewStarted, previewEnded),
     effect: (_action, listenerApi) => {
-      listenerApi.dispatch(api.util.invalidateTags(EVERY_TAG));
+      listenerApi.dispatch(api.util.invalidateTags([...TAG_TYPES]));
     },
   });
   startListening({

@@ -534,6 +534,22 @@ async function largeTotal(
 }
 
 /**
+ * SQL columns `readable` and `writable`: whether `scope` may see a row and write it, their
+ * values numbered from `$2` (after a statement's own `$1`). `narrowed`: whether either can
+ * be false.
+ */
+function seenAndWritable(definition: RecordsDefinition, scope: WriteScope) {
+  const readable = scopeCondition(definition.fields, scope.readWhere, scope, 1);
+  const taken = 1 + (readable?.values.length ?? 0);
+  const writable = scopeCondition(definition.fields, scope.where, scope, taken);
+  return {
+    narrowed: Boolean(readable || writable),
+    columns: `${readable?.sql ?? 'true'} as readable, ${writable?.sql ?? 'true'} as writable`,
+    values: [...(readable?.values ?? []), ...(writable?.values ?? [])],
+  };
+}
+
+/**
  * The record `id` as a write by `scope` finds it, locked (every field, hidden ones too);
  * undefined when there is none. @throws 404 when `scope` may not see it (to its writer, it
  * is not there); 403 POLICY_DENIED when it sees it but may not `action` it.
@@ -545,23 +561,16 @@ async function recordToWrite(
   scope: WriteScope,
   action: 'update' | 'delete',
 ): Promise<EntityRecord | undefined> {
-  const readable = scopeCondition(definition.fields, scope.readWhere, scope, 1);
-  const writable = scopeCondition(
-    definition.fields,
-    scope.where,
-    scope,
-    1 + (readable?.values.length ?? 0),
-  );
+  const tests = seenAndWritable(definition, scope);
   const [row] = await recordsQuery<{
     document: EntityRecord;
     readable: boolean;
     writable: boolean;
   }>(
     session,
-    `select ${documentOf(definition)} as document, ${readable?.sql ?? 'true'} as readable,
-       ${writable?.sql ?? 'true'} as writable
+    `select ${documentOf(definition)} as document, ${tests.columns}
      from ${quoted(tableOf(definition.id))} where id = $1 for update`,
-    [id, ...(readable?.values ?? []), ...(writable?.values ?? [])],
+    [id, ...tests.values],
   );
   if (!row) return undefined;
   if (!row.readable) throw notFound('Record');
@@ -1193,19 +1202,13 @@ async function writableIds(
   scope: WriteScope,
   action: 'update' | 'delete',
 ): Promise<string[]> {
-  const readable = scopeCondition(definition.fields, scope.readWhere, scope, 1);
-  const writable = scopeCondition(
-    definition.fields,
-    scope.where,
-    scope,
-    1 + (readable?.values.length ?? 0),
-  );
-  if (!readable && !writable) return ids;
+  const tests = seenAndWritable(definition, scope);
+  if (!tests.narrowed) return ids;
   const rows = await recordsQuery<{ id: string; readable: boolean; writable: boolean }>(
     session,
-    `select id::text as id, ${readable?.sql ?? 'true'} as readable, ${writable?.sql ?? 'true'} as writable
+    `select id::text as id, ${tests.columns}
      from ${quoted(tableOf(definition.id))} where id = any($1::uuid[]) for update`,
-    [ids, ...(readable?.values ?? []), ...(writable?.values ?? [])],
+    [ids, ...tests.values],
   );
   const refused = rows.filter((row) => row.readable && !row.writable);
   if (refused.length) {
