@@ -9,7 +9,12 @@ import type {
   RecordPageQuery,
   RecordSelection,
 } from '@common/schemas/entities';
-import { type FieldValue, isCalendarDate, parseRecordValues } from '@common/schemas/fieldValues';
+import {
+  type FieldValue,
+  isCalendarDate,
+  isEmptyValue,
+  parseRecordValues,
+} from '@common/schemas/fieldValues';
 import { CREATED_BY, type RolePolicy, meetsWhere } from '@common/schemas/policies';
 import type {
   DeletedItem,
@@ -636,7 +641,14 @@ export async function createRecord(
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
     const scope = writeScope(definition.policies, access, 'create');
-    const given = keepRestricted(definition.fields, input.fields, defaultsOf(definition), scope);
+    // A new record's blank asks for the default (a grid's new row sends every cell): for a
+    // field the writer may not set, that is no value given.
+    const asked = Object.fromEntries(
+      Object.entries(input.fields).filter(
+        ([name, value]) => !(scope.restricted.has(name) && isEmptyValue(value)),
+      ),
+    );
+    const given = keepRestricted(definition.fields, asked, defaultsOf(definition), scope);
     const values = checkedValues(definition, given, true);
     if (input._id && (await isRecordOfAnother(session, input._id, entityName))) {
       throw recordIdTaken();
