@@ -37,6 +37,7 @@ export const API_ROUTES = [
   ['POST', '/api/entities'],
   ['GET', '/api/entities/:idOrName'],
   ['PUT', '/api/entities/:id'],
+  ['PUT', '/api/entities/:id/policies'],
   ['DELETE', '/api/entities/:id'],
   ['GET', '/api/entities/:id/versions'],
   ['GET', '/api/entities/recently-deleted'],

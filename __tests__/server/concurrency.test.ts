@@ -129,6 +129,7 @@ describe.each(testDbKinds)('optimistic concurrency on %s', (kind) => {
         entity_name: 'Car',
         fields: { make: 'Fiat' },
         _version: 2,
+        _createdBy: expect.any(String) as string,
       } satisfies EntityRecord);
 
       const routes: RoutePermission[] = (await call('GET', '/api/routes')).json();

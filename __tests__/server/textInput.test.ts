@@ -265,6 +265,32 @@ const endpoints: Endpoint[] = [
     fields: entityFields,
   },
   {
+    method: 'PUT',
+    path: '/api/entities/:id/policies',
+    params: { id: '$entityId' },
+    body: {
+      policies: [
+        {
+          role: 'viewer',
+          read: { match: 'all', clauses: [{ field: 'make', op: 'eq', value: 'Saab' }] },
+          fields: { make: 'readOnly' },
+        },
+      ],
+    },
+    fields: [
+      { at: 'body.policies.0.role', kind: 'name' },
+      { at: 'body.policies.0.read.clauses.0.field', kind: 'name' },
+      { at: 'body.policies.0.read.clauses.0.value', kind: 'multi' },
+      { at: 'body.policies.0.fields', kind: 'name', key: true },
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/preview',
+    body: { role: 'viewer' },
+    fields: [{ at: 'body.role', kind: 'name' }],
+  },
+  {
     method: 'GET',
     path: '/api/entities/:idOrName',
     params: { idOrName: 'Car' },

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { messages } from '../messages';
 import { baseVersionField } from './itemVersion';
-import { anyFieldValueSchema } from './fieldValues';
-import { nameText } from './text';
+import { multiLineText, nameText } from './text';
 
 /**
  * Record policies: per entity and role, which records each action may touch (a condition on
@@ -31,12 +30,32 @@ export const CREATED_BY = '_createdBy';
 export const FIELD_RESTRICTIONS = ['hidden', 'readOnly'] as const;
 export type FieldRestriction = (typeof FIELD_RESTRICTIONS)[number];
 
-const clauseSchema = z.object({
-  field: z.string().min(1, 'is required').max(64, 'must be at most 64 characters'),
-  op: z.enum(POLICY_OPS, { error: `must be one of ${POLICY_OPS.join(', ')}` }),
-  /** The value compared with (a list for `in`; true or false for `empty`). */
-  value: z.union([anyFieldValueSchema, z.array(anyFieldValueSchema).max(100)]).optional(),
-});
+/** A clause's text values: as a record's text holds them. */
+const valueText = multiLineText().max(10_000, 'must be at most 10,000 characters');
+const valueSchema = z.union([z.string(), z.number(), z.boolean()]);
+
+const clauseSchema = z
+  .object({
+    field: nameText().min(1, 'is required').max(64, 'must be at most 64 characters'),
+    op: z.enum(POLICY_OPS, { error: `must be one of ${POLICY_OPS.join(', ')}` }),
+    /** The value compared with (a list for `in`; true or false for `empty`). */
+    value: z.union([valueSchema, z.array(valueSchema).max(100)]).optional(),
+  })
+  // A text value is held to the texts' rules, named at its place (a union would only say
+  // that none of its kinds fits).
+  .superRefine(({ value }, ctx) => {
+    const ones = Array.isArray(value) ? value : [value];
+    ones.forEach((one, index) => {
+      if (typeof one !== 'string') return;
+      const checked = valueText.safeParse(one);
+      if (!checked.success)
+        ctx.addIssue({
+          code: 'custom',
+          path: Array.isArray(value) ? ['value', index] : ['value'],
+          message: checked.error.issues[0]!.message,
+        });
+    });
+  });
 export type PolicyClause = z.infer<typeof clauseSchema>;
 
 /** A condition on a record: all of its clauses, or any of them. */
@@ -54,7 +73,10 @@ export const rolePolicySchema = z.object({
   update: policyConditionSchema.optional(),
   delete: policyConditionSchema.optional(),
   fields: z
-    .record(z.string(), z.enum(FIELD_RESTRICTIONS, { error: messages.policy.restriction }))
+    .record(
+      nameText().max(64, 'must be at most 64 characters'),
+      z.enum(FIELD_RESTRICTIONS, { error: messages.policy.restriction }),
+    )
     .optional(),
 });
 export type RolePolicy = z.infer<typeof rolePolicySchema>;
