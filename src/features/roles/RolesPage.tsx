@@ -102,14 +102,6 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
                   divider
                   secondaryAction={
                     <>
-                      {mayPreview && role.name !== ADMIN_ROLE && (
-                        <IconButton
-                          aria-label={t('roles.previewRow', { name: role.name })}
-                          onClick={() => void preview(role).catch(() => undefined)}
-                        >
-                          <PreviewIcon />
-                        </IconButton>
-                      )}
                       {mayEditUsers && (
                         <IconButton
                           component={RouterLink}
@@ -117,6 +109,14 @@ function RoleList({ mayAdd }: { mayAdd: boolean }) {
                           aria-label={t('roles.editRow', { name: role.name })}
                         >
                           <EditIcon />
+                        </IconButton>
+                      )}
+                      {mayPreview && role.name !== ADMIN_ROLE && (
+                        <IconButton
+                          aria-label={t('roles.previewRow', { name: role.name })}
+                          onClick={() => void preview(role).catch(() => undefined)}
+                        >
+                          <PreviewIcon />
                         </IconButton>
                       )}
                       {mayDelete && (
