@@ -300,6 +300,8 @@ test.describe('the user and role screens, at 1280 and 390 px', () => {
     await page.goto('/roles');
     const deleteRole = page.getByRole('button', { name: 'Delete contributor' });
     await tabTo(page, page.getByRole('link', { name: 'Edit contributor' }));
+    // An admin's row also offers to see the screens as the role, between the two.
+    await tabTo(page, page.getByRole('button', { name: 'See the screens as contributor' }), 1);
     await tabTo(page, deleteRole, 1);
     await page.keyboard.press('Enter');
     const confirmRole = page.getByRole('dialog', { name: 'Delete role' });
