@@ -105,6 +105,13 @@ export async function definitionOf(
   return entity;
 }
 
+/** An entity's definition, or undefined when there is none (a deleted one's histories stay). */
+const definitionIfAny = (session: Session, entityName: string) =>
+  definitionOf(session, entityName).catch((error: unknown) => {
+    if (error instanceof AppError && error.statusCode === 404) return undefined;
+    throw error;
+  });
+
 /** An entity's definition with its record policies. */
 export interface PolicedDefinition extends RecordsDefinition {
   policies: RolePolicy[];
@@ -1050,10 +1057,7 @@ export async function recordReader(
   id: string,
 ): Promise<(access: RecordAccess) => Promise<false | { hidden: string[] }>> {
   const session = sessionOf(db);
-  const there = await definitionOf(session, entityName).catch((error: unknown) => {
-    if (error instanceof AppError && error.statusCode === 404) return undefined;
-    throw error;
-  });
+  const there = await definitionIfAny(session, entityName);
   const [last] = there
     ? []
     : await namedQuery<{ document: PolicedDefinition }>(
@@ -1109,11 +1113,8 @@ async function withRelationLabels(
   history: Version[],
   access: RecordAccess | undefined,
 ): Promise<Version[]> {
-  const definition = await definitionOf(session, entityName).catch((error: unknown) => {
-    // The history of a record of a deleted entity is still read: by its ids.
-    if (error instanceof AppError && error.statusCode === 404) return undefined;
-    throw error;
-  });
+  // The history of a record of a deleted entity is still read: by its ids.
+  const definition = await definitionIfAny(session, entityName);
   if (!definition) return history;
   const related = await relatedOf(session, definition);
   const labels = new Map<string, FieldValue>();
