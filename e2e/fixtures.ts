@@ -106,6 +106,26 @@ export async function signIn(page: Page, username: string, password: string) {
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
+/** Each animation still running that will end (a loading bar's never does), by name and element. */
+function finiteAnimationsRunning() {
+  return document
+    .getAnimations()
+    .filter(
+      (animation) =>
+        animation.playState === 'running' && animation.effect?.getTiming().iterations !== Infinity,
+    )
+    .map((animation) => {
+      const target = (animation.effect as KeyframeEffect | null)?.target;
+      const name =
+        animation instanceof CSSTransition
+          ? animation.transitionProperty
+          : animation instanceof CSSAnimation
+            ? animation.animationName
+            : animation.id;
+      return `${name} on ${target?.tagName.toLowerCase() ?? '?'}.${target?.className ?? ''}`;
+    });
+}
+
 /**
  * Fails with every axe finding on the page as it is now (all of axe's default rules: WCAG
  * 2.1 A and AA plus its best practices, such as landmarks and heading order), each named
@@ -114,15 +134,12 @@ export const PHONE = { width: 390, height: 844 };
 export async function expectNoAxeViolations(page: Page, state: string) {
   // A dialog or a dropdown fading in has too little contrast for a moment: wait for the end
   // of every transition (not of endless ones, such as a loading bar).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' ||
-          animation.effect?.getTiming().iterations === Infinity,
-      ),
-  );
+  await expect
+    .poll(() => page.evaluate(finiteAnimationsRunning), {
+      message: `${state}: animations still running`,
+      timeout: 15_000,
+    })
+    .toEqual([]);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const findings = violations.flatMap((violation) =>
     violation.nodes.map(
