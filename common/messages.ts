@@ -31,6 +31,7 @@ export const messages = {
     restoreContext: 'Error restoring entity',
     addFailed: 'Error adding entity',
     saveFailed: 'Error editing entity',
+    policiesFailed: 'Error saving record policies',
     fetchContext: 'Error fetching entities',
     deleteContext: 'Error deleting entity',
   },

@@ -7,11 +7,12 @@ import { bearer } from './people';
 const unique = () => Date.now().toString(36);
 
 /**
- * An entity whose policies let contributors change and delete only the records they added,
- * and viewers read only Lyon's records without their salary; a record of Lyon added by the
- * `contributor` account, and one of Lyon and one of Paris by the admin.
+ * An entity whose policies let contributors change and delete only the records they added
+ * (unless `contributors` is false: an admin writes theirs on screen), and viewers read only
+ * Lyon's records without their salary; a record of Lyon added by the `contributor` account,
+ * and one of Lyon and one of Paris by the admin.
  */
-async function policedEntity(request: APIRequestContext) {
+async function policedEntity(request: APIRequestContext, contributors = true) {
   const admin = await bearer(request, 'admin');
   const name = `Staff_${unique()}`;
   const created = await request.post('/api/entities', {
@@ -32,7 +33,7 @@ async function policedEntity(request: APIRequestContext) {
     headers: admin,
     data: {
       policies: [
-        { role: 'contributor', update: mine, delete: mine },
+        ...(contributors ? [{ role: 'contributor', update: mine, delete: mine }] : []),
         {
           role: 'viewer',
           read: { match: 'all', clauses: [{ field: 'site', op: 'eq', value: 'lyon' }] },
@@ -51,14 +52,14 @@ async function policedEntity(request: APIRequestContext) {
   // other tests read).
   await add(admin, { person: 'Carl', site: 'lyon', salary: 6000 });
   await add(admin, { person: 'Pia', site: 'paris', salary: 7000 });
-  return name;
+  return { name, id: entity._id };
 }
 
 test('a contributor is offered Edit and Delete on the records they added only', async ({
   page,
   request,
 }) => {
-  const name = await policedEntity(request);
+  const { name } = await policedEntity(request);
   await signIn(page, 'contributor', 'contributor123');
   await page.goto(`/entities/${name}`);
   const grid = page.getByRole('grid', { name: `${name} records` });
@@ -78,7 +79,7 @@ test('a viewer sees neither the hidden field nor the records outside the conditi
   page,
   request,
 }) => {
-  const name = await policedEntity(request);
+  const { name } = await policedEntity(request);
   await signIn(page, 'viewer', 'viewer123');
   for (const size of [DESKTOP, PHONE]) {
     await page.setViewportSize(size);
@@ -118,11 +119,11 @@ test('a viewer sees neither the hidden field nor the records outside the conditi
   await expect(dialog).not.toContainText('5000');
 });
 
-test('an admin previews the screens as a contributor: Edit only on their own records, a banner, and one click back', async ({
+test('an admin writes "contributors update only the records they created" on the Access screen, previews as a contributor: Edit only on their own records, a banner, and one click back', async ({
   page,
   request,
 }) => {
-  const name = await policedEntity(request);
+  const { name, id } = await policedEntity(request, false);
   const admin = await bearer(request, 'admin');
   const own = await request.post(`/api/entity-records/${name}`, {
     headers: admin,
@@ -130,6 +131,34 @@ test('an admin previews the screens as a contributor: Edit only on their own rec
   });
   expect(own.status()).toBe(201);
   await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+
+  // The entity's form, then its Access tab: the viewers' policy is there, written before.
+  await page.goto(`/entities/edit/${id}`);
+  await page.getByRole('tab', { name: 'Access' }).click();
+  await expect(page).toHaveURL(`/entities/edit/${id}/access`);
+  await expect(page.getByRole('heading', { name: 'Policy of viewer' })).toBeVisible();
+  await expectUsable(page, 'the Access screen');
+  await page.getByRole('combobox', { name: 'Add a policy for' }).click();
+  await page.getByRole('option', { name: 'contributor' }).click();
+  await page.getByRole('button', { name: 'Add policy' }).click();
+  const policy = page.getByRole('region', { name: 'Policy of contributor' });
+  await policy.getByRole('combobox', { name: 'Records they may update' }).click();
+  await page.getByRole('option', { name: 'Records matching all of these' }).click();
+  // The first condition offered is the common one: created by the user ($me).
+  const condition = policy.getByRole('group', { name: 'Updating: condition 1' });
+  await expect(condition.getByRole('combobox', { name: 'Field' })).toHaveText('Created by');
+  await expect(condition.getByRole('combobox', { name: 'Comparison' })).toHaveText('is');
+  await expect(condition.getByRole('textbox', { name: 'Value' })).toHaveValue('$me');
+  await expectUsable(page, 'a policy being written');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Access saved' })).toBeVisible();
+  const stored = await request.get(`/api/entities/${id}`, { headers: admin });
+  expect(((await stored.json()) as { policies: object[] }).policies).toContainEqual({
+    role: 'contributor',
+    update: { match: 'all', clauses: [{ field: '_createdBy', op: 'eq', value: '$me' }] },
+  });
+
+  await page.setViewportSize(DESKTOP);
   await page.goto('/roles');
   await expect(page.getByRole('link', { name: 'Audit' })).toBeVisible();
   await page.getByRole('button', { name: 'See the screens as contributor' }).click();

@@ -83,6 +83,9 @@ const AddEntityPage = privateScreen(
 const EditEntityPage = privateScreen(
   async () => (await import('@/features/entities/EntityFormPage')).EditEntityPage,
 );
+const EntityAccessScreen = privateScreen(
+  async () => (await import('./screens/EntityAccessScreen')).EntityAccessScreen,
+);
 const RecordsScreen = privateScreen(
   async () => (await import('./screens/RecordsScreen')).RecordsScreen,
 );
@@ -125,6 +128,7 @@ export function AppRoutes() {
         <Route path="entities" element={<EntitiesPage />} />
         <Route path="entities/add" element={<AddEntityPage />} />
         <Route path="entities/edit/:entityId" element={<EditEntityPage />} />
+        <Route path="entities/edit/:entityId/access" element={<EntityAccessScreen />} />
         <Route path="entities/:entityName" element={<RecordsScreen />} />
         <Route path="lims/jobs" element={<JobsPage />} />
         <Route path="users" element={<UsersPage />} />

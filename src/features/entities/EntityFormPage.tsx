@@ -15,6 +15,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { QueryState } from '@/components/QueryState';
 import { useReportedError } from '@/hooks/useReportedError';
 import { useGetEntityQuery } from './entities.api';
+import { EntityTabs } from './EntityTabs';
 import { FieldSettings } from './FieldSettings';
 import { blankField, comparable, useEntityForm } from './useEntityForm';
 import type { MessageId } from '@/i18n/i18n';
@@ -42,6 +43,7 @@ function EntityForm({ entity }: { entity?: Entity }) {
       >
         {history?.mayRead && <Button onClick={history.open}>{t('common.versionHistory')}</Button>}
       </PageHeader>
+      {entity && <EntityTabs entity={entity} current="definition" />}
       <Stack
         component="form"
         spacing={2}

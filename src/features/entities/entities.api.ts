@@ -15,6 +15,7 @@ import {
   versionSchema,
 } from '@common/schemas/versions';
 import { messages } from '@common/messages';
+import type { RolePolicy } from '@common/schemas/policies';
 import { type TagType, api } from '@/api/api';
 import type { UndoRequest } from '@/api/undo';
 import { responseSchema } from '@/api/responseSchema';
@@ -87,17 +88,9 @@ export const entitiesApi = api.injectEndpoints({
         } catch {
           return; // Refused: the form says why.
         }
-        dispatch(
-          entitiesApi.util.updateQueryData('listEntities', undefined, (draft) =>
-            draft.map((entity) => (entity._id === id ? stored : entity)),
-          ),
-        );
-        for (const idOrName of [id, name]) {
-          dispatch(entitiesApi.util.updateQueryData('getEntity', idOrName, () => stored));
-        }
+        for (const update of storedEntityUpdates(id, name, stored)) dispatch(update);
       },
     }),
-    /** Its records go with it (one transaction on the server); it leaves the cached list. */
     /** What a change of the definition would do to its records (`?dryRun=true`): nothing changes. */
     checkEntityChange: build.mutation<DefinitionReport, EntityInput & { id: string }>({
       query: ({ id, ...body }) => ({
@@ -108,6 +101,35 @@ export const entitiesApi = api.injectEndpoints({
       extraOptions: { shownInForm: true },
       ...responseSchema(definitionReportSchema),
     }),
+    /**
+     * Sets who may see and change which records and fields (admins by default). Answers the
+     * stored definition, which replaces the cached one; its versions change, and so do its
+     * records for anyone the policies narrow (their lists reload).
+     */
+    updateEntityPolicies: build.mutation<
+      Entity,
+      { id: string; name: string; policies: RolePolicy[]; _version: number }
+    >({
+      query: ({ id, policies, _version }) => ({
+        url: `/api/entities/${id}/policies`,
+        method: 'PUT',
+        body: { policies, _version },
+      }),
+      extraOptions: { shownInForm: true },
+      invalidatesTags: (_result, error, { id, name }) =>
+        error ? [] : [entityVersionsTag(id), recordListTag(name), 'Permissions'],
+      ...responseSchema(entitySchema),
+      async onQueryStarted({ id, name }, { dispatch, queryFulfilled }) {
+        let stored: Entity;
+        try {
+          stored = (await queryFulfilled).data;
+        } catch {
+          return; // Refused: the form says why.
+        }
+        for (const update of storedEntityUpdates(id, name, stored)) dispatch(update);
+      },
+    }),
+    /** Its records go with it (one transaction on the server); it leaves the cached list. */
     deleteEntity: build.mutation<void, Pick<Entity, '_id' | 'name'>>({
       query: ({ _id }) => ({ url: `/api/entities/${_id}`, method: 'DELETE' }),
       invalidatesTags: (_result, error, { _id, name }) =>
@@ -158,11 +180,22 @@ export const entitiesApi = api.injectEndpoints({
   }),
 });
 
+/** The stored definition replaces the cached one: in the list, and as read by id or by name. */
+const storedEntityUpdates = (id: string, name: string, stored: Entity) => [
+  entitiesApi.util.updateQueryData('listEntities', undefined, (draft) =>
+    draft.map((entity) => (entity._id === id ? stored : entity)),
+  ),
+  ...[id, name].map((idOrName) =>
+    entitiesApi.util.updateQueryData('getEntity', idOrName, () => stored),
+  ),
+];
+
 export const {
   useListEntitiesQuery,
   useGetEntityQuery,
   useCreateEntityMutation,
   useUpdateEntityMutation,
+  useUpdateEntityPoliciesMutation,
   useCheckEntityChangeMutation,
   useDeleteEntityMutation,
   useListEntityVersionsInfiniteQuery,
