@@ -19,6 +19,7 @@ import {
   SQL_TYPES,
   type RecordsDefinition,
   columnOf,
+  documentOf,
   quoted,
   tableOf,
   typeOf,
@@ -35,7 +36,24 @@ import {
   statementName,
 } from './records.service';
 import type { RelatedEntity } from './recordsPage';
-import { type RecordAccess, appliedTo, policyDenied } from './recordPolicies';
+import {
+  type RecordAccess,
+  type WriteScope,
+  fieldsDenied,
+  keepRestricted,
+  policyDenied,
+  scopeCondition,
+  writeScope,
+} from './recordPolicies';
+
+/** What the importer's policies let them add, and change (`writeScope` of each). */
+interface ImportScopes {
+  create: WriteScope;
+  update: WriteScope;
+}
+
+/** A batch's rows written, one of which lies outside the writer's policy (`policyDenied`). */
+class OutsidePolicy extends Error {}
 
 /** A row ready to write: its line, its id (if the file gives one), its checked values. */
 interface CheckedRow {
@@ -67,6 +85,7 @@ function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
  * another record, a related record gone), or undefined for a fault.
  */
 function refused(error: unknown, definition: RecordsDefinition) {
+  if (error instanceof OutsidePolicy) return { field: ID_COLUMN, message: error.message };
   try {
     refusalOf(error, definition);
   } catch (told) {
@@ -149,27 +168,23 @@ export function importRecords(
   return runImport(db, file, options, progress, async (tx, headers) => {
     const session = sessionOf(tx);
     const definition = await definitionOf(session, entityName, { lock: true });
-    // An import does not yet hold each row to the writer's policies: one narrowed by any
-    // is refused whole, before anything is written.
-    const applied = appliedTo(definition.policies, access);
-    const narrowed = (['create', 'update'] as const).find(
-      (action) =>
-        applied?.[action]?.where ||
-        applied?.[action]?.readOnly.length ||
-        applied?.read?.where ||
-        applied?.read?.hidden.length,
-    );
-    if (narrowed)
-      throw policyDenied(narrowed, [
-        ...new Set([...(applied!.read?.roles ?? []), ...(applied![narrowed]?.roles ?? [])]),
-      ]);
+    const scopes: ImportScopes = {
+      create: writeScope(definition.policies, access, 'create'),
+      update: writeScope(definition.policies, access, 'update'),
+    };
     const columns = mapColumns(definition.fields, headers, options.columns, entityName);
+    // A column of a field hidden from the importer: the file would write what they may not
+    // read (and its refusals would tell it). Refused whole, before anything is written.
+    const hidden = definition.fields.filter(
+      (field) => columns.includes(field.name) && scopes.create.hidden.has(field.name),
+    );
+    if (hidden.length) throw fieldsDenied(hidden, scopes.create.fieldRoles);
     const lookup = new RelationLookup(session, await relatedOf(session, definition));
-    const writer = new BatchWriter(session, definition, columns, actor);
+    const writer = new BatchWriter(session, definition, columns, actor, scopes);
     return {
       columns,
       async batch(rows, refuse, write) {
-        const checked = await checkRows(session, definition, columns, rows, lookup, refuse);
+        const checked = await checkRows(session, definition, columns, rows, lookup, refuse, scopes);
         return write ? writer.write(checked, refuse) : { created: 0, updated: 0 };
       },
       audit: (report) =>
@@ -185,7 +200,9 @@ export function importRecords(
 /**
  * A batch's rows as values to write: each cell parsed by its field's type, relations
  * looked up by display value, then the API's own checks (a new record's in full; a known
- * id's on the columns given). Refused rows are told to `refuse` and left out.
+ * id's on the columns given) and the importer's policies (a record they may not read is not
+ * theirs to change, nor its id theirs to take; one they may not update, or a field they may
+ * not set, refuses its row). Refused rows are told to `refuse` and left out.
  */
 async function checkRows(
   session: Session,
@@ -194,6 +211,7 @@ async function checkRows(
   rows: CsvRow[],
   lookup: RelationLookup,
   refuse: Refuse,
+  scopes: ImportScopes,
 ): Promise<CheckedRow[]> {
   const fieldOf = new Map(definition.fields.map((field) => [field.name, field]));
   const mapped = columns.flatMap((name, index) => {
@@ -212,20 +230,15 @@ async function checkRows(
     const id = row.cells[idIndex]?.trim();
     return idIndex >= 0 && id && looksLikeUuid(id) ? [id] : [];
   });
-  const existing = new Set(
-    ids.length === 0
-      ? []
-      : (
-          await recordsQuery<{ id: string }>(
-            session,
-            `select id::text as id from ${quoted(tableOf(definition.id))} where id = any($1::uuid[])`,
-            [ids],
-          )
-        ).map((row) => row.id),
-  );
-  // Record ids are one space across entities: an id another entity's record has is taken.
-  const elsewhere = new Set(
-    ids.length === existing.size
+  const found = await existingRecords(session, definition, ids, scopes.update);
+  // A record the importer may not read is, to them, not there, and its id not theirs.
+  const existing = new Map([...found].filter(([, record]) => record.readable));
+  const narrowedReader = Boolean(scopes.update.readWhere);
+  // Record ids are one space across entities: an id another entity's record has is taken;
+  // to a reader the policies narrow, so is one deleted here (its history would come along).
+  const elsewhere = new Set([
+    ...[...found.keys()].filter((id) => !existing.has(id)),
+    ...(ids.length === found.size
       ? []
       : (
           await recordsQuery<{ id: string; action: string; entity_name: string }>(
@@ -237,9 +250,13 @@ async function checkRows(
             [ids],
           )
         )
-          .filter((row) => row.action !== 'delete' && row.entity_name !== definition.name)
-          .map((row) => row.id),
-  );
+          .filter(
+            (row) =>
+              (narrowedReader && row.entity_name === definition.name) ||
+              (row.action !== 'delete' && row.entity_name !== definition.name),
+          )
+          .map((row) => row.id)),
+  ]);
 
   const checked: CheckedRow[] = [];
   // A batch writes a record once: a row repeating the id of an earlier row of its batch is
@@ -266,19 +283,83 @@ async function checkRows(
           )
         : cellValue(field, cell);
     }
-    const updating = id !== null && existing.has(id);
+    const record = id === null ? undefined : existing.get(id);
+    const updating = record !== undefined;
     if (id && !updating && elsewhere.has(id))
       problems.push({ line, field: ID_COLUMN, message: messages.server.recordIdTaken });
+    if (record && !record.writable)
+      problems.push({
+        line,
+        field: ID_COLUMN,
+        message: policyDenied('update', scopes.update.roles).message,
+      });
+    const scope = updating ? scopes.update : scopes.create;
+    // A new record's blank asks for the default: for a field the importer may not set, that
+    // is no value given.
+    if (!updating)
+      for (const name of scope.restricted) if (isEmptyValue(input[name])) delete input[name];
     const fields = updating ? mapped.map(({ field }) => field) : definition.fields;
     const result = parseRecordValues(fields, input, { creating: !updating });
     if ('problems' in result)
       for (const { field, message } of result.problems)
         problems.push({ line, field, message: inFileWords(fieldOf.get(field), message) });
+    let values: Record<string, unknown> = 'values' in result ? result.values : {};
+    try {
+      const current = record?.document?.fields ?? defaultsOf(definition);
+      if (!problems.length) values = keepRestricted(definition.fields, values, current, scope);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      for (const { field, message } of error.fields ?? [])
+        problems.push({ line, field: field.replace(/^body\.fields\./, ''), message });
+    }
     if (problems.length) problems.forEach(refuse);
-    else checked.push({ line, id, updating, values: 'values' in result ? result.values : {} });
+    else checked.push({ line, id, updating, values });
   }
   return checked;
 }
+
+/**
+ * The records of `ids` there are, locked, each with whether the importer may read it and
+ * change it (and, where a field is theirs only to read, its values).
+ */
+async function existingRecords(
+  session: Session,
+  definition: RecordsDefinition,
+  ids: string[],
+  scope: WriteScope,
+) {
+  const found = new Map<
+    string,
+    { readable: boolean; writable: boolean; document?: { fields: Record<string, unknown> } }
+  >();
+  if (ids.length === 0) return found;
+  const readable = scopeCondition(definition.fields, scope.readWhere, scope, 1);
+  const writable = scopeCondition(
+    definition.fields,
+    scope.where,
+    scope,
+    1 + (readable?.values.length ?? 0),
+  );
+  const rows = await recordsQuery<{
+    id: string;
+    readable: boolean;
+    writable: boolean;
+    document?: { fields: Record<string, unknown> };
+  }>(
+    session,
+    `select id::text as id, ${readable?.sql ?? 'true'} as readable,
+            ${writable?.sql ?? 'true'} as writable
+            ${scope.restricted.size ? `, ${documentOf(definition)} as document` : ''}
+     from ${quoted(tableOf(definition.id))} where id = any($1::uuid[]) for update`,
+    [ids, ...(readable?.values ?? []), ...(writable?.values ?? [])],
+  );
+  for (const { id, ...record } of rows) found.set(id, record);
+  return found;
+}
+
+/** A new record's values when nothing is given: each field's default. */
+const defaultsOf = (definition: RecordsDefinition) =>
+  Object.fromEntries(definition.fields.map((field) => [field.name, field.default ?? null]));
 
 /** What a refused value must be, as a file writes it: a yes/no is a word (see cellValue). */
 const inFileWords = (field: EntityField | undefined, message: string) =>
@@ -322,6 +403,7 @@ class BatchWriter {
     private readonly definition: RecordsDefinition,
     columns: string[],
     private readonly actor: Actor,
+    private readonly scopes: ImportScopes,
   ) {
     const { fields } = definition;
     // The rows come as JSON (see `incoming` for their keys).
@@ -370,13 +452,32 @@ class BatchWriter {
   private async writeAll(rows: CheckedRow[], written: { created: number; updated: number }) {
     const [changing, adding] = partition(rows, (row) => row.updating);
     if (adding.length) {
-      await this.run(this.insertText, adding, 'create');
+      await this.outsidePolicy(await this.run(this.insertText, adding, 'create'), 'create');
       written.created += adding.length;
     }
     if (changing.length) {
-      await this.run(this.updateText, changing, 'update');
+      await this.outsidePolicy(await this.run(this.updateText, changing, 'update'), 'update');
       written.updated += changing.length;
     }
+  }
+
+  /**
+   * @throws OutsidePolicy when a record of `ids`, as the write left it, is outside the
+   * importer's `action` condition (the batch is then written again row by row, each such
+   * row refused).
+   */
+  private async outsidePolicy(ids: string[], action: 'create' | 'update') {
+    const scope = this.scopes[action];
+    const allowed = scopeCondition(this.definition.fields, scope.where, scope, 1);
+    if (!allowed) return;
+    const [outside] = await recordsQuery<{ id: string }>(
+      this.session,
+      `select id::text as id from ${quoted(tableOf(this.definition.id))}
+       where id = any($1::uuid[]) and not coalesce(${allowed.sql}, false) limit 1`,
+      [ids, ...allowed.values],
+    );
+    if (outside)
+      throw new OutsidePolicy(policyDenied(action, scope.roles, { result: true }).message);
   }
 
   private run(text: string, rows: CheckedRow[], action: 'create' | 'update') {

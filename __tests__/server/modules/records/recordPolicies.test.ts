@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Entity, EntityRecord, RecordPage } from '@common/schemas/entities';
+import type { ImportLine, ImportReport } from '@common/schemas/imports';
 import type { Permissions } from '@common/schemas/permissions';
 import type { RolePolicy } from '@common/schemas/policies';
 import type { Role } from '@common/schemas/roles';
@@ -54,6 +55,20 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
     return res.json<RecordPage>();
   };
   const codes = (list: EntityRecord[]) => list.map((record) => record.fields.code).sort();
+  const importCsv = (csv: string, headers: Record<string, string>, query: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: `${records}${entity.name}/import`,
+      query,
+      headers: { ...headers, 'content-type': 'text/csv' },
+      payload: csv,
+    });
+  /** An import's report: the last line of its answer. */
+  const reportOf = (body: string): ImportReport => {
+    const last = JSON.parse(body.trim().split('\n').at(-1)!) as ImportLine;
+    if (last.type !== 'report') throw new Error(`no report: ${body}`);
+    return last.report;
+  };
 
   beforeAll(async () => {
     t = await startTestApp(kind, { AUTH_RATE_LIMIT: '1000' });
@@ -757,17 +772,73 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
       expect(restored.json().fields).toEqual({ code: 'A', site: 'lyon', status: 'checked' });
     });
 
-    it('refuses an import from a role a policy narrows, writing nothing', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `${records}${entity.name}/import`,
-        query: { mode: 'all', dryRun: 'false' },
-        headers: { ...contributor, 'content-type': 'text/csv' },
-        payload: 'Code,Site\nZ,lyon\n',
+    it('holds each row of an import to the policies: the rows they allow are written, the others named', async () => {
+      const paris = await add({ code: 'P', site: 'paris' }, admin);
+      const csv = [
+        '_id,Code,Site,Status',
+        ',B,lyon,',
+        ',C,paris,',
+        ',D,lyon,done',
+        `${record},A2,lyon,new`,
+        `${paris},P2,lyon,new`,
+      ].join('\n');
+      const report = reportOf(
+        (await importCsv(csv, contributor, { mode: 'valid', dryRun: 'false' })).body,
+      );
+      expect(report).toMatchObject({ created: 1, updated: 1, refused: 3, committed: true });
+      expect([...report.problems].sort((a, b) => a.line - b.line)).toEqual([
+        {
+          line: 3,
+          field: '_id',
+          message:
+            'The create policy of your roles (contributor) does not allow the record this would make',
+        },
+        { line: 4, field: 'status', message: 'Your roles (contributor) may not set Status' },
+        {
+          line: 6,
+          field: '_id',
+          message: 'The update policy of your roles (contributor) does not allow this record',
+        },
+      ]);
+      const stored = (await page(admin)).records.map((r) => [r.fields.code, r.fields.status]);
+      expect(stored.sort()).toEqual([
+        ['A2', 'new'],
+        ['B', 'new'],
+        ['P', 'new'],
+      ]);
+    });
+  });
+
+  describe('an import by a reader the policies narrow', () => {
+    it('is refused whole when a column is a hidden field, and takes no unseen record for its own', async () => {
+      await add({ code: 'A', site: 'lyon', salary: 1 });
+      const paris = await add({ code: 'P', site: 'paris' }, admin);
+      await setPolicies([
+        {
+          role: 'contributor',
+          read: { match: 'all', clauses: [{ field: 'site', op: 'eq', value: 'lyon' }] },
+          fields: { salary: 'hidden' },
+        },
+      ]);
+      const hidden = await importCsv('Code,Salary\nZ,5\n', contributor, { dryRun: 'false' });
+      expect(hidden.statusCode).toBe(403);
+      expect(hidden.json()).toMatchObject({
+        code: 'POLICY_DENIED',
+        message: 'Your roles (contributor) may not set Salary',
       });
-      expect(res.statusCode).toBe(403);
-      expect(res.json().code).toBe('POLICY_DENIED');
-      expect((await page(admin)).records).toHaveLength(1);
+      // The record of Paris is not there to them: its id is taken, not theirs to change.
+      const report = reportOf(
+        (
+          await importCsv(`_id,Code,Site\n${paris},P2,lyon\n`, contributor, {
+            mode: 'valid',
+            dryRun: 'false',
+          })
+        ).body,
+      );
+      expect(report.problems).toEqual([
+        { line: 2, field: '_id', message: 'A record with this id exists' },
+      ]);
+      expect((await page(admin)).records.map((r) => r.fields.code).sort()).toEqual(['A', 'P']);
     });
   });
 });
