@@ -1,4 +1,4 @@
-import { and, eq, gt, notExists, sql } from 'drizzle-orm';
+import { type SQL, and, eq, gt, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { RECENTLY_DELETED_LIMIT } from '@common/constants';
 import { messages } from '@common/messages';
@@ -124,12 +124,15 @@ export async function listVersions(
 
 /**
  * The documents whose last version is their delete (so they are gone and can be restored),
- * most recently deleted first; `entityName`: the records of that entity.
+ * most recently deleted first; `entityName`: the records of that entity; `readable`: only
+ * the deletes whose snapshot it holds for (in the same statement, so the last ones are the
+ * last the reader may see).
  */
 export async function listDeleted(
   db: Db,
   resource: VersionedResource,
   entityName?: string,
+  readable?: SQL,
 ): Promise<DeletedItem[]> {
   const later = alias(versions, 'later');
   const rows = await db
@@ -140,6 +143,7 @@ export async function listDeleted(
         eq(versions.resource, resource),
         eq(versions.action, 'delete'),
         ofEntity(entityName),
+        readable,
         notExists(
           db
             .select({ one: sql`1` })

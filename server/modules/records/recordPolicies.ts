@@ -1,3 +1,4 @@
+import { type SQL, sql } from 'drizzle-orm';
 import { ADMIN_ROLE } from '@common/constants';
 import { messages } from '@common/messages';
 import type { FieldError } from '@common/schemas/apiError';
@@ -22,7 +23,7 @@ import {
 } from '@common/schemas/policies';
 import { AppError } from '../../lib/errors';
 import { looksLikeUuid } from '../../lib/uuid';
-import { SQL_TYPES, TEXT_TYPES, columnOf, quoted, typeOf } from './recordTable';
+import { SQL_TYPES, TEXT_TYPES, columnOf, literal, quoted, typeOf } from './recordTable';
 
 /**
  * Record policies on the server: what a request's user may do to an entity's records, and
@@ -67,6 +68,29 @@ export const rowPolicySql = (
   parameter: (value: unknown, cast?: string) => string,
 ) => policySql(fields, where, user, parameter);
 
+/**
+ * SQL (drizzle's, its values bound) true for a version whose snapshot of a record `policy`
+ * lets through.
+ */
+export function snapshotPolicySql({ fields, where, user }: RowPolicy): SQL {
+  const values: unknown[] = [];
+  const text = policySql(
+    fields,
+    where,
+    user,
+    (value, cast = '') => {
+      values.push(value);
+      return `\uE000${values.length - 1}\uE000${cast}`;
+    },
+    'snapshot',
+  );
+  // Text and values, alternately: each value in its place as a bound parameter.
+  const parts = text.split(/\uE000(\d+)\uE000/);
+  return sql.join(
+    parts.map((part, index) => (index % 2 ? sql`${values[Number(part)]}` : sql.raw(part))),
+  );
+}
+
 /** Whether a clause's field is one of `fields` (or the creator): what meetsWhere asks. */
 export const knownIn = (fields: readonly EntityField[]) => (name: string) =>
   name === CREATED_BY || fields.some((field) => field.name === name);
@@ -96,16 +120,24 @@ const holds = ({ field }: ClauseTarget, value: unknown) =>
     ? valueSchemaOf(field).safeParse(value).success
     : typeof value === 'string' && looksLikeUuid(value);
 
+/** Where a condition reads a record: its table's typed columns, or a version's snapshot. */
+export type RecordSource = 'table' | 'snapshot';
+
+/** A version's snapshot of a record (`versions.document`, jsonb), as a statement names it. */
+const SNAPSHOT = '"versions"."document"';
+
 /**
- * SQL true for a record (its table's columns, unqualified) that meets one of `where`.
- * A clause on a field the entity no longer has, or with a value its type no longer holds,
- * is false: a policy that cannot be read lets nothing through.
+ * SQL true for a record (its table's columns, unqualified; or, from `snapshot`, a version's
+ * document) that meets one of `where`. A clause on a field the entity no longer has, or
+ * with a value its type no longer holds, is false: a policy that cannot be read lets
+ * nothing through.
  */
 export function policySql(
   fields: readonly EntityField[],
   where: readonly PolicyCondition[],
   me: PolicyUser,
   parameter: (value: unknown, cast?: string) => string,
+  source: RecordSource = 'table',
 ): string {
   const clause = ({ field, op, value }: PolicyClause): string => {
     const target = targetOf(fields, field);
@@ -113,6 +145,7 @@ export function policySql(
     const { column, type } = target;
     const resolve = (one: unknown) =>
       one === ME ? (type === 'creator' ? me.id : me.username) : one;
+    if (source === 'snapshot') return snapshotClause(target, op, value, resolve, parameter);
     if (op === 'empty') {
       const empty = TEXT_TYPES.includes(type as FieldType)
         ? `(${column} is null or btrim(${column}) = '')`
@@ -135,6 +168,41 @@ export function policySql(
     ({ match, clauses }) => `(${clauses.map(clause).join(match === 'all' ? ' and ' : ' or ')})`,
   );
   return `(${conditions.join(' or ')})`;
+}
+
+/**
+ * A clause on a version's snapshot, its values compared as JSON values, as `meetsCondition`
+ * compares them (a snapshot may hold a value of a type its field has since left: it is then
+ * unequal, and neither less nor more).
+ */
+function snapshotClause(
+  target: ClauseTarget,
+  op: PolicyClause['op'],
+  value: PolicyClause['value'],
+  resolve: (one: unknown) => unknown,
+  parameter: (value: unknown, cast?: string) => string,
+): string {
+  const column = target.field
+    ? `(${SNAPSHOT}->'fields'->${literal(target.field.name)})`
+    : `(${SNAPSHOT}->'_createdBy')`;
+  const json = (one: unknown) => parameter(JSON.stringify(one), '::jsonb');
+  if (op === 'empty') {
+    const empty = `(${column} is null or ${column} = 'null'::jsonb
+      or (jsonb_typeof(${column}) = 'string' and btrim(${column} #>> '{}') = ''))`;
+    return value === false ? `not ${empty}` : empty;
+  }
+  if (op === 'in') {
+    const values = (Array.isArray(value) ? value : [value]).map(resolve);
+    const kept = values.filter((one) => holds(target, one));
+    return kept.length ? `${json(kept)} @> jsonb_build_array(${column})` : 'false';
+  }
+  const resolved = resolve(value);
+  if (!holds(target, resolved)) return 'false';
+  if (op === 'eq') return `${column} = ${json(resolved)}`;
+  if (op === 'ne') return `${column} is distinct from ${json(resolved)}`;
+  const compared = json(resolved);
+  return `(jsonb_typeof(${column}) = jsonb_typeof(${compared})
+    and ${column} ${op === 'lt' ? '<' : '>'} ${compared})`;
 }
 
 /**

@@ -65,6 +65,7 @@ import {
   type RowPolicy,
   type WriteScope,
   appliedTo,
+  snapshotPolicySql,
   fieldsDenied,
   keepRestricted,
   knownIn,
@@ -1162,21 +1163,17 @@ export async function listDeletedRecords(
   access?: RecordAccess,
 ): Promise<DeletedItem[]> {
   const definition = await definitionOf(sessionOf(db), entityName);
-  const deleted = await listDeleted(db, 'entity-records', entityName);
-  const applied = appliedTo(definition.policies, access)?.read;
-  if (!applied) return deleted;
+  const { policy } = readScope(definition, access);
   // Snapshots, not rows: what the reader could read of each as it was deleted.
-  const hidden = new Set(applied.hidden);
-  return deleted
-    .filter(({ document }) =>
-      meetsWhere(
-        applied.where,
-        { ...(document.fields as object), [CREATED_BY]: document._createdBy ?? null },
-        access!.user,
-        knownIn(definition.fields),
-      ),
-    )
-    .map((item) => ({ ...item, document: withoutHidden(item.document, hidden) }));
+  const deleted = await listDeleted(
+    db,
+    'entity-records',
+    entityName,
+    policy && snapshotPolicySql(policy),
+  );
+  const hidden = new Set(appliedTo(definition.policies, access)?.read?.hidden);
+  if (!hidden.size) return deleted;
+  return deleted.map((item) => ({ ...item, document: withoutHidden(item.document, hidden) }));
 }
 
 /**

@@ -274,6 +274,34 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
       expect(deleted[0]!.document.fields).toEqual({ code: 'L2', site: 'lyon', status: 'new' });
     });
 
+    it('leave nothing for the audit log to leak: its summaries of record writes hold no values', async () => {
+      await request('PUT', `${records}${entity.name}/${lyon[0]}`, contributor, {
+        fields: { code: 'L1', site: 'lyon', salary: 98765, notes: 'secret word' },
+      });
+      const audit = await request('GET', '/api/audit?perPage=100', admin);
+      const summaries = (audit.json() as { events: { summary: string }[] }).events.map(
+        (event) => event.summary,
+      );
+      expect(summaries).toContain(`Changed a record of ${entity.name}`);
+      expect(summaries.join('\n')).not.toMatch(/98765|secret word/);
+    });
+
+    it('hold recently deleted to the condition in its query: 50 deletes outside it hide none inside', async () => {
+      await request('DELETE', `${records}${entity.name}/${lyon[1]}`, contributor);
+      const csv = ['Code,Site', ...Array.from({ length: 50 }, (_, i) => `X${i},paris`)].join('\n');
+      const imported = await importCsv(csv, admin, { dryRun: 'false' });
+      expect(reportOf(imported.body).created).toBe(50);
+      const outside = (await page(admin)).records.filter((r) => r.fields.site === 'paris');
+      const removed = await request('POST', `${records}${entity.name}/bulk-delete`, admin, {
+        selection: { ids: outside.map((r) => r._id) },
+      });
+      expect(removed.statusCode).toBe(200);
+      const deleted: DeletedItem[] = (
+        await request('GET', `${records}${entity.name}/recently-deleted`, viewer)
+      ).json();
+      expect(deleted.map((item) => item._id)).toEqual([lyon[1]]);
+    });
+
     it('keep a record outside the condition away from every write: 404, as if not there', async () => {
       await setPolicies([
         ...entity.policies!,
