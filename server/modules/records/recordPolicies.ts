@@ -69,10 +69,10 @@ export const rowPolicySql = (
 ) => policySql(fields, where, user, parameter);
 
 /**
- * SQL (drizzle's, its values bound) true for a version whose snapshot of a record `policy`
- * lets through.
+ * SQL (drizzle's, its values bound) true for a record `policy` lets through: a row of its
+ * table, or a version whose snapshot it is (`source`).
  */
-export function snapshotPolicySql({ fields, where, user }: RowPolicy): SQL {
+export function boundPolicySql({ fields, where, user }: RowPolicy, source: RecordSource): SQL {
   const values: unknown[] = [];
   const text = policySql(
     fields,
@@ -82,12 +82,14 @@ export function snapshotPolicySql({ fields, where, user }: RowPolicy): SQL {
       values.push(value);
       return `\uE000${values.length - 1}\uE000${cast}`;
     },
-    'snapshot',
+    source,
   );
   // Text and values, alternately: each value in its place as a bound parameter.
   const parts = text.split(/\uE000(\d+)\uE000/);
   return sql.join(
-    parts.map((part, index) => (index % 2 ? sql`${values[Number(part)]}` : sql.raw(part))),
+    parts.map((part, index) =>
+      index % 2 ? sql`${sql.param(values[Number(part)])}` : sql.raw(part),
+    ),
   );
 }
 

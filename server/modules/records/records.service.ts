@@ -65,7 +65,7 @@ import {
   type RowPolicy,
   type WriteScope,
   appliedTo,
-  snapshotPolicySql,
+  boundPolicySql,
   fieldsDenied,
   keepRestricted,
   knownIn,
@@ -1169,7 +1169,7 @@ export async function listDeletedRecords(
     db,
     'entity-records',
     entityName,
-    policy && snapshotPolicySql(policy),
+    policy && boundPolicySql(policy, 'snapshot'),
   );
   const hidden = new Set(appliedTo(definition.policies, access)?.read?.hidden);
   if (!hidden.size) return deleted;
