@@ -415,8 +415,9 @@ export async function listRecordPage(
   access?: RecordAccess,
 ): Promise<RecordPage> {
   const session = sessionOf(db);
-  const { visible, policy } = readScope(await definitionOf(session, entityName), access);
-  const request = pageRequestOf(visible, query, policy);
+  const definition = await definitionOf(session, entityName);
+  const { visible, policy } = readScope(definition, access);
+  const request = pageRequestOf(visible, query, policy, definition.fields);
   const related = await relatedOf(session, visible);
   const statements = pageStatements(visible, request, related);
   const [read, [counted]] = await Promise.all([
@@ -460,11 +461,9 @@ export async function exportRecords(
   access?: RecordAccess,
 ) {
   const session = sessionOf(db);
-  const { visible: definition, policy } = readScope(
-    await definitionOf(session, entityName),
-    access,
-  );
-  const request = pageRequestOf(definition, query, policy);
+  const entity = await definitionOf(session, entityName);
+  const { visible: definition, policy } = readScope(entity, access);
+  const request = pageRequestOf(definition, query, policy, entity.fields);
   const related = await relatedOf(session, definition);
   const columns: ExportColumn<EntityRecord>[] = [
     { name: '_id', label: 'ID', value: (record) => record._id },
@@ -1190,7 +1189,7 @@ async function selectedIds(
   if (selection.ids) return [...new Set(selection.ids)];
   const matching = selection.matching ?? {};
   const { visible, policy } = readScope(definition, access);
-  const request = pageRequestOf(visible, matching as RecordPageQuery, policy);
+  const request = pageRequestOf(visible, matching as RecordPageQuery, policy, definition.fields);
   const { text, values } = selectionStatement(visible, request, BULK_MAX_ITEMS + 1);
   const rows = await recordsQuery<{ id: string }>(session, text, values);
   if (rows.length > BULK_MAX_ITEMS) {

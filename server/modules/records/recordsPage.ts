@@ -70,10 +70,13 @@ export interface PageRequest {
   conditions: Condition[];
   /** The records a policy lets the caller read (all when absent). */
   policy?: RowPolicy;
+  /** The fields whose text the search index holds: all the entity's, hidden ones too. */
+  searchFields: readonly EntityField[];
 }
 
 /**
- * A records page's parameters checked against `definition`.
+ * A records page's parameters checked against `definition` (the fields the caller may read;
+ * `searchFields`, all of the entity's, when a policy hides some).
  * @throws 400 naming each parameter at fault (an unknown field, an op its type does not
  * take, a value not of its type).
  */
@@ -81,6 +84,7 @@ export function pageRequestOf(
   definition: RecordsDefinition,
   query: RecordPageQuery,
   policy?: RowPolicy,
+  searchFields: readonly EntityField[] = definition.fields,
 ): PageRequest {
   const problems: FieldError[] = [];
   const byName = new Map(definition.fields.map((field) => [field.name, field]));
@@ -139,6 +143,7 @@ export function pageRequestOf(
     words: (query.q ?? '').split(/\s+/).filter(Boolean),
     conditions,
     policy,
+    searchFields,
   };
 }
 
@@ -152,12 +157,17 @@ function whereOf(definition: RecordsDefinition, request: PageRequest, parameters
     `strpos(lower(${column}), lower(${parameter(word, '::text')})) > 0`;
   // Each word in the text fields joined, as the search index holds them: its trigrams
   // find the candidates (a word of one or two letters has none, and is tested on each).
+  // With text fields hidden from the reader, the index still finds the candidates (of all
+  // the text fields), then the word is tested on those the reader may read.
   const searchText = searchTextOf(definition.fields);
-  const clauses = request.words.map((word) =>
-    searchText
-      ? `${searchText} like lower(${parameter(`%${word.replace(/[\\%_]/g, '\\$&')}%`, '::text')})`
-      : 'false',
-  );
+  const indexedText = searchTextOf(request.searchFields);
+  const clauses = request.words.map((word) => {
+    if (!searchText) return 'false';
+    const pattern = parameter(`%${word.replace(/[\\%_]/g, '\\$&')}%`, '::text');
+    return indexedText === searchText
+      ? `${searchText} like lower(${pattern})`
+      : `(${indexedText} like lower(${pattern}) and ${searchText} like lower(${pattern}))`;
+  });
   for (const { field, op, value } of request.conditions) {
     const column = quoted(columnOf(field.name));
     const type = SQL_TYPES[typeOf(field)];
