@@ -11,7 +11,12 @@
  *
  * BENCH_DATABASE_URL names a PostgreSQL database the benchmark may fill: it uses its
  * siblings `<name>_records` (dropped and loaded again each run) and `<name>_records_small`.
- * `--records N` changes the size (default 1,000,000); `--only-pglite` runs the PGlite part alone.
+ * With a policy (issue 32): an eighth of the records made the viewer's, then the mix as the
+ * viewer without a policy and with one that lets them read only the records they created
+ * (`$me`) with two fields hidden, each 30 s at 50 connections: requests/s against each other.
+ *
+ * `--records N` changes the size (default 1,000,000); `--only-pglite` runs the PGlite part
+ * alone; `--only-policies` loads, then runs the policy part alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +53,7 @@ const { values: args } = parseArgs({
     records: { type: 'string' },
     'pglite-records': { type: 'string' },
     'only-pglite': { type: 'boolean' },
+    'only-policies': { type: 'boolean' },
   },
 });
 const RECORDS = Number(args.records ?? 1_000_000);
@@ -76,10 +82,14 @@ async function diskUse(database: Database, sample: Entity) {
   return sizes!;
 }
 
-/** The mix of pages: its queries, by a seeded PRNG. */
-function mix(random: () => number, siteIds: string[]): () => Record<string, string> {
+/** The mix of pages: its queries, by a seeded PRNG, sorted by any of `sortable`. */
+function mix(
+  random: () => number,
+  siteIds: string[],
+  sortable: readonly string[] = SORTABLE,
+): () => Record<string, string> {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  const sort = () => `${pick(SORTABLE)}:${pick(['asc', 'desc'])}`;
+  const sort = () => `${pick(sortable)}:${pick(['asc', 'desc'])}`;
   const page = (pages: number) => String(1 + Math.floor(random() * pages));
   const filters: (() => Record<string, string>)[] = [
     () => ({ 'filter[quantity][gt]': String(Math.floor(random() * 1000)) }),
@@ -105,8 +115,14 @@ function mix(random: () => number, siteIds: string[]): () => Record<string, stri
 const pathOf = (query: Record<string, string>) =>
   `/api/entity-records/BenchSample?${new URLSearchParams(query)}`;
 
-async function driveMix(base: string, jwt: string, siteIds: string[], seconds: number) {
-  const next = mix(prng(42), siteIds);
+async function driveMix(
+  base: string,
+  jwt: string,
+  siteIds: string[],
+  seconds: number,
+  sortable?: readonly string[],
+) {
+  const next = mix(prng(42), siteIds, sortable);
   return autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -136,8 +152,13 @@ async function runDirect(url: string, siteIds: string[], seconds: number) {
 }
 
 /** The slowest query of each kind of the mix, one at a time, warm: where the time goes. */
-async function slowestKinds(base: string, jwt: string, siteIds: string[]) {
-  const next = mix(prng(9), siteIds);
+async function slowestKinds(
+  base: string,
+  jwt: string,
+  siteIds: string[],
+  sortable?: readonly string[],
+) {
+  const next = mix(prng(9), siteIds, sortable);
   const times: { ms: number; path: string }[] = [];
   for (let i = 0; i < 300; i++) {
     const path = pathOf(next());
@@ -186,6 +207,77 @@ A definition change, quantity from integer to number: the dry run ${ms(performan
   );
 }
 
+/** The fields the policy hides from the viewer: neither mix sorts by them (that is refused). */
+const HIDDEN = ['logged', 'origin'];
+
+/**
+ * The mix as a reader a record policy narrows, against the same mix without it: an eighth of
+ * the records made the viewer's; then 30 s of the mix as the viewer, without a policy, and
+ * with one letting them read only the records they created, `logged` and `origin` hidden.
+ */
+async function withPolicy(base: string, database: Database, sample: Entity, siteIds: string[]) {
+  const { jwt: adminJwt } = await signInThroughApi(base, 'admin', ADMIN_PASSWORD);
+  const { jwt } = await signInThroughApi(base, 'viewer', 'viewer123');
+  const viewerId = (
+    JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as {
+      sub: string;
+    }
+  ).sub;
+  const table = `"${tableOf(sample._id)}"`;
+  const started = performance.now();
+  await database.db.execute(
+    sql`update ${sql.raw(table)} set created_by = ${viewerId} where (hashtext(id::text) & 7) = 0`,
+  );
+  await database.db.execute(sql.raw(`vacuum analyze ${table}`));
+  const [mine] = await queryRows<{ count: number }>(
+    database.db,
+    sql`select count(*)::int as count from ${sql.raw(table)} where created_by = ${viewerId}`,
+  );
+  console.log(
+    `
+With a policy: ${mine!.count} records made the viewer's in ${ms(performance.now() - started)}`,
+  );
+  const sortable = SORTABLE.filter((name) => !HIDDEN.includes(name));
+  const setPolicies = async (policies: object[]) => {
+    const answer = await fetch(`${base}/api/entities/${sample._id}/policies`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${adminJwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ policies }),
+    });
+    if (!answer.ok) throw new Error(`Setting the policies answered ${answer.status}`);
+  };
+  const run = async (title: string) => {
+    await driveMix(base, jwt, siteIds, 5, sortable);
+    const result = await driveMix(base, jwt, siteIds, DURATION_S, sortable);
+    reportApi(title, result);
+    return result;
+  };
+  const plain = await run(
+    `The mix as the viewer, no policy (not sorted by ${HIDDEN.join(' or ')}), ${CONNECTIONS} connections, ${DURATION_S} s:`,
+  );
+  await setPolicies([
+    {
+      role: 'viewer',
+      read: { match: 'all', clauses: [{ field: '_createdBy', op: 'eq', value: '$me' }] },
+      fields: Object.fromEntries(HIDDEN.map((name) => [name, 'hidden'])),
+    },
+  ]);
+  const single = await slowestKinds(base, jwt, siteIds, sortable);
+  const times = single.map((t) => t.ms);
+  console.log(
+    `The same with the policy (their own records, ${HIDDEN.join(' and ')} hidden), one at a time, 300 pages: p50 ${ms(percentile(times, 50))}   p99 ${ms(percentile(times, 99))}`,
+  );
+  for (const t of single.slice(-5).reverse())
+    console.log(`    ${ms(t.ms)}  ${decodeURIComponent(t.path)}`);
+  const narrowed = await run(
+    `The same with the policy, ${CONNECTIONS} connections, ${DURATION_S} s:`,
+  );
+  console.log(
+    `  with the policy: ${((narrowed.requests.average / plain.requests.average) * 100).toFixed(0)} % of the requests/s without it`,
+  );
+  await setPolicies([]);
+}
+
 const siteIdsOf = async (database: Database, site: Entity) =>
   (
     await queryRows<{ id: string }>(
@@ -216,6 +308,11 @@ async function main() {
     `Disk: table ${mb(disk.table)}, indexes ${mb(disk.indexes)}, in all ${mb(disk.table + disk.indexes)} = ${((disk.table + disk.indexes) / disk.csv).toFixed(2)} × the raw CSV (${mb(disk.csv)})`,
   );
   const siteIds = await siteIdsOf(database, loaded.site);
+  if (args['only-policies']) {
+    await withPolicy(server.base, database, loaded.sample, siteIds);
+    await database.close();
+    return server.stop();
+  }
   // A restart: the server's memory from here on is what the mix costs, not the load.
   await server.stop();
   server = await startBuiltServer({ ...env, DATABASE_URL: recordsUrl });
@@ -242,6 +339,7 @@ async function main() {
   const mixed = await driveMix(server.base, jwt, siteIds, DURATION_S);
   reportApi(`\nThe mix through the API, ${CONNECTIONS} connections, ${DURATION_S} s:`, mixed);
   const resident = server.residentMegabytes();
+  await withPolicy(server.base, database, loaded.sample, siteIds);
   await convert(server.base, loaded.sample);
   await server.stop();
 
