@@ -420,14 +420,16 @@ export async function listRecordPage(
   const request = pageRequestOf(visible, query, policy, definition.fields);
   const related = await relatedOf(session, visible);
   const statements = pageStatements(visible, request, related);
-  const [read, [counted]] = await Promise.all([
-    recordsQuery<{ document: EntityRecord }>(
-      session,
-      statements.records.text,
-      statements.records.values,
-    ),
-    recordsQuery<{ total: number }>(session, statements.total.text, statements.total.values),
-  ]);
+  // The total first (counted up to RECORD_EXACT_TOTAL + 1): the page is read by the plan
+  // that suits as many matches (few: all of them, then sorted; many: along the sort order).
+  const [counted] = await recordsQuery<{ total: number }>(
+    session,
+    statements.total.text,
+    statements.total.values,
+  );
+  const few = counted!.total <= RECORD_EXACT_TOTAL && statements.fewRecords;
+  const { text, values } = few || statements.records;
+  const read = await recordsQuery<{ document: EntityRecord }>(session, text, values);
   const documents = read.map((row) => row.document);
   const rows = (await withReadableDisplays(session, visible, related, documents, access)).map(
     (document) => ({ document }),

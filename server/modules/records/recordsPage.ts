@@ -299,6 +299,7 @@ export function pageStatements(
   const orderBy = orderByOf(orderKeysOf(request));
   const document = documentWithDisplay(definition, related);
   const n = parameters.length;
+  const pageValues = [...parameters, request.perPage, (request.page - 1) * request.perPage];
   return {
     records: {
       // The page's rows first, then their documents: the relations' display values are
@@ -307,7 +308,20 @@ export function pageStatements(
              (select * from ${table} r ${where} order by ${orderBy}
               limit $${n + 1} offset $${n + 2}) r
              order by ${orderBy}`,
-      values: [...parameters, request.perPage, (request.page - 1) * request.perPage],
+      values: pageValues,
+    },
+    /**
+     * The same page when its total says few records match: all of them first (through the
+     * filter's indexes), then sorted. Walking the sort order instead, as the planner would
+     * when it expects more matches than there are, reads most of the table to find few.
+     */
+    fewRecords: conditions && {
+      text: `with matching as materialized (select * from ${table} r ${where})
+             select ${document} as document from
+             (select * from matching r order by ${orderBy}
+              limit $${n + 1} offset $${n + 2}) r
+             order by ${orderBy}`,
+      values: pageValues,
     },
     total: {
       text: `select count(*)::int as total from
