@@ -138,6 +138,16 @@ test.describe('in French', () => {
     const [book] =
       (await api(page, 'GET', '/api/books')).books ?? (await api(page, 'GET', '/api/books'));
     const roles = await api(page, 'GET', '/api/roles');
+    // A policy with a condition and a hidden field, so the Access screen shows its inputs.
+    await api(page, 'PUT', `/api/entities/${entity._id}/policies`, {
+      policies: [
+        {
+          role: 'viewer',
+          read: { match: 'all', clauses: [{ field: '_createdBy', op: 'eq', value: '$me' }] },
+          fields: { sampleid: 'readOnly' },
+        },
+      ],
+    });
     const screens = [
       '/',
       '/books',
@@ -146,6 +156,7 @@ test.describe('in French', () => {
       '/entities',
       '/entities/add',
       `/entities/edit/${entity._id}`,
+      `/entities/edit/${entity._id}/access`,
       `/entities/${entity.name}`,
       '/lims/jobs',
       '/users',

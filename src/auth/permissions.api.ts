@@ -45,10 +45,23 @@ export const selectPermissionsResult = (state: RootState) =>
  */
 export function addPermissionListeners(startListening: AppStartListening): void {
   // What the screens hold was read as the other role: a preview's start or end asks again.
+  // The permissions first, so that a screen the role may not see closes before its data is
+  // asked for again (rather than asked, refused and reported).
   startListening({
     matcher: isAnyOf(previewStarted, previewEnded),
-    effect: (_action, listenerApi) => {
-      listenerApi.dispatch(api.util.invalidateTags([...TAG_TYPES]));
+    effect: async (_action, listenerApi) => {
+      await listenerApi.dispatch(
+        permissionsApi.endpoints.getPermissions.initiate(undefined, {
+          forceRefetch: true,
+          subscribe: false,
+        }),
+      );
+      // One turn of the event loop: React renders the new permissions first, so the screens
+      // they close let go of their queries before the rest is invalidated.
+      await listenerApi.delay(0);
+      listenerApi.dispatch(
+        api.util.invalidateTags(TAG_TYPES.filter((type) => type !== 'Permissions')),
+      );
     },
   });
   startListening({

@@ -11,7 +11,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   type Control,
   Controller,
@@ -100,6 +100,11 @@ function ConditionEditor({ control, setValue, index, action, fields }: Condition
   const scope = useWatch({ control, name: `${at}.scope` });
   const clauses = useFieldArray({ control, name: `${at}.clauses` });
   const ops = useWatch({ control, name: `${at}.clauses` });
+  // Where the keyboard goes when a clause is removed: the next way on from there.
+  const scopeInput = useRef<HTMLInputElement>(null);
+  const addClause = useRef<HTMLButtonElement>(null);
+  const known = (name: string) =>
+    name === CREATED_BY || fields.some((field) => field.name === name);
   return (
     <Stack spacing={1} role="group" aria-label={t('access.actionGroup', { action })}>
       <Controller
@@ -116,8 +121,12 @@ function ConditionEditor({ control, setValue, index, action, fields }: Condition
                 clauses.append(blankClause());
             }}
             onBlur={field.onBlur}
-            inputRef={field.ref}
-            sx={{ maxWidth: 360 }}
+            inputRef={(input: HTMLInputElement | null) => {
+              field.ref(input);
+              scopeInput.current = input;
+            }}
+            // A long choice (in French) wraps rather than being cut short on a phone.
+            sx={{ maxWidth: 360, '& .MuiSelect-select': { whiteSpace: 'normal' } }}
           >
             {SCOPES.map((one) => (
               <MenuItem key={one} value={one}>
@@ -151,8 +160,12 @@ function ConditionEditor({ control, setValue, index, action, fields }: Condition
                 control={control}
                 name={`${place}.field`}
                 label={t('access.field')}
+                hint={field && !known(field) ? t('access.goneFieldHint') : undefined}
                 sx={{ minWidth: 160 }}
               >
+                {field && !known(field) && (
+                  <MenuItem value={field}>{t('access.goneField', { name: field })}</MenuItem>
+                )}
                 <MenuItem value={CREATED_BY}>{t('access.createdBy')}</MenuItem>
                 {fields.map((field) => (
                   <MenuItem key={field.name} value={field.name}>
@@ -218,7 +231,10 @@ function ConditionEditor({ control, setValue, index, action, fields }: Condition
                 aria-label={t('access.removeClause', { action, number: number + 1 })}
                 onClick={() => {
                   clauses.remove(number);
-                  if (clauses.fields.length === 1) setValue(`${at}.scope`, 'every');
+                  if (clauses.fields.length === 1) {
+                    setValue(`${at}.scope`, 'every');
+                    scopeInput.current?.focus();
+                  } else addClause.current?.focus();
                 }}
                 sx={{ alignSelf: { xs: 'flex-start', sm: 'center' } }}
               >
@@ -229,6 +245,7 @@ function ConditionEditor({ control, setValue, index, action, fields }: Condition
         })}
       {scope !== 'every' && (
         <Button
+          ref={addClause}
           startIcon={<AddIcon />}
           onClick={() => clauses.append(blankClause())}
           sx={{ alignSelf: 'flex-start', ml: { sm: 2 } }}
@@ -311,6 +328,7 @@ function AccessForm({ entity, roleNames }: { entity: Entity; roleNames: readonly
   const { form, policies, edit, ...controller } = useAccessForm(entity);
   const [adding, setAdding] = useState('');
   const addable = controller.rolesWithout(roleNames);
+  const addFor = useRef<HTMLInputElement>(null);
   return (
     <Paper component="section" sx={{ maxWidth: 960, p: { xs: 2, sm: 3 } }}>
       <PageHeader title={t('access.title', { name: entity.name })} />
@@ -335,12 +353,12 @@ function AccessForm({ entity, roleNames }: { entity: Entity; roleNames: readonly
         />
         <EditNotices
           edit={edit}
-          nameOf={() => t('access.theAccess', { name: entity.name })}
+          nameOf={() => t('entities.theEntity', { name: entity.name })}
           shownValues={(values) =>
             Object.fromEntries(
-              values.policies.map((policy) => [
-                policy.role,
-                policySummary(policy, entity.fields, t),
+              Object.entries(values).map(([role, policy]) => [
+                role,
+                policy ? policySummary(policy, entity.fields, t) : t('access.noPolicy'),
               ]),
             )
           }
@@ -360,7 +378,11 @@ function AccessForm({ entity, roleNames }: { entity: Entity; roleNames: readonly
             index={index}
             role={policy.role}
             fields={entity.fields}
-            onRemove={() => policies.remove(index)}
+            onRemove={() => {
+              policies.remove(index);
+              // The keyboard goes to adding a policy, enabled once the role is free again.
+              requestAnimationFrame(() => addFor.current?.focus());
+            }}
           />
         ))}
         <Stack
@@ -371,6 +393,7 @@ function AccessForm({ entity, roleNames }: { entity: Entity; roleNames: readonly
           <TextField
             select
             label={t('access.addFor')}
+            inputRef={addFor}
             value={addable.includes(adding) ? adding : ''}
             onChange={(event) => setAdding(event.target.value)}
             disabled={addable.length === 0}

@@ -179,7 +179,7 @@ describe('/entities/edit/:entityId/access', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     const dialog = await screen.findByRole('dialog', {
-      name: 'Someone else changed the access to Staff while you were editing',
+      name: 'Someone else changed the entity Staff while you were editing',
     });
     const row = within(dialog).getByRole('row', { name: /^Policy of viewer/ });
     expect(
@@ -197,6 +197,71 @@ describe('/entities/edit/:entityId/access', () => {
       'Visible and editable',
     );
     expect(network.calls('PUT /api/entities/id-Staff/policies')).toHaveLength(1);
+  });
+
+  it("Apply mine over another admin's save keeps their change to a role I left alone", async () => {
+    stored = { ...staff, policies: [...staff.policies!, { role: 'contributor' }] };
+    renderApp('/entities/edit/id-Staff/access', asAdmin);
+    const contributor = await screen.findByRole('region', { name: 'Policy of contributor' });
+    await choose(within(contributor).getByRole('combobox', { name: 'Person' }), 'Read-only');
+    // Another admin makes the viewers' salary read-only rather than hidden, meanwhile.
+    const theirs: RolePolicy = { ...staff.policies![0]!, fields: { salary: 'readOnly' } };
+    stored = { ...stored, _version: 2, policies: [theirs, { role: 'contributor' }] };
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Someone else changed the entity Staff while you were editing',
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply mine' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const last = network.calls('PUT /api/entities/id-Staff/policies').at(-1)!;
+    expect(((await last.json()) as { policies: RolePolicy[] }).policies).toEqual([
+      theirs,
+      { role: 'contributor', fields: { person: 'readOnly' } },
+    ]);
+  });
+
+  it('gives the keyboard on to the next way on when a condition or a policy is removed', async () => {
+    renderApp('/entities/edit/id-Staff/access', asAdmin);
+    const viewer = await screen.findByRole('region', { name: 'Policy of viewer' });
+    await userEvent.click(
+      within(viewer).getByRole('button', { name: 'Add a condition on reading' }),
+    );
+    await userEvent.click(
+      within(viewer).getByRole('button', { name: "Remove reading's condition 2" }),
+    );
+    expect(
+      within(viewer).getByRole('button', { name: 'Add a condition on reading' }),
+    ).toHaveFocus();
+    await userEvent.click(
+      within(viewer).getByRole('button', { name: "Remove reading's condition 1" }),
+    );
+    expect(within(viewer).getByRole('combobox', { name: 'Records they may read' })).toHaveFocus();
+    await userEvent.click(
+      within(viewer).getByRole('button', { name: 'Remove the policy of viewer' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Add a policy for' })).toHaveFocus(),
+    );
+  });
+
+  it("names a condition's field that is gone from the entity", async () => {
+    stored = {
+      ...staff,
+      policies: [
+        {
+          role: 'viewer',
+          read: { match: 'all', clauses: [{ field: 'beta', op: 'eq', value: 'x' }] },
+        },
+      ],
+    };
+    renderApp('/entities/edit/id-Staff/access', asAdmin);
+    const condition = await screen.findByRole('group', { name: 'Reading: condition 1' });
+    expect(within(condition).getByRole('combobox', { name: 'Field' })).toHaveTextContent(
+      'beta (no longer a field)',
+    );
+    expect(
+      within(condition).getByText('This field is gone: the condition lets no record through'),
+    ).toBeInTheDocument();
   });
 
   it('is closed to whoever may not write policies: nothing is asked for', async () => {
