@@ -3,21 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import type { Entity } from '@common/schemas/entities';
 import type { User } from '@common/schemas/users';
-import { liveEvents, setupNetwork } from '../helpers/network';
+import { liveEvents, setupNetwork, versionConflict } from '../helpers/network';
 import { renderApp, signedInAs } from '../helpers/render';
-
-/** A 409 VERSION_CONFLICT as the server answers it. */
-const versionConflict = (current: unknown) =>
-  HttpResponse.json(
-    {
-      statusCode: 409,
-      error: 'Conflict',
-      code: 'VERSION_CONFLICT',
-      message: 'Someone else changed this item since you opened it',
-      current,
-    },
-    { status: 409 },
-  );
 
 const ada: User = {
   _id: 'u-ada',

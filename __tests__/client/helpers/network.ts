@@ -58,6 +58,19 @@ export function apiError(
   );
 }
 
+/** A 409 VERSION_CONFLICT as the server answers it, with the item as it is now. */
+export const versionConflict = (current: unknown) =>
+  HttpResponse.json(
+    {
+      statusCode: 409,
+      error: 'Conflict',
+      code: 'VERSION_CONFLICT',
+      message: 'Someone else changed this item since you opened it',
+      current,
+    },
+    { status: 409 },
+  );
+
 /** The roles claim of the request's bearer token, or undefined without a readable one. */
 function rolesOf(request: Request): string[] | undefined {
   const token = request.headers.get('authorization')?.replace(/^Bearer /, '');

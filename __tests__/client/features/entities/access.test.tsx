@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import type { Entity } from '@common/schemas/entities';
 import type { RolePolicy } from '@common/schemas/policies';
 import { accessForm, policiesOf } from '@/features/entities/policyForm';
-import { apiError, setupNetwork } from '../../helpers/network';
+import { apiError, setupNetwork, versionConflict } from '../../helpers/network';
 import { renderApp, signedInAs } from '../../helpers/render';
 
 const fields: Entity['fields'] = [
@@ -33,19 +33,6 @@ const roles = ['admin', 'contributor', 'viewer'].map((name, index) => ({
   name,
   requiresSecondFactor: false,
 }));
-
-/** A 409 VERSION_CONFLICT as the server answers it. */
-const versionConflict = (current: unknown) =>
-  HttpResponse.json(
-    {
-      statusCode: 409,
-      error: 'Conflict',
-      code: 'VERSION_CONFLICT',
-      message: 'Someone else changed this item since you opened it',
-      current,
-    },
-    { status: 409 },
-  );
 
 let stored: Entity;
 const network = setupNetwork(
