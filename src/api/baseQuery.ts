@@ -102,7 +102,14 @@ export const baseQuery: BaseQueryFn<
     const shownOnScreen = (error: FetchBaseQueryError) =>
       (shownInForm && isFormError(error)) ||
       (editorShown && ['VERSION_CONFLICT', 'NOT_FOUND'].includes(errorCode(error) ?? ''));
-    if (result.error && !quiet && !shownOnScreen(result.error)) {
+    // A preview's start asks again for what the screens hold, as the role: the screen being
+    // left may ask for what the role may not read before it closes. Its refusal is the
+    // role's view catching up, not an error of the admin's.
+    const previewCatchingUp =
+      result.error?.status === 403 &&
+      api.type === 'query' &&
+      Boolean((api.getState() as { auth: AuthState }).auth.previewRole);
+    if (result.error && !quiet && !previewCatchingUp && !shownOnScreen(result.error)) {
       const toast = toastForError(result.error);
       if (toast) api.dispatch(toastQueued(toast, 'error'));
     }

@@ -56,9 +56,6 @@ export function addPermissionListeners(startListening: AppStartListening): void 
           subscribe: false,
         }),
       );
-      // One turn of the event loop: React renders the new permissions first, so the screens
-      // they close let go of their queries before the rest is invalidated.
-      await listenerApi.delay(0);
       listenerApi.dispatch(
         api.util.invalidateTags(TAG_TYPES.filter((type) => type !== 'Permissions')),
       );
