@@ -16,7 +16,8 @@
  * (`$me`) with two fields hidden, each 30 s at 50 connections: requests/s against each other.
  *
  * `--records N` changes the size (default 1,000,000); `--only-pglite` runs the PGlite part
- * alone; `--only-policies` loads, then runs the policy part alone.
+ * alone; `--only-policies` loads, then runs the policy part alone; `--ssd-planner` sets the
+ * records database's `random_page_cost` to 1.1 (PostgreSQL's usual value for SSDs) first.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +55,7 @@ const { values: args } = parseArgs({
     'pglite-records': { type: 'string' },
     'only-pglite': { type: 'boolean' },
     'only-policies': { type: 'boolean' },
+    'ssd-planner': { type: 'boolean' },
   },
 });
 const RECORDS = Number(args.records ?? 1_000_000);
@@ -308,6 +310,14 @@ async function main() {
     `Disk: table ${mb(disk.table)}, indexes ${mb(disk.indexes)}, in all ${mb(disk.table + disk.indexes)} = ${((disk.table + disk.indexes) / disk.csv).toFixed(2)} × the raw CSV (${mb(disk.csv)})`,
   );
   const siteIds = await siteIdsOf(database, loaded.site);
+  if (args['ssd-planner']) {
+    const name = new URL(recordsUrl).pathname.slice(1);
+    await database.db.execute(sql.raw(`alter database "${name}" set random_page_cost = 1.1`));
+    // The server's connections take it when they open: a restart.
+    await server.stop();
+    server = await startBuiltServer({ ...env, DATABASE_URL: recordsUrl });
+    console.log('The records database plans with random_page_cost = 1.1 (SSD)');
+  }
   if (args['only-policies']) {
     await withPolicy(server.base, database, loaded.sample, siteIds);
     await database.close();
