@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Entity, EntityRecord, RecordPage } from '@common/schemas/entities';
-import type { ImportLine, ImportReport } from '@common/schemas/imports';
 import type { Permissions } from '@common/schemas/permissions';
 import type { RolePolicy } from '@common/schemas/policies';
 import type { Role } from '@common/schemas/roles';
@@ -9,6 +8,7 @@ import { queryRows } from '@server/db/client';
 import { tableOf } from '@server/modules/records/recordTable';
 import { sql } from 'drizzle-orm';
 import { bearer, login } from '../../helpers/auth';
+import { importReport, postCsv } from '../../helpers/imports';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -56,19 +56,7 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
   };
   const codes = (list: EntityRecord[]) => list.map((record) => record.fields.code).sort();
   const importCsv = (csv: string, headers: Record<string, string>, query: Record<string, string>) =>
-    t.app.inject({
-      method: 'POST',
-      url: `${records}${entity.name}/import`,
-      query,
-      headers: { ...headers, 'content-type': 'text/csv' },
-      payload: csv,
-    });
-  /** An import's report: the last line of its answer. */
-  const reportOf = (body: string): ImportReport => {
-    const last = JSON.parse(body.trim().split('\n').at(-1)!) as ImportLine;
-    if (last.type !== 'report') throw new Error(`no report: ${body}`);
-    return last.report;
-  };
+    postCsv(t.app, `${records}${entity.name}/import`, csv, headers, query);
 
   beforeAll(async () => {
     t = await startTestApp(kind, { AUTH_RATE_LIMIT: '1000' });
@@ -290,7 +278,7 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
       await request('DELETE', `${records}${entity.name}/${lyon[1]}`, contributor);
       const csv = ['Code,Site', ...Array.from({ length: 50 }, (_, i) => `X${i},paris`)].join('\n');
       const imported = await importCsv(csv, admin, { dryRun: 'false' });
-      expect(reportOf(imported.body).created).toBe(50);
+      expect(importReport(imported.body).created).toBe(50);
       const outside = (await page(admin)).records.filter((r) => r.fields.site === 'paris');
       const removed = await request('POST', `${records}${entity.name}/bulk-delete`, admin, {
         selection: { ids: outside.map((r) => r._id) },
@@ -810,7 +798,7 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
         `${record},A2,lyon,new`,
         `${paris},P2,lyon,new`,
       ].join('\n');
-      const report = reportOf(
+      const report = importReport(
         (await importCsv(csv, contributor, { mode: 'valid', dryRun: 'false' })).body,
       );
       expect(report).toMatchObject({ created: 1, updated: 1, refused: 3, committed: true });
@@ -855,7 +843,7 @@ describe.each(testDbKinds)('record policies on %s', (kind) => {
         message: 'Your roles (contributor) may not set Salary',
       });
       // The record of Paris is not there to them: its id is taken, not theirs to change.
-      const report = reportOf(
+      const report = importReport(
         (
           await importCsv(`_id,Code,Site\n${paris},P2,lyon\n`, contributor, {
             mode: 'valid',

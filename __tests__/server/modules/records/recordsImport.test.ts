@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { AuditPage } from '@common/schemas/audit';
 import type { Entity, EntityRecord } from '@common/schemas/entities';
-import type { ImportLine, ImportReport } from '@common/schemas/imports';
 import type { Version } from '@common/schemas/versions';
 import { IMPORT_BATCH } from '@server/lib/imports';
 import { bearer, login } from '../../helpers/auth';
+import { importLines, importReport, postCsv } from '../../helpers/imports';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -23,24 +23,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
   const recordsOf = async (name = tube.name): Promise<EntityRecord[]> =>
     (await t.app.inject({ url: `/api/entity-records/${name}`, headers: admin })).json();
   const importCsv = (csv: string, query: Record<string, string> = {}, headers = contributor) =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/entity-records/${tube.name}/import`,
-      query,
-      headers: { ...headers, 'content-type': 'text/csv' },
-      payload: csv,
-    });
-  /** The answer's lines, and its report (the last line). */
-  const linesOf = (body: string): ImportLine[] =>
-    body
-      .trim()
-      .split('\n')
-      .map((text) => JSON.parse(text) as ImportLine);
-  const reportOf = (body: string): ImportReport => {
-    const last = linesOf(body).at(-1)!;
-    if (last.type !== 'report') throw new Error(`no report: ${body}`);
-    return last.report;
-  };
+    postCsv(t.app, `/api/entity-records/${tube.name}/import`, csv, headers, query);
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -79,7 +62,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     const res = await importCsv(GOOD, { dryRun: 'false' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    expect(reportOf(res.body)).toEqual({
+    expect(importReport(res.body)).toEqual({
       dryRun: false,
       mode: 'all',
       columns: ['code', 'volume', 'sealed', 'site'],
@@ -125,7 +108,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
 
   it('reports every refused row by line and field in a dry run, and writes nothing', async () => {
     const res = await importCsv(BAD);
-    const report = reportOf(res.body);
+    const report = importReport(res.body);
     expect(report).toMatchObject({
       dryRun: true,
       rows: 5,
@@ -144,11 +127,11 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
   });
 
   it('writes nothing when all-or-nothing is refused, and the valid rows when asked', async () => {
-    const all = reportOf((await importCsv(BAD, { dryRun: 'false' })).body);
+    const all = importReport((await importCsv(BAD, { dryRun: 'false' })).body);
     expect(all).toMatchObject({ committed: false, created: 0, refused: 4 });
     expect(await recordsOf()).toEqual([]);
 
-    const valid = reportOf((await importCsv(BAD, { dryRun: 'false', mode: 'valid' })).body);
+    const valid = importReport((await importCsv(BAD, { dryRun: 'false', mode: 'valid' })).body);
     expect(valid).toMatchObject({ committed: true, created: 1, refused: 4 });
     expect((await recordsOf()).map((r) => r.fields.code)).toEqual(['A']);
   });
@@ -156,7 +139,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
   it('finds the rows a unique value refuses, in the file and against the records', async () => {
     await importCsv('code\nTAKEN\n', { dryRun: 'false' });
     const csv = 'code,volume\nX1,1\nTAKEN,2\nX2,3\nX2,4\n';
-    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    const report = importReport((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
     expect(report).toMatchObject({ created: 2, refused: 2, committed: true });
     expect(report.problems).toEqual([
       { line: 3, field: 'code', message: 'is taken by another record' },
@@ -164,7 +147,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     ]);
     expect((await recordsOf()).map((r) => r.fields.code)).toEqual(['TAKEN', 'X1', 'X2']);
     // Found as it is written, after the checks: still told in the file's order.
-    const mixed = reportOf(
+    const mixed = importReport(
       (await importCsv('code,volume\nTAKEN,1\nX3,lots\n', { dryRun: 'false', mode: 'valid' })).body,
     );
     expect(mixed.problems.map((p) => [p.line, p.field])).toEqual([
@@ -179,14 +162,14 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     const fresh = randomUUID();
     const csv = `_id,volume\n${a!._id},9\n${fresh},5\n`;
     // A new record needs its required code: that row is refused, the change goes through.
-    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    const report = importReport((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
     expect(report).toMatchObject({ updated: 1, created: 0, refused: 1 });
     expect((await recordsOf())[0]).toMatchObject({
       _id: a!._id,
       _version: 2,
       fields: { code: 'A', volume: 9, sealed: true },
     });
-    const withCode = reportOf(
+    const withCode = importReport(
       (await importCsv(`_id,code\n${fresh},NEW\n`, { dryRun: 'false' })).body,
     );
     expect(withCode).toMatchObject({ created: 1 });
@@ -203,7 +186,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
       headers: admin,
     });
     const csv = `_id,code\n${lyon!._id},X\n${gone!._id},Back\n`;
-    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    const report = importReport((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
     expect(report.problems).toEqual([
       { line: 2, field: '_id', message: messages.server.recordIdTaken },
     ]);
@@ -213,7 +196,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
   it('maps the columns as the client says, skipping those mapped to nothing', async () => {
     const csv = 'Name,Ignored,Size\nM1,whatever,7\n';
     const res = await importCsv(csv, { dryRun: 'false', columns: 'code,,volume' });
-    expect(reportOf(res.body)).toMatchObject({ columns: ['code', '', 'volume'], created: 1 });
+    expect(importReport(res.body)).toMatchObject({ columns: ['code', '', 'volume'], created: 1 });
     expect((await recordsOf())[0]!.fields).toEqual({ code: 'M1', volume: 7 });
   });
 
@@ -231,7 +214,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     expect((await importCsv('')).statusCode).toBe(400);
     const broken = await importCsv('code\nA\n"B\n', { dryRun: 'false' });
     // Told as an error answer, or, once the rows were being read, as the last line.
-    const error = broken.statusCode === 400 ? broken.json() : linesOf(broken.body).at(-1);
+    const error = broken.statusCode === 400 ? broken.json() : importLines(broken.body).at(-1);
     expect(JSON.stringify(error)).toContain(
       'The file is not valid CSV from line 3: a quote is never closed',
     );
@@ -290,26 +273,26 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     const rows = IMPORT_BATCH * 2 + 5;
     const csv = ['code,volume', ...Array.from({ length: rows }, (_, i) => `R${i},${i}`)].join('\n');
     const res = await importCsv(csv, { dryRun: 'false' });
-    const lines = linesOf(res.body);
+    const lines = importLines(res.body);
     expect(lines.filter((l) => l.type === 'progress')).toEqual([
       { type: 'progress', rows: IMPORT_BATCH },
       { type: 'progress', rows: IMPORT_BATCH * 2 },
       { type: 'progress', rows },
     ]);
-    expect(reportOf(res.body)).toMatchObject({ created: rows, committed: true });
+    expect(importReport(res.body)).toMatchObject({ created: rows, committed: true });
     expect(await recordsOf()).toHaveLength(rows);
   });
 
   it('names the line a row starts on, through quoted line breaks, CRLF and blank lines', async () => {
     const csv = 'code,volume\r\n"A\r\nmulti",1\r\n\r\nB,lots\r\n';
-    const report = reportOf((await importCsv(csv)).body);
+    const report = importReport((await importCsv(csv)).body);
     expect(report).toMatchObject({ rows: 2, refused: 1 });
     expect(report.problems).toEqual([{ line: 5, field: 'volume', message: expect.any(String) }]);
   });
 
   it('finds a related record whatever the capitals, when none is shown exactly so', async () => {
     const csv = 'code,site\nA,lyon\nB,NICE\nC,paris\n';
-    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    const report = importReport((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
     expect(report.problems).toEqual([
       { line: 4, field: 'site', message: `2 records of ${site.name} are shown as "paris"` },
     ]);
@@ -323,7 +306,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
 
   it('refuses a row with a cell missing or one too many, and imports the others', async () => {
     const csv = 'code,volume\nA,1\nB\nC,3,extra\nD,4\n';
-    const report = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    const report = importReport((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
     expect(report).toMatchObject({ rows: 4, created: 2, refused: 2, committed: true });
     expect(report.problems).toEqual([
       { line: 3, field: '', message: messages.server.rowWidth(1, 2) },
@@ -347,13 +330,13 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
       headers: { ...contributor, 'content-type': 'text/csv' },
       payload: `code,,${long}\nW1,ignored,7\n`,
     });
-    expect(reportOf(res.body)).toMatchObject({ columns: ['code', '', long], created: 1 });
+    expect(importReport(res.body)).toMatchObject({ columns: ['code', '', long], created: 1 });
     expect((await recordsOf(wide.name))[0]!.fields).toEqual({ code: 'W1', [long]: 7 });
   });
 
   it('refuses a row repeating the id of an earlier row, and a file of ids only', async () => {
     const id = randomUUID();
-    const report = reportOf(
+    const report = importReport(
       (await importCsv(`_id,code\n${id},D1\n${id},D2\n`, { dryRun: 'false', mode: 'valid' })).body,
     );
     expect(report).toMatchObject({ created: 1, refused: 1 });
@@ -366,7 +349,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
   it('writes nothing all-or-nothing when a row of a later batch is refused', async () => {
     const rows = Array.from({ length: IMPORT_BATCH + 10 }, (_, i) => `N${i},${i}`);
     rows[IMPORT_BATCH + 5] = `N-bad,lots`;
-    const report = reportOf(
+    const report = importReport(
       (await importCsv(['code,volume', ...rows].join('\n'), { dryRun: 'false' })).body,
     );
     expect(report).toMatchObject({ committed: false, created: 0, refused: 1 });
@@ -398,7 +381,7 @@ describe.each(testDbKinds)('importing records from CSV on %s', (kind) => {
     const again = await importCsv(['code,volume', ...rows.slice(0, 5)].join('\n'), {
       dryRun: 'false',
     });
-    expect(reportOf(again.body)).toMatchObject({ created: 5, refused: 0, committed: true });
+    expect(importReport(again.body)).toMatchObject({ created: 5, refused: 0, committed: true });
     expect(await recordsOf()).toHaveLength(5);
     const audit = (
       await t.app.inject({

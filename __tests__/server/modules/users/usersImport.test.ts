@@ -1,6 +1,6 @@
-import type { ImportLine, ImportReport } from '@common/schemas/imports';
 import type { User } from '@common/schemas/users';
 import { bearer, login } from '../../helpers/auth';
+import { importReport, postCsv } from '../../helpers/imports';
 import { type TestApp, startTestApp } from '../../helpers/testApp';
 import { testDbKinds } from '../../helpers/testDatabase';
 
@@ -15,18 +15,7 @@ describe.each(testDbKinds)('importing users from CSV on %s', (kind) => {
   afterAll(() => t.close());
 
   const importCsv = (csv: string, query: Record<string, string> = {}, headers = admin) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/users/import',
-      query,
-      headers: { ...headers, 'content-type': 'text/csv' },
-      payload: csv,
-    });
-  const reportOf = (body: string): ImportReport => {
-    const last = JSON.parse(body.trim().split('\n').at(-1)!) as ImportLine;
-    if (last.type !== 'report') throw new Error(`no report: ${body}`);
-    return last.report;
-  };
+    postCsv(t.app, '/api/users/import', csv, headers, query);
   const listUsers = async (): Promise<User[]> =>
     (await t.app.inject({ url: '/api/users', headers: admin })).json();
 
@@ -37,7 +26,7 @@ describe.each(testDbKinds)('importing users from CSV on %s', (kind) => {
       'imp-bob,,short,viewer\n' + // line 3: password too short
       'imp-cy,cy@example.com,long-enough-1,auditors\n' + // line 4: no such role
       'viewer,,long-enough-2,\n'; // line 5: username taken
-    const dry = reportOf((await importCsv(csv)).body);
+    const dry = importReport((await importCsv(csv)).body);
     expect(dry).toMatchObject({ dryRun: true, rows: 4, created: 1, refused: 3, committed: false });
     expect(dry.problems.map((p) => [p.line, p.field])).toEqual([
       [3, 'password'],
@@ -46,7 +35,7 @@ describe.each(testDbKinds)('importing users from CSV on %s', (kind) => {
     ]);
     expect((await listUsers()).some((u) => u.username === 'imp-ada')).toBe(false);
 
-    const done = reportOf((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
+    const done = importReport((await importCsv(csv, { dryRun: 'false', mode: 'valid' })).body);
     expect(done).toMatchObject({ created: 1, refused: 3, committed: true });
     const ada = (await listUsers()).find((u) => u.username === 'imp-ada')!;
     expect(ada.roles.map((r) => r.name).sort()).toEqual(['contributor', 'viewer']);
@@ -62,7 +51,7 @@ describe.each(testDbKinds)('importing users from CSV on %s', (kind) => {
     await importCsv(csv, { dryRun: 'false' });
     const eve = (await listUsers()).find((u) => u.username === 'imp-eve')!;
     const change = `_id,Username,Email\n${eve._id},imp-eve2,\n`;
-    expect(reportOf((await importCsv(change, { dryRun: 'false' })).body)).toMatchObject({
+    expect(importReport((await importCsv(change, { dryRun: 'false' })).body)).toMatchObject({
       updated: 1,
       committed: true,
     });
@@ -71,7 +60,7 @@ describe.each(testDbKinds)('importing users from CSV on %s', (kind) => {
       email: null,
     });
     const withPassword = `_id,Password\n${eve._id},new-password-1\n`;
-    expect(reportOf((await importCsv(withPassword, { dryRun: 'false' })).body)).toMatchObject({
+    expect(importReport((await importCsv(withPassword, { dryRun: 'false' })).body)).toMatchObject({
       refused: 1,
       problems: [{ line: 2, field: 'password', message: 'is only set for new users' }],
     });
