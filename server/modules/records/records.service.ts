@@ -119,7 +119,8 @@ export interface PolicedDefinition extends RecordsDefinition {
 }
 
 /**
- * What `access` may read of an entity: the definition narrowed to the fields it sees, and the
+ * What `access` may read of an entity: the definition narrowed to the fields it sees (`hidden`,
+ * those it does not), and the
  * records it may read (a page's `policy`); all of both without access (the server's own use).
  */
 export function readScope(definition: PolicedDefinition, access: RecordAccess | undefined) {
@@ -129,7 +130,7 @@ export function readScope(definition: PolicedDefinition, access: RecordAccess | 
   const policy: RowPolicy | undefined = applied?.where
     ? { fields: definition.fields, where: applied.where, user: access!.user }
     : undefined;
-  return { visible, policy };
+  return { visible, policy, hidden };
 }
 
 /** A statement of an entity's records, named by its text: planned once per connection. */
@@ -1164,7 +1165,7 @@ export async function listDeletedRecords(
   access?: RecordAccess,
 ): Promise<DeletedItem[]> {
   const definition = await definitionOf(sessionOf(db), entityName);
-  const { policy } = readScope(definition, access);
+  const { policy, hidden } = readScope(definition, access);
   // Snapshots, not rows: what the reader could read of each as it was deleted.
   const deleted = await listDeleted(
     db,
@@ -1172,7 +1173,6 @@ export async function listDeletedRecords(
     entityName,
     policy && boundPolicySql(policy, 'snapshot'),
   );
-  const hidden = new Set(appliedTo(definition.policies, access)?.read?.hidden);
   if (!hidden.size) return deleted;
   return deleted.map((item) => ({ ...item, document: withoutHidden(item.document, hidden) }));
 }

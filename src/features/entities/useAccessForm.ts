@@ -31,7 +31,7 @@ const formOf = (entity: Entity) => accessForm(entity.policies, entity.fields);
  * save over another admin's keeps their changes to the roles I left alone (a role absent:
  * no policy).
  */
-export type AccessValues = Record<string, PolicyForm | undefined>;
+type AccessValues = Record<string, PolicyForm | undefined>;
 const byRole = ({ policies }: AccessFormValues): AccessValues =>
   Object.fromEntries(policies.map((policy) => [policy.role, canonical(policy)]));
 
