@@ -119,9 +119,9 @@ export interface PolicedDefinition extends RecordsDefinition {
 }
 
 /**
- * What `access` may read of an entity: the definition narrowed to the fields it sees (`hidden`,
- * those it does not), and the
- * records it may read (a page's `policy`); all of both without access (the server's own use).
+ * What `access` may read of an entity: the definition narrowed to the fields it sees
+ * (`hidden`: those it does not), and the records it may read (a page's `policy`); all of
+ * both without access (the server's own use).
  */
 export function readScope(definition: PolicedDefinition, access: RecordAccess | undefined) {
   const applied = appliedTo(definition.policies, access)?.read;
